@@ -1,0 +1,82 @@
+/**
+ * Values in the Informal Trace Format (ITF, Apalache ADR-015), as Quint and Apalache read
+ * them: integers as {"#bigint": "n"}, Sets as {"#set": [...]}, Maps as {"#map": [[k, v]...]},
+ * arrays as sequences, plain objects as records. Sets and maps are written in a canonical
+ * order, so equal values encode to equal JSON.
+ */
+export type ItfValue =
+  | boolean
+  | string
+  | readonly ItfValue[]
+  | { readonly '#bigint': string }
+  | { readonly '#set': readonly ItfValue[] }
+  | { readonly '#map': readonly (readonly [ItfValue, ItfValue])[] }
+  | { readonly '#tup': readonly ItfValue[] }
+  | { readonly '#unserializable': string }
+  | { readonly [field: string]: ItfValue };
+
+const maximumNesting = 64;
+
+export function toItfValue(value: unknown, nesting = 0): ItfValue {
+  if (nesting > maximumNesting) return { '#unserializable': 'nested too deeply' };
+  const inner = (item: unknown) => toItfValue(item, nesting + 1);
+  if (typeof value === 'number') {
+    return Number.isInteger(value) ? { '#bigint': String(value) } : { '#unserializable': String(value) };
+  }
+  if (typeof value === 'bigint') return { '#bigint': value.toString() };
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return value.map(inner);
+  if (value instanceof Set) return { '#set': sortCanonically([...value].map(inner)) };
+  if (value instanceof Map) {
+    const entries = [...value].map(([key, item]) => [inner(key), inner(item)] as const);
+    entries.sort((a, b) => compareText(JSON.stringify(a[0]), JSON.stringify(b[0])));
+    return { '#map': entries };
+  }
+  if (value !== null && typeof value === 'object') {
+    const record: Record<string, ItfValue> = {};
+    for (const [field, item] of Object.entries(value)) {
+      if (item !== undefined) record[field] = inner(item);
+    }
+    return record;
+  }
+  return { '#unserializable': String(value) };
+}
+
+function sortCanonically(values: ItfValue[]): ItfValue[] {
+  return values
+    .map((value) => [JSON.stringify(value), value] as const)
+    .sort((a, b) => compareText(a[0], b[0]))
+    .map(([, value]) => value);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export interface ItfTrace {
+  readonly '#meta': Record<string, unknown>;
+  readonly vars: readonly string[];
+  readonly states: readonly Record<string, unknown>[];
+}
+
+/** An ITF trace of states given as ITF-encoded variable records. */
+export function itfTrace(
+  description: string,
+  source: string,
+  states: readonly Record<string, ItfValue>[],
+  labels: readonly string[],
+): ItfTrace {
+  return {
+    '#meta': {
+      format: 'ITF',
+      'format-description': 'https://apalache-mc.org/docs/adr/015adr-trace.html',
+      source,
+      description,
+    },
+    vars: Object.keys(states[0] ?? {}),
+    states: states.map((state, index) => ({
+      '#meta': { index, ...(index > 0 ? { action: labels[index - 1] } : {}) },
+      ...state,
+    })),
+  };
+}

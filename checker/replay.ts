@@ -1,0 +1,100 @@
+/**
+ * Replaying a trace: re-execute every step through the model and check, in order, that each
+ * action is enabled where the trace says, that the spec produces the recorded state, and
+ * whether an invariant fails. A trace that does not fit the spec is invalid input, whatever
+ * it claims; a violation must be reproduced, never taken from the file.
+ */
+import { assert } from '../spec/assert.js';
+import type { ModelDefinition, Params } from './model.js';
+import { resolveParams, UsageError } from './params.js';
+import { violatedInvariant } from './search.js';
+import { changedVariables, stateVariables, traceFormat, type Trace } from './trace.js';
+
+export type ReplayOutcome =
+  | { readonly result: 'ok'; readonly steps: number }
+  | { readonly result: 'violation'; readonly steps: number; readonly invariant: string; readonly step: number }
+  | { readonly result: 'invalid'; readonly step: number; readonly reason: string };
+
+/** Parses a trace file's text; throws a one-line UsageError when it is not a trace. */
+export function parseTrace(text: string): Trace {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`not a JSON trace: ${(error as Error).message}`);
+  }
+  const trace = value as Partial<Trace>;
+  if (typeof value !== 'object' || value === null || trace.format !== traceFormat) {
+    throw new UsageError(`not a ${traceFormat} file (missing "format": "${traceFormat}")`);
+  }
+  const problem =
+    typeof trace.model !== 'string' ? 'model' :
+    typeof trace.params !== 'object' || trace.params === null ? 'params' :
+    !Number.isInteger(trace.initialIndex) ? 'initialIndex' :
+    !Array.isArray(trace.steps) ? 'steps' :
+    trace.states !== undefined && !Array.isArray(trace.states) ? 'states' : null;
+  if (problem) throw new UsageError(`malformed trace: field "${problem}" is missing or invalid`);
+  trace.steps!.forEach((step, index) => {
+    if (typeof step !== 'object' || step === null || !('action' in step)) {
+      throw new UsageError(`malformed trace: step ${index + 1} has no action`);
+    }
+  });
+  return trace as Trace;
+}
+
+/** Rebuilds the trace's model, with its parameters checked as the CLI checks flags. */
+export function traceModelParams(definition: ModelDefinition, trace: Trace): Params {
+  const given: Record<string, string> = {};
+  for (const [name, value] of Object.entries(trace.params)) given[name] = String(value);
+  return resolveParams(definition, trace.bug ?? undefined, given);
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOutcome {
+  const model = definition.create(traceModelParams(definition, trace), trace.bug ?? undefined);
+  let state = model.initialStates()[trace.initialIndex];
+  if (state === undefined) {
+    return { result: 'invalid', step: 0, reason: `the model has no initial state ${trace.initialIndex}` };
+  }
+  const mismatch = (step: number, recomputed: unknown) => {
+    const recorded = trace.states?.[step];
+    if (recorded === undefined) return null;
+    const actual = stateVariables(model, recomputed);
+    const changed = Object.keys(changedVariables(recorded, actual));
+    const missing = Object.keys(recorded).filter((name) => !(name in actual));
+    const names = [...changed, ...missing];
+    return names.length === 0 ? null : `the recorded state differs from the spec's in ${names.join(', ')}`;
+  };
+  const initialMismatch = mismatch(0, state);
+  if (initialMismatch) return { result: 'invalid', step: 0, reason: initialMismatch };
+  let firstViolation: { invariant: string; step: number } | undefined;
+  const noteViolation = (step: number) => {
+    const invariant = violatedInvariant(model, state);
+    if (invariant !== null && !firstViolation) firstViolation = { invariant, step };
+  };
+  noteViolation(0);
+  for (const [index, recordedStep] of trace.steps.entries()) {
+    const step = index + 1;
+    const enabled = model.actions(state);
+    const action = enabled.find((candidate) => sameJson(candidate, recordedStep.action));
+    if (action === undefined) {
+      return { result: 'invalid', step, reason: `${describe(recordedStep)} is not an action of this state` };
+    }
+    const next = model.next(state, action);
+    if (next === null) {
+      return { result: 'invalid', step, reason: `${model.label(action)} is not enabled in this state` };
+    }
+    state = next;
+    const stateMismatch = mismatch(step, state);
+    if (stateMismatch) return { result: 'invalid', step, reason: stateMismatch };
+    noteViolation(step);
+  }
+  assert(state !== undefined, 'replay lost its state');
+  const steps = trace.steps.length;
+  return firstViolation ? { result: 'violation', steps, ...firstViolation } : { result: 'ok', steps };
+}
+
+function describe(step: { label?: unknown; action: unknown }): string {
+  return typeof step.label === 'string' ? step.label : JSON.stringify(step.action);
+}

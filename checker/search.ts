@@ -1,0 +1,90 @@
+/**
+ * What every search strategy shares: options, the result, invariant checks and the clock.
+ *
+ * Counting follows TLC: `statesGenerated` counts every successor computed (initial states
+ * included); `distinctStates` counts the distinct states inside the state constraint. A
+ * successor outside the constraint is checked against the invariants but neither counted nor
+ * explored. `depth` is the largest number of steps from an initial state to an explored state
+ * (TLC prints this plus one).
+ */
+import type { AnyModel } from './model.js';
+
+export interface SearchOptions {
+  /** Stop (result `incomplete`) once this many distinct states are found. */
+  readonly maxStates?: number;
+  /** Stop (result `incomplete`) after this many seconds. */
+  readonly timeLimitSeconds?: number;
+  /** Keep exploring after a violation, reporting the first one found (TLC's -continue). */
+  readonly continueAfterViolation?: boolean;
+  /** Called every `progressIntervalMs` with the running figures. */
+  readonly onProgress?: (progress: Progress) => void;
+  readonly progressIntervalMs?: number;
+}
+
+export interface Progress {
+  readonly statesGenerated: number;
+  readonly distinctStates: number;
+  readonly queue: number;
+  readonly depth: number;
+  readonly seconds: number;
+}
+
+/** A behaviour: an initial state's index, then action indexes into `actions(state)`. */
+export interface Path {
+  readonly initialIndex: number;
+  readonly actionIndexes: readonly number[];
+}
+
+export interface SearchResult {
+  readonly result: 'ok' | 'violation' | 'incomplete';
+  readonly invariant?: string;
+  readonly path?: Path;
+  readonly distinctStates: number;
+  readonly statesGenerated: number;
+  readonly depth: number;
+  readonly seconds: number;
+  /** Why an `incomplete` search stopped. */
+  readonly stoppedBy?: 'max-states' | 'time-limit';
+  /** False for random simulation, which samples behaviours and never exhausts the space. */
+  readonly exhaustive: boolean;
+}
+
+/** The name of the first invariant the state violates, or null. */
+export function violatedInvariant(model: AnyModel, state: unknown): string | null {
+  for (const invariant of model.invariants) {
+    if (!invariant.holds(state)) return invariant.name;
+  }
+  return null;
+}
+
+/** Checks the clock only every `stride` calls: `performance.now()` is not free. */
+export class Clock {
+  private readonly started = performance.now();
+  private readonly deadline: number;
+  private nextProgress: number;
+  private calls = 0;
+
+  constructor(
+    private readonly options: SearchOptions,
+    private readonly stride = 1024,
+  ) {
+    const limit = options.timeLimitSeconds;
+    this.deadline = limit === undefined ? Infinity : this.started + limit * 1000;
+    this.nextProgress = this.started + (options.progressIntervalMs ?? 3000);
+  }
+
+  get seconds(): number {
+    return (performance.now() - this.started) / 1000;
+  }
+
+  /** True when the time limit has passed; reports progress when it is due. */
+  tick(progress: () => Progress): boolean {
+    if (++this.calls % this.stride !== 0) return false;
+    const now = performance.now();
+    if (this.options.onProgress && now >= this.nextProgress) {
+      this.nextProgress = now + (this.options.progressIntervalMs ?? 3000);
+      this.options.onProgress(progress());
+    }
+    return now >= this.deadline;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Compact storage for explored states.
+ *
+ * `ParentTable` keeps, per distinct state id, the id of the state it was first reached from
+ * and the index of the action that reached it: 8 bytes a state, enough to rebuild any path
+ * by re-execution. `StateQueue` holds encoded states back to back in one Int32Array, read by
+ * an index (never `shift()`), so a BFS level of a million states is one allocation.
+ */
+import { assert } from '../spec/assert.js';
+import type { Path } from './search.js';
+import type { WordWriter } from './words.js';
+
+/** Parent id of an initial state; its action slot holds the initial state's index. */
+export const noParent = -1;
+
+export class ParentTable {
+  private parents = new Int32Array(1 << 16);
+  private actions = new Int32Array(1 << 16);
+  size = 0;
+
+  /** Records a new state and returns its id. */
+  add(parentId: number, actionIndex: number): number {
+    if (this.size === this.parents.length) this.grow();
+    this.parents[this.size] = parentId;
+    this.actions[this.size] = actionIndex;
+    return this.size++;
+  }
+
+  parentOf(id: number): number {
+    assert(id >= 0 && id < this.size, `no state with id ${id}`);
+    return this.parents[id]!;
+  }
+
+  actionOf(id: number): number {
+    assert(id >= 0 && id < this.size, `no state with id ${id}`);
+    return this.actions[id]!;
+  }
+
+  /** The path from an initial state to state `id`, optionally one action further. */
+  pathTo(id: number, extraActionIndex?: number): Path {
+    const actionIndexes: number[] = extraActionIndex === undefined ? [] : [extraActionIndex];
+    let current = id;
+    // Each step moves to a strictly smaller id, so this ends within `size` steps.
+    for (let steps = 0; this.parentOf(current) !== noParent; steps++) {
+      assert(steps < this.size, 'cycle in the parent table');
+      actionIndexes.push(this.actionOf(current));
+      current = this.parentOf(current);
+    }
+    actionIndexes.reverse();
+    return { initialIndex: this.actionOf(current), actionIndexes };
+  }
+
+  get bytes(): number {
+    return this.parents.byteLength + this.actions.byteLength;
+  }
+
+  private grow(): void {
+    const parents = new Int32Array(this.parents.length * 2);
+    parents.set(this.parents);
+    this.parents = parents;
+    const actions = new Int32Array(this.actions.length * 2);
+    actions.set(this.actions);
+    this.actions = actions;
+  }
+}
+
+/**
+ * A FIFO (or, with `popEntry`, a LIFO) of (state id, encoded state) entries in one buffer.
+ * Layout of an entry: [length, id, words..., length]; the length at both ends lets either
+ * end find an entry's start.
+ */
+export class StateQueue {
+  private words = new Int32Array(1 << 12);
+  private end = 0;
+  private head = 0;
+  count = 0;
+
+  push(id: number, encoded: WordWriter): void {
+    const length = encoded.length;
+    const needed = this.end + length + 3;
+    if (needed > this.words.length) this.grow(needed);
+    const words = this.words;
+    words[this.end] = length;
+    words[this.end + 1] = id;
+    words.set(encoded.words.subarray(0, length), this.end + 2);
+    words[this.end + 2 + length] = length;
+    this.end += length + 3;
+    this.count++;
+  }
+
+  /** Removes the oldest entry into `entry` (its words stay valid until the next push). */
+  shiftEntry(entry: QueueEntry): void {
+    assert(this.count > 0, 'shift from an empty queue');
+    const length = this.words[this.head]!;
+    entry.words = this.words;
+    entry.id = this.words[this.head + 1]!;
+    entry.start = this.head + 2;
+    entry.end = entry.start + length;
+    this.head = entry.end + 1;
+    this.count--;
+  }
+
+  /** Removes the newest entry into `entry` (depth-first order). */
+  popEntry(entry: QueueEntry): void {
+    assert(this.count > 0, 'pop from an empty queue');
+    const length = this.words[this.end - 1]!;
+    entry.words = this.words;
+    entry.end = this.end - 1;
+    entry.start = entry.end - length;
+    entry.id = this.words[entry.start - 1]!;
+    this.end = entry.start - 2;
+    this.count--;
+  }
+
+  /** Empties the queue, keeping its buffer. */
+  clear(): void {
+    this.head = 0;
+    this.end = 0;
+    this.count = 0;
+  }
+
+  get bytes(): number {
+    return this.words.byteLength;
+  }
+
+  private grow(minimumWords: number): void {
+    let capacity = this.words.length * 2;
+    while (capacity < minimumWords) capacity *= 2;
+    const words = new Int32Array(capacity);
+    words.set(this.words.subarray(0, this.end));
+    this.words = words;
+  }
+}
+
+/** Where a removed entry lies: words[start, end) of `words`, valid until the next push. */
+export interface QueueEntry {
+  words: Int32Array;
+  id: number;
+  start: number;
+  end: number;
+}
+
+export function emptyQueueEntry(): QueueEntry {
+  return { words: new Int32Array(0), id: 0, start: 0, end: 0 };
+}

@@ -1,0 +1,92 @@
+/**
+ * Growable buffers of 32-bit words: how states are encoded for fingerprinting and for the
+ * compact frontier. Writing to a reused buffer allocates nothing in the checker's hot loop.
+ */
+import { assert } from '../spec/assert.js';
+
+const initialCapacityWords = 64;
+
+export class WordWriter {
+  words: Int32Array;
+  length = 0;
+
+  constructor(capacityWords = initialCapacityWords) {
+    this.words = new Int32Array(capacityWords);
+  }
+
+  reset(): void {
+    this.length = 0;
+  }
+
+  /** Appends a value that must fit in 32 bits (signed or unsigned). */
+  push(word: number): void {
+    if (this.length === this.words.length) this.grow(this.length + 1);
+    this.words[this.length++] = word;
+  }
+
+  /** Appends a string as its length followed by its UTF-16 code units, two per word. */
+  pushString(text: string): void {
+    const length = text.length;
+    this.push(length);
+    for (let index = 0; index < length; index += 2) {
+      const high = text.charCodeAt(index);
+      const low = index + 1 < length ? text.charCodeAt(index + 1) : 0;
+      this.push((high << 16) | low);
+    }
+  }
+
+  /** Appends a float64 (or an integer beyond 32 bits) as two words. */
+  pushNumber(value: number): void {
+    scratchFloat[0] = value;
+    this.push(scratchWords[0]!);
+    this.push(scratchWords[1]!);
+  }
+
+  pushWords(source: Int32Array, start: number, end: number): void {
+    const count = end - start;
+    if (this.length + count > this.words.length) this.grow(this.length + count);
+    this.words.set(source.subarray(start, end), this.length);
+    this.length += count;
+  }
+
+  private grow(minimumWords: number): void {
+    let capacity = this.words.length * 2;
+    while (capacity < minimumWords) capacity *= 2;
+    const words = new Int32Array(capacity);
+    words.set(this.words.subarray(0, this.length));
+    this.words = words;
+  }
+}
+
+export class WordReader {
+  constructor(
+    public words: Int32Array,
+    public position = 0,
+    public end = words.length,
+  ) {}
+
+  next(): number {
+    assert(this.position < this.end, 'read past the end of an encoded state');
+    return this.words[this.position++]!;
+  }
+
+  nextString(): string {
+    const length = this.next();
+    let text = '';
+    for (let index = 0; index < length; index += 2) {
+      const word = this.next();
+      text += String.fromCharCode((word >>> 16) & 0xffff);
+      if (index + 1 < length) text += String.fromCharCode(word & 0xffff);
+    }
+    return text;
+  }
+
+  nextNumber(): number {
+    scratchWords[0] = this.next();
+    scratchWords[1] = this.next();
+    return scratchFloat[0]!;
+  }
+}
+
+const scratchFloat = new Float64Array(1);
+const scratchWords = new Int32Array(scratchFloat.buffer);

@@ -1,0 +1,51 @@
+/** `shardkv check-all` (npm start): the default bounded check of every model, as a table. */
+import { describeParams, resolveParams, UsageError } from '../checker/params.js';
+import { runCheck } from '../checker/run.js';
+import { modelDefinitions } from '../spec/registry.js';
+import { helpText, parseArgs, type FlagSpec } from './args.js';
+import { round } from './check.js';
+import { exitOk, exitProblem, type Io } from './io.js';
+
+const flags: readonly FlagSpec[] = [
+  { name: 'json', kind: 'boolean', description: 'print one JSON object as the last line' },
+  { name: 'help', kind: 'boolean', description: 'show this help' },
+];
+
+export async function checkAllCommand(argv: readonly string[], io: Io): Promise<number> {
+  const args = parseArgs(argv, flags);
+  if (args.booleans.has('help')) {
+    io.stdout(helpText('shardkv check-all [--json]', 'Runs the default bounded check of every model and prints a table.\nExit 1 if any model has a violation.', flags));
+    return exitOk;
+  }
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  const rows = [];
+  for (const definition of modelDefinitions) {
+    const params = resolveParams(definition, undefined, {});
+    io.stderr(`checking ${definition.name} ...`);
+    const { search } = await runCheck({
+      definition, params, bug: undefined, strategy: 'bfs', workers: 1, seed: 1, search: {},
+    });
+    rows.push({
+      model: definition.name,
+      bounds: describeParams(params) || '-',
+      result: search.result + (search.invariant ? ` (${search.invariant})` : ''),
+      distinctStates: search.distinctStates,
+      seconds: round(search.seconds),
+    });
+  }
+  if (args.booleans.has('json')) {
+    io.stdout(JSON.stringify({ ok: rows.every((row) => row.result === 'ok'), models: rows }));
+  } else {
+    io.stdout(table(['model', 'bounds', 'result', 'distinct states', 'seconds'], rows.map((row) => [
+      row.model, row.bounds, row.result, String(row.distinctStates), row.seconds.toFixed(2),
+    ])));
+  }
+  return rows.every((row) => row.result === 'ok') ? exitOk : exitProblem;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}

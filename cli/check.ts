@@ -1,0 +1,188 @@
+/** `shardkv check MODEL [bounds...]`: a bounded model check, per CONTRACT. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ModelDefinition } from '../checker/model.js';
+import { describeParams, resolveParams, UsageError } from '../checker/params.js';
+import { runCheck, strategies, type Strategy } from '../checker/run.js';
+import type { Progress, SearchResult } from '../checker/search.js';
+import { buildTrace, formatTrace, traceToItf } from '../checker/trace.js';
+import { findModel, modelDefinitions } from '../spec/registry.js';
+import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
+import { exitOk, exitProblem, type Io } from './io.js';
+
+const commonFlags: readonly FlagSpec[] = [
+  { name: 'strategy', kind: 'value', valueName: 'bfs|dfs|random', description: 'search order (default bfs: shortest counterexample)' },
+  { name: 'workers', kind: 'value', valueName: 'N', description: 'worker threads for bfs (default 1); counts do not depend on N' },
+  { name: 'bug', kind: 'value', valueName: 'NAME', description: 'check a known bug (see `shardkv bugs`); applies its documented bounds' },
+  { name: 'max-states', kind: 'value', valueName: 'N', description: 'stop after N distinct states (result incomplete)' },
+  { name: 'time-limit', kind: 'value', valueName: 'SECONDS', description: 'stop after SECONDS (result incomplete)' },
+  { name: 'seed', kind: 'value', valueName: 'N', description: 'seed of --strategy random (default 1); printed with the result' },
+  { name: 'walks', kind: 'value', valueName: 'N', description: 'random walks to take (default 1000)' },
+  { name: 'walk-length', kind: 'value', valueName: 'N', description: 'steps per random walk at most (default 100)' },
+  { name: 'continue', kind: 'boolean', description: 'keep exploring after a violation (report the first; TLC -continue)' },
+  { name: 'out', kind: 'value', valueName: 'FILE', description: 'where to write a counterexample (default shardkv-out/MODEL-INVARIANT.trace.json)' },
+  { name: 'quiet', kind: 'boolean', description: 'no progress lines on stderr' },
+  { name: 'json', kind: 'boolean', description: 'print one JSON summary object as the last line' },
+  { name: 'help', kind: 'boolean', description: 'show this help' },
+];
+
+function modelFlags(definition: ModelDefinition): FlagSpec[] {
+  return definition.params.map((param) => ({
+    name: param.name,
+    kind: param.kind === 'boolean' ? 'boolean' : 'value',
+    valueName: param.kind === 'choice' ? param.choices?.join('|') : 'N',
+    description: `${param.description} (default ${param.default})`,
+  }));
+}
+
+export function checkHelp(definition?: ModelDefinition): string {
+  const models = modelDefinitions.map((candidate) => candidate.name).join(', ');
+  const flags = definition ? [...modelFlags(definition), ...commonFlags] : commonFlags;
+  const summary = definition
+    ? `${definition.description}\nInvariants: ${definition.invariants.join(', ')}`
+    : `Explores every state of MODEL within its bounds and checks its invariants.\nModels: ${models} (\`shardkv check MODEL --help\` lists a model's bounds).\nExit: 0 no violation, 1 violation, 2 usage error.`;
+  return helpText(`shardkv check ${definition?.name ?? 'MODEL'} [bounds...] [options]`, summary, flags);
+}
+
+export async function checkCommand(argv: readonly string[], io: Io): Promise<number> {
+  const name = argv[0];
+  if (name === undefined || name.startsWith('--')) {
+    if (argv.includes('--help')) {
+      io.stdout(checkHelp());
+      return exitOk;
+    }
+    throw new UsageError('check needs a MODEL (see `shardkv models`)');
+  }
+  const definition = findModel(name);
+  if (!definition) {
+    const known = modelDefinitions.map((candidate) => candidate.name).join(', ');
+    throw new UsageError(`unknown model '${name}' (known: ${known})`);
+  }
+  const flags = modelFlags(definition);
+  const args = parseArgs(argv.slice(1), [...flags, ...commonFlags]);
+  if (args.booleans.has('help')) {
+    io.stdout(checkHelp(definition));
+    return exitOk;
+  }
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  const given: Record<string, string> = {};
+  for (const param of definition.params) {
+    if (param.name in args.values) given[param.name] = args.values[param.name]!;
+    if (args.booleans.has(param.name)) given[param.name] = 'true';
+  }
+  const bug = args.values['bug'];
+  const params = resolveParams(definition, bug, given);
+  const strategy = (args.values['strategy'] ?? 'bfs') as Strategy;
+  if (!strategies.includes(strategy)) {
+    throw new UsageError(`--strategy must be one of ${strategies.join(', ')}, got '${strategy}'`);
+  }
+  const workers = integerFlag(args, 'workers', 1, 64) ?? 1;
+  const seed = integerFlag(args, 'seed', 0, 2 ** 32 - 1) ?? 1;
+  const maxStates = integerFlag(args, 'max-states', 1);
+  const timeLimitSeconds = positiveNumberFlag(args, 'time-limit');
+  const walks = integerFlag(args, 'walks', 1);
+  const walkLength = integerFlag(args, 'walk-length', 1);
+  const json = args.booleans.has('json');
+  const quiet = args.booleans.has('quiet');
+  if (workers > 1 && strategy !== 'bfs' && !quiet) {
+    io.stderr(`note: --workers applies to bfs; ${strategy} runs on one thread`);
+  }
+  const header = `${definition.name} ${describeParams(params)}${bug ? ` bug=${bug}` : ''}`;
+  if (!quiet) {
+    const seedNote = strategy === 'random' ? `, seed ${seed}` : '';
+    io.stderr(`Checking ${header} (${strategy}, ${workers} worker${workers > 1 ? 's' : ''}${seedNote})`);
+  }
+  const { model, search } = await runCheck({
+    definition,
+    params,
+    bug,
+    strategy,
+    workers,
+    seed,
+    ...(walks !== undefined ? { walks } : {}),
+    ...(walkLength !== undefined ? { walkLength } : {}),
+    search: {
+      ...(maxStates !== undefined ? { maxStates } : {}),
+      ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
+      continueAfterViolation: args.booleans.has('continue'),
+      ...(quiet ? {} : { onProgress: (progress: Progress) => io.stderr(formatProgress(progress)) }),
+    },
+  });
+
+  let tracePath: string | undefined;
+  let traceLength: number | undefined;
+  if (search.result === 'violation' && search.path && search.invariant) {
+    const trace = buildTrace(model, { model: definition.name, params, bug }, search.path, search.invariant);
+    const bugPart = bug ? `-${bug}` : '';
+    tracePath = args.values['out'] ?? join('shardkv-out', `${definition.name}${bugPart}-${search.invariant}.trace.json`);
+    const itfPath = tracePath.replace(/(\.trace)?\.json$/, '') + '.itf.json';
+    mkdirSync(dirname(tracePath), { recursive: true });
+    writeFileSync(tracePath, JSON.stringify(trace, null, 1) + '\n');
+    writeFileSync(itfPath, JSON.stringify(traceToItf(trace), null, 1) + '\n');
+    traceLength = trace.steps.length;
+    if (!json) {
+      io.stdout(`Invariant ${search.invariant} is violated after ${traceLength} steps:`);
+      io.stdout(formatTrace(trace));
+      io.stdout(`Trace written to ${tracePath} (ITF: ${itfPath})`);
+    }
+  }
+  const statesPerSecond = Math.round(search.statesGenerated / Math.max(search.seconds, 1e-6));
+  if (json) {
+    io.stdout(
+      JSON.stringify({
+        ok: search.result !== 'violation',
+        ...(search.result === 'violation' ? { error: `invariant ${search.invariant} is violated` } : {}),
+        model: definition.name,
+        params,
+        ...(bug ? { bug } : {}),
+        strategy,
+        workers,
+        ...(strategy === 'random' ? { seed } : {}),
+        result: search.result,
+        ...(search.invariant ? { invariant: search.invariant } : {}),
+        ...(search.stoppedBy ? { stoppedBy: search.stoppedBy } : {}),
+        exhaustive: search.exhaustive,
+        invariantsChecked: model.invariants.map((invariant) => invariant.name),
+        distinctStates: search.distinctStates,
+        statesGenerated: search.statesGenerated,
+        depth: search.depth,
+        seconds: round(search.seconds),
+        statesPerSecond,
+        ...(tracePath !== undefined ? { trace: tracePath, traceLength } : {}),
+      }),
+    );
+  } else {
+    io.stdout(summaryLine(search, statesPerSecond));
+  }
+  return search.result === 'violation' ? exitProblem : exitOk;
+}
+
+function summaryLine(search: SearchResult, statesPerSecond: number): string {
+  const verdict =
+    search.result === 'violation'
+      ? `VIOLATION of ${search.invariant}`
+      : search.result === 'incomplete'
+        ? `INCOMPLETE: stopped by ${search.stoppedBy} before the bounded space was exhausted; no violation so far`
+        : search.exhaustive
+          ? 'OK: no invariant is violated within the bounds'
+          : 'OK: no violation in the sampled behaviours (random simulation is not exhaustive)';
+  return [
+    verdict,
+    `${search.distinctStates} distinct states, ${search.statesGenerated} generated, depth ${search.depth},` +
+      ` ${round(search.seconds)} s (${statesPerSecond} states/s)`,
+  ].join('\n');
+}
+
+export function formatProgress(progress: Progress): string {
+  const heapMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
+  const rate = Math.round(progress.statesGenerated / Math.max(progress.seconds, 1e-6));
+  return (
+    `progress: ${progress.statesGenerated} generated, ${progress.distinctStates} distinct, ` +
+    `queue ${progress.queue}, depth ${progress.depth}, ${rate} states/s, heap ${heapMiB} MiB, ` +
+    `${round(progress.seconds)} s`
+  );
+}
+
+export function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}

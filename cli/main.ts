@@ -1,0 +1,60 @@
+/**
+ * The `shardkv` command: one binary, one subcommand per job (CONTRACT). Each subcommand
+ * returns its exit code; a UsageError anywhere becomes a one-line reason and exit 2.
+ */
+import { UsageError } from '../checker/params.js';
+import { bugsCommand, modelsCommand } from './catalog.js';
+import { checkAllCommand } from './check-all.js';
+import { checkCommand } from './check.js';
+import { exitOk, exitProblem, exitUsage, processIo, type Io } from './io.js';
+import { replayCommand } from './replay.js';
+
+interface Command {
+  readonly summary: string;
+  run(argv: readonly string[], io: Io): number | Promise<number>;
+}
+
+const commands: Readonly<Record<string, Command>> = {
+  check: { summary: 'bounded model check of a model (check MODEL --help)', run: checkCommand },
+  replay: { summary: 're-execute a trace through the spec', run: replayCommand },
+  models: { summary: 'list the models, their bounds and invariants', run: modelsCommand },
+  bugs: { summary: 'list the known-bug mutations', run: bugsCommand },
+  'check-all': { summary: 'default bounded check of every model, as a table (npm start)', run: checkAllCommand },
+};
+
+export function mainHelp(): string {
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  return [
+    'Usage: shardkv COMMAND [options]',
+    '',
+    'A spec-driven model checker and reference implementation of a sharded KV store.',
+    '',
+    'Commands:',
+    ...Object.entries(commands).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
+    '',
+    '`shardkv COMMAND --help` describes a command. Exit codes: 0 success, 1 a problem found,',
+    '2 usage error or invalid input.',
+  ].join('\n');
+}
+
+export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(mainHelp());
+    return name === undefined ? exitUsage : exitOk;
+  }
+  const command = commands[name];
+  try {
+    if (!command) throw new UsageError(`unknown command '${name}' (see shardkv --help)`);
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`shardkv ${command ? name + ': ' : ''}${error.message}`);
+      return exitUsage;
+    }
+    io.stderr(`shardkv: internal error: ${(error as Error).stack ?? String(error)}`);
+    return exitProblem;
+  }
+}
+
+export { exitOk };

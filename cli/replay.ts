@@ -1,0 +1,64 @@
+/** `shardkv replay FILE`: re-executes a trace through spec/ (exit 1 violation, 2 invalid). */
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../checker/params.js';
+import { parseTrace, replayTrace } from '../checker/replay.js';
+import { findModel } from '../spec/registry.js';
+import { helpText, parseArgs, type FlagSpec } from './args.js';
+import { exitOk, exitProblem, exitUsage, type Io } from './io.js';
+
+const flags: readonly FlagSpec[] = [
+  { name: 'json', kind: 'boolean', description: 'print one JSON object as the last line' },
+  { name: 'help', kind: 'boolean', description: 'show this help' },
+];
+
+export const replayHelp = helpText(
+  'shardkv replay FILE [--json]',
+  'Re-executes a trace written by `shardkv check` through the spec.\n' +
+    'Exit: 0 every step valid and no invariant fails, 1 the violation reproduces,\n' +
+    '2 the file is unreadable or a step is not enabled in its state (step and reason printed).',
+  flags,
+);
+
+export function replayCommand(argv: readonly string[], io: Io): number {
+  const args = parseArgs(argv, flags);
+  if (args.booleans.has('help')) {
+    io.stdout(replayHelp);
+    return exitOk;
+  }
+  const [file, ...extra] = args.positionals;
+  if (file === undefined) throw new UsageError('replay needs a trace FILE');
+  if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const trace = parseTrace(text);
+  const definition = findModel(trace.model);
+  if (!definition) throw new UsageError(`the trace names an unknown model '${trace.model}'`);
+  const outcome = replayTrace(definition, trace);
+  const json = args.booleans.has('json');
+  switch (outcome.result) {
+    case 'invalid': {
+      const message = `${file}: step ${outcome.step}: ${outcome.reason}`;
+      io.stderr(message);
+      if (json) io.stdout(JSON.stringify({ ok: false, result: 'invalid', step: outcome.step, error: message }));
+      return exitUsage;
+    }
+    case 'violation':
+      if (json) {
+        io.stdout(JSON.stringify({
+          ok: false, result: 'violation', invariant: outcome.invariant, step: outcome.step,
+          steps: outcome.steps, error: `invariant ${outcome.invariant} is violated at step ${outcome.step}`,
+        }));
+      } else {
+        io.stdout(`Reproduced: invariant ${outcome.invariant} is violated at step ${outcome.step} of ${outcome.steps}`);
+      }
+      return exitProblem;
+    case 'ok':
+      if (json) io.stdout(JSON.stringify({ ok: true, result: 'ok', steps: outcome.steps }));
+      else io.stdout(`Valid: all ${outcome.steps} steps are enabled and no invariant is violated`);
+      return exitOk;
+  }
+}

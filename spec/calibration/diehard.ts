@@ -1,0 +1,87 @@
+/**
+ * The Die Hard jug puzzle, as in the TLA+ examples (DieHard.tla): a 3-gallon and a 5-gallon
+ * jug, fill, empty or pour one into the other. The "invariant" NotSolved (the big jug never
+ * holds 4 gallons) is false on purpose: its shortest counterexample is the puzzle's answer,
+ * 6 steps. The reachable space has 16 distinct states, which calibrates the checker with TLC.
+ */
+import type { Model, ModelDefinition } from '../../checker/model.js';
+import type { WordReader, WordWriter } from '../../checker/words.js';
+
+export interface Jugs {
+  readonly small: number;
+  readonly big: number;
+}
+
+export type JugAction =
+  | 'FillSmallJug'
+  | 'FillBigJug'
+  | 'EmptySmallJug'
+  | 'EmptyBigJug'
+  | 'SmallToBig'
+  | 'BigToSmall';
+
+const smallCapacity = 3;
+const bigCapacity = 5;
+const allActions: readonly JugAction[] = [
+  'FillSmallJug',
+  'FillBigJug',
+  'EmptySmallJug',
+  'EmptyBigJug',
+  'SmallToBig',
+  'BigToSmall',
+];
+
+export function pour(jugs: Jugs, action: JugAction): Jugs {
+  switch (action) {
+    case 'FillSmallJug':
+      return { small: smallCapacity, big: jugs.big };
+    case 'FillBigJug':
+      return { small: jugs.small, big: bigCapacity };
+    case 'EmptySmallJug':
+      return { small: 0, big: jugs.big };
+    case 'EmptyBigJug':
+      return { small: jugs.small, big: 0 };
+    case 'SmallToBig': {
+      const big = Math.min(jugs.big + jugs.small, bigCapacity);
+      return { small: jugs.small - (big - jugs.big), big };
+    }
+    case 'BigToSmall': {
+      const small = Math.min(jugs.big + jugs.small, smallCapacity);
+      return { small, big: jugs.big - (small - jugs.small) };
+    }
+  }
+}
+
+export function createDieHardModel(): Model<Jugs, JugAction> {
+  return {
+    name: 'diehard',
+    initialStates: () => [{ small: 0, big: 0 }],
+    actions: () => allActions,
+    next: pour,
+    label: (action) => action,
+    invariants: [
+      {
+        name: 'TypeOK',
+        holds: (jugs) =>
+          jugs.small >= 0 && jugs.small <= smallCapacity && jugs.big >= 0 && jugs.big <= bigCapacity,
+      },
+      { name: 'NotSolved', holds: (jugs) => jugs.big !== 4 },
+    ],
+    codec: {
+      encode: (jugs: Jugs, out: WordWriter) => out.push(jugs.small * 8 + jugs.big),
+      decode: (input: WordReader) => {
+        const word = input.next();
+        return { small: word >> 3, big: word & 7 };
+      },
+    },
+  };
+}
+
+export const dieHardDefinition: ModelDefinition = {
+  name: 'diehard',
+  description: 'TLA+ DieHard jug puzzle (calibration: 16 states, 6-step counterexample)',
+  params: [],
+  invariants: ['TypeOK', 'NotSolved'],
+  bugs: [],
+  create: () => createDieHardModel(),
+};
