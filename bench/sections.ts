@@ -1,0 +1,8 @@
+/** The benchmark sections, each in a file of its own. */
+export interface BenchSection {
+  readonly name: string;
+  readonly description: string;
+  run(): Promise<void>;
+}
+
+export const sections: readonly BenchSection[] = [];
