@@ -97,6 +97,7 @@ export class Explorer {
   }
 
   result(): SearchResult {
+    this.options.onFinished?.();
     const violation = this.violation;
     return {
       result: violation ? 'violation' : this.stoppedBy ? 'incomplete' : 'ok',

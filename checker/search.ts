@@ -19,6 +19,8 @@ export interface SearchOptions {
   /** Called every `progressIntervalMs` with the running figures. */
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
+  /** Called once when the search ends, while its tables are still alive (memory figures). */
+  readonly onFinished?: () => void;
 }
 
 export interface Progress {
