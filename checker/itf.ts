@@ -80,3 +80,24 @@ export function itfTrace(
     })),
   };
 }
+
+/** An ITF value in TLA+ notation, for people: 4, "x", {1, 2}, [a |-> 1], <<1, 2>>, (k :> v). */
+export function itfToText(value: unknown, nesting = 0): string {
+  if (nesting > maximumNesting) return '...';
+  const inner = (item: unknown) => itfToText(item, nesting + 1);
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value !== 'object' || value === null) return String(value);
+  if (Array.isArray(value)) return `<<${value.map(inner).join(', ')}>>`;
+  const record = value as Record<string, unknown>;
+  if ('#bigint' in record) return String(record['#bigint']);
+  if ('#set' in record) return `{${(record['#set'] as unknown[]).map(inner).join(', ')}}`;
+  if ('#tup' in record) return `<<${(record['#tup'] as unknown[]).map(inner).join(', ')}>>`;
+  if ('#unserializable' in record) return String(record['#unserializable']);
+  if ('#map' in record) {
+    const entries = record['#map'] as [unknown, unknown][];
+    if (entries.length === 0) return '<<>>';
+    return `(${entries.map(([key, item]) => `${inner(key)} :> ${inner(item)}`).join(' @@ ')})`;
+  }
+  const fields = Object.entries(record).map(([field, item]) => `${field} |-> ${inner(item)}`);
+  return `[${fields.join(', ')}]`;
+}

@@ -79,7 +79,8 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
     const enabled = model.actions(state);
     const action = enabled.find((candidate) => sameJson(candidate, recordedStep.action));
     if (action === undefined) {
-      return { result: 'invalid', step, reason: `${describe(recordedStep)} is not an action of this state` };
+      const recorded = JSON.stringify(recordedStep.action);
+      return { result: 'invalid', step, reason: `action ${recorded} is not an action of this state` };
     }
     const next = model.next(state, action);
     if (next === null) {
@@ -93,8 +94,4 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
   assert(state !== undefined, 'replay lost its state');
   const steps = trace.steps.length;
   return firstViolation ? { result: 'violation', steps, ...firstViolation } : { result: 'ok', steps };
-}
-
-function describe(step: { label?: unknown; action: unknown }): string {
-  return typeof step.label === 'string' ? step.label : JSON.stringify(step.action);
 }

@@ -8,7 +8,7 @@
  * replay can confirm that the spec still produces exactly what was recorded.
  */
 import { assert } from '../spec/assert.js';
-import { itfTrace, toItfValue, type ItfTrace, type ItfValue } from './itf.js';
+import { itfToText, itfTrace, toItfValue, type ItfTrace, type ItfValue } from './itf.js';
 import type { AnyModel, Params } from './model.js';
 import type { Path } from './search.js';
 
@@ -126,11 +126,14 @@ export function traceToItf(trace: Trace): ItfTrace {
 
 /** Numbered steps with what each changed, as the CLI prints a counterexample. */
 export function formatTrace(trace: Trace): string {
-  const lines = [`State 0 (initial): ${JSON.stringify(trace.states[0])}`];
+  const lines = ['State 0 (initial):'];
+  for (const [name, value] of Object.entries(trace.states[0] ?? {})) {
+    lines.push(`    ${name} = ${itfToText(value)}`);
+  }
   for (const step of trace.steps) {
     lines.push(`Step ${step.step}: ${step.label}`);
     for (const [name, value] of Object.entries(step.changed)) {
-      lines.push(`    ${name} = ${JSON.stringify(value)}`);
+      lines.push(`    ${name} = ${itfToText(value)}`);
     }
   }
   return lines.join('\n');

@@ -5,9 +5,11 @@ import { spawn } from 'node:child_process';
 
 const pattern = process.argv[2] ?? '.*\\.test\\.ts$';
 const c8 = [
-  'c8', '--check-coverage', '--lines', '90', '--per-file=false',
+  'c8', '--all', '--check-coverage', '--lines', '90',
   '--include', 'spec/**', '--include', 'checker/**',
-  '--reporter', 'text-summary',
+  // Files of types only compile to nothing; counting their comments would be noise.
+  '--exclude', 'checker/model.ts', '--exclude', '**/types.ts',
+  '--reporter', 'text-summary', '--reporter', 'text',
   'uvu', '-r', 'tsx', 'test', pattern,
 ];
 const child = spawn('npx', c8, { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -1,0 +1,154 @@
+// The CLI contract for check / replay / models / bugs: exit codes, --json, one-line errors.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runCli } from '../helpers/cli.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'shardkv-cli-'));
+
+test('check twophase --rms 5 --json: ok with 8832 distinct states', async () => {
+  const run = await runCli('check', 'twophase', '--rms', '5', '--json', '--quiet');
+  assert.is(run.code, 0);
+  const summary = run.json();
+  assert.is(summary['result'], 'ok');
+  assert.is(summary['distinctStates'], 8832);
+  assert.equal(summary['params'], { rms: 5 });
+  assert.equal(summary['invariantsChecked'], ['TypeOK', 'TCConsistent']);
+});
+
+test('check diehard --json: a 6-step violation whose trace replays with exit 1', async () => {
+  const out = join(scratch, 'diehard.trace.json');
+  const run = await runCli('check', 'diehard', '--json', '--out', out);
+  assert.is(run.code, 1);
+  const summary = run.json();
+  assert.is(summary['ok'], false);
+  assert.is(summary['result'], 'violation');
+  assert.is(summary['invariant'], 'NotSolved');
+  assert.is(summary['traceLength'], 6);
+  assert.is(summary['trace'], out);
+  const itf = JSON.parse(readFileSync(join(scratch, 'diehard.itf.json'), 'utf8'));
+  assert.equal(itf.vars, ['small', 'big']);
+  assert.is(itf.states.length, 7);
+  assert.equal(itf.states[6].big, { '#bigint': '4' });
+  const replay = await runCli('replay', out, '--json');
+  assert.is(replay.code, 1);
+  assert.is(replay.json()['invariant'], 'NotSolved');
+  assert.is(replay.json()['step'], 6);
+});
+
+test('check prints the numbered trace with the variables each step changed', async () => {
+  const run = await runCli('check', 'diehard', '--out', join(scratch, 'human.trace.json'), '--quiet');
+  assert.is(run.code, 1);
+  assert.match(run.stdout, 'Invariant NotSolved is violated after 6 steps');
+  assert.match(run.stdout, /Step 1: FillBigJug\n {4}big = 5/);
+  assert.match(run.stdout, /Step 6: BigToSmall\n {4}small = 3\n {4}big = 4/);
+});
+
+test('replay: a shortened trace is valid and clean (exit 0)', async () => {
+  const file = join(scratch, 'diehard.trace.json');
+  const trace = JSON.parse(readFileSync(file, 'utf8'));
+  trace.steps.pop();
+  trace.states.pop();
+  const shortened = join(scratch, 'short.trace.json');
+  writeFileSync(shortened, JSON.stringify(trace));
+  const replay = await runCli('replay', shortened, '--json');
+  assert.is(replay.code, 0);
+  assert.equal(replay.json(), { ok: true, result: 'ok', steps: 5 });
+});
+
+test('replay: a tampered action or state is invalid input (exit 2, step named)', async () => {
+  const trace = JSON.parse(readFileSync(join(scratch, 'diehard.trace.json'), 'utf8'));
+  const badAction = structuredClone(trace);
+  badAction.steps[2].action = 'PourEverywhere';
+  writeFileSync(join(scratch, 'bad-action.json'), JSON.stringify(badAction));
+  const first = await runCli('replay', join(scratch, 'bad-action.json'));
+  assert.is(first.code, 2);
+  assert.match(first.stderr, 'step 3: action "PourEverywhere" is not an action of this state');
+  const badState = structuredClone(trace);
+  badState.states[4].big = { '#bigint': '1' };
+  writeFileSync(join(scratch, 'bad-state.json'), JSON.stringify(badState));
+  const second = await runCli('replay', join(scratch, 'bad-state.json'));
+  assert.is(second.code, 2);
+  assert.match(second.stderr, "step 4: the recorded state differs from the spec's in big");
+});
+
+test('replay: missing, non-JSON and non-trace files exit 2 with one line', async () => {
+  writeFileSync(join(scratch, 'garbage.json'), '{not json');
+  writeFileSync(join(scratch, 'other.json'), '{"format":"something"}');
+  for (const file of ['/nonexistent/trace.json', join(scratch, 'garbage.json'), join(scratch, 'other.json')]) {
+    const run = await runCli('replay', file);
+    assert.is(run.code, 2, file);
+    assert.is(run.stderr.split('\n').length, 1, run.stderr);
+  }
+});
+
+test('usage errors exit 2 with a one-line reason', async () => {
+  const cases: [string[], string][] = [
+    [['check', 'nosuchmodel'], "unknown model 'nosuchmodel'"],
+    [['check', 'twophase', '--bogus', '1'], 'unknown flag --bogus'],
+    [['check', 'twophase', '--rms', 'three'], "--rms expects an integer, got 'three'"],
+    [['check', 'twophase', '--rms', '0'], '--rms must be between 1 and 15'],
+    [['check', 'twophase', '--strategy', 'sideways'], '--strategy must be one of bfs, dfs, random'],
+    [['check', 'twophase', '--workers'], '--workers needs a value'],
+    [['check', 'twophase', '--bug', 'nope'], "model twophase has no bug 'nope'"],
+    [['check'], 'check needs a MODEL'],
+    [['replay'], 'replay needs a trace FILE'],
+    [['frobnicate'], "unknown command 'frobnicate'"],
+    [['models', 'extra'], "unexpected argument 'extra'"],
+  ];
+  for (const [argv, message] of cases) {
+    const run = await runCli(...argv);
+    assert.is(run.code, 2, argv.join(' '));
+    assert.match(run.stderr, message);
+    assert.is(run.stderr.split('\n').length, 1, run.stderr);
+  }
+});
+
+test('limits make the result incomplete, clearly said', async () => {
+  const run = await runCli('check', 'twophase', '--rms', '5', '--max-states', '100', '--json', '--quiet');
+  assert.is(run.code, 0);
+  assert.is(run.json()['result'], 'incomplete');
+  assert.is(run.json()['stoppedBy'], 'max-states');
+  assert.is(run.json()['distinctStates'], 100);
+  const human = await runCli('check', 'twophase', '--rms', '5', '--max-states', '100', '--quiet');
+  assert.match(human.stdout, 'INCOMPLETE: stopped by max-states');
+});
+
+test('random simulation is reproducible from its seed', async () => {
+  const first = await runCli('check', 'twophase', '--strategy', 'random', '--seed', '7', '--walks', '50', '--json', '--quiet');
+  const second = await runCli('check', 'twophase', '--strategy', 'random', '--seed', '7', '--walks', '50', '--json', '--quiet');
+  assert.is(first.code, 0);
+  assert.is(first.json()['exhaustive'], false);
+  assert.is(first.json()['seed'], 7);
+  assert.is(first.json()['distinctStates'], second.json()['distinctStates']);
+  assert.is(first.json()['statesGenerated'], second.json()['statesGenerated']);
+  const violation = await runCli('check', 'diehard', '--strategy', 'random', '--seed', '3', '--walks', '2000', '--json', '--out', join(scratch, 'random.trace.json'));
+  assert.is(violation.code, 1);
+  const replay = await runCli('replay', join(scratch, 'random.trace.json'));
+  assert.is(replay.code, 1);
+});
+
+test('dfs and 2 workers give the same distinct count as bfs', async () => {
+  for (const extra of [['--strategy', 'dfs'], ['--workers', '2']]) {
+    const run = await runCli('check', 'twophase', '--rms', '4', '--json', '--quiet', ...extra);
+    assert.is(run.json()['distinctStates'], 1568, extra.join(' '));
+  }
+});
+
+test('models and bugs list as JSON; help is printed with exit 0', async () => {
+  const models = await runCli('models', '--json');
+  const names = (models.json() as { name: string }[]).map((model) => model.name);
+  assert.ok(names.includes('diehard') && names.includes('twophase'));
+  const bugs = await runCli('bugs', '--json');
+  assert.is(bugs.code, 0);
+  assert.ok(Array.isArray(bugs.json()));
+  for (const argv of [['--help'], ['check', '--help'], ['check', 'twophase', '--help'], ['replay', '--help']]) {
+    const run = await runCli(...argv);
+    assert.is(run.code, 0, argv.join(' '));
+    assert.match(run.stdout, 'Usage:');
+  }
+});
+
+test.run();

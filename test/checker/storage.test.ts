@@ -1,0 +1,122 @@
+// The checker's storage: words, the plain codec, fingerprints, the visited set and queues.
+import fc from 'fast-check';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { FingerprintSet } from '../../checker/fingerprint-set.js';
+import { fingerprint, fingerprintHex, fingerprintWords } from '../../checker/fingerprint.js';
+import { plainCodec, readPlain, writePlain } from '../../checker/plain-codec.js';
+import { emptyQueueEntry, ParentTable, StateQueue } from '../../checker/state-store.js';
+import { WordReader, WordWriter } from '../../checker/words.js';
+
+const plainData = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.double({ noNaN: true }),
+    fc.string(),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.string().filter((key) => key !== '__proto__'), tie('value'), {
+      maxKeys: 4,
+      noNullPrototype: true,
+    }),
+  ),
+})).value;
+
+test('the plain codec round-trips any plain data', () => {
+  const codec = plainCodec<unknown>();
+  fc.assert(fc.property(plainData, (value) => {
+    const out = new WordWriter(2);
+    codec.encode(value, out);
+    const decoded = codec.decode(new WordReader(out.words, 0, out.length));
+    assert.equal(decoded, Object.is(value, -0) ? 0 : value);
+  }));
+});
+
+test('the plain codec ignores key order: equal states encode equally', () => {
+  const first = new WordWriter();
+  const second = new WordWriter();
+  writePlain({ a: 1, b: [true, 'x'] }, first);
+  writePlain({ b: [true, 'x'], a: 1 }, second);
+  assert.equal([...first.words.subarray(0, first.length)], [...second.words.subarray(0, second.length)]);
+  assert.throws(() => writePlain(() => 1, new WordWriter()), /cannot encode a function/);
+  assert.throws(() => readPlain(new WordReader(Int32Array.of(99))), /unknown tag 99/);
+  assert.throws(() => new WordReader(new Int32Array(0)).next(), /read past the end/);
+});
+
+test('fingerprints: deterministic, never zero, sensitive to every word and to length', () => {
+  fingerprintWords(Int32Array.of(1, 2, 3), 0, 3);
+  const base = fingerprintHex(fingerprint.high, fingerprint.low);
+  fingerprintWords(Int32Array.of(9, 1, 2, 3), 1, 4);
+  assert.is(fingerprintHex(fingerprint.high, fingerprint.low), base);
+  const seen = new Set<string>([base]);
+  for (const words of [[1, 2, 4], [1, 3, 3], [2, 2, 3], [1, 2, 3, 0], [1, 2], []]) {
+    fingerprintWords(Int32Array.from(words), 0, words.length);
+    assert.ok(fingerprint.high !== 0 || fingerprint.low !== 0);
+    seen.add(fingerprintHex(fingerprint.high, fingerprint.low));
+  }
+  assert.is(seen.size, 7);
+});
+
+test('the fingerprint set grows and keeps every member', () => {
+  const set = new FingerprintSet(4);
+  for (let index = 1; index <= 5000; index++) assert.ok(set.add(index, index * 7));
+  assert.is(set.size, 5000);
+  for (let index = 1; index <= 5000; index++) {
+    assert.not.ok(set.add(index, index * 7));
+    assert.ok(set.has(index, index * 7));
+  }
+  assert.not.ok(set.has(5001, 5001 * 7));
+  assert.ok(set.bytes >= 5000 * 8);
+  assert.throws(() => set.add(0, 0), /zero fingerprint/);
+  assert.throws(() => new FingerprintSet(3), /power of two/);
+});
+
+test('state queues: FIFO by shift, LIFO by pop, entries of any length', () => {
+  const queue = new StateQueue();
+  const words = new WordWriter();
+  for (let id = 0; id < 3000; id++) {
+    words.reset();
+    for (let index = 0; index < id % 5; index++) words.push(id * 10 + index);
+    queue.push(id, words);
+  }
+  const entry = emptyQueueEntry();
+  queue.popEntry(entry);
+  assert.is(entry.id, 2999);
+  assert.equal([...entry.words.subarray(entry.start, entry.end)], [29990, 29991, 29992, 29993]);
+  for (let id = 0; id < 2999; id++) {
+    queue.shiftEntry(entry);
+    assert.is(entry.id, id);
+    assert.is(entry.end - entry.start, id % 5);
+  }
+  assert.is(queue.count, 0);
+  assert.throws(() => queue.shiftEntry(entry), /empty queue/);
+  assert.throws(() => queue.popEntry(entry), /empty queue/);
+});
+
+test('parent table: paths are rebuilt from the initial state', () => {
+  const parents = new ParentTable();
+  const root = parents.add(-1, 2);
+  let id = root;
+  for (let step = 0; step < 100000; step++) id = parents.add(id, step % 7);
+  const path = parents.pathTo(id, 5);
+  assert.is(path.initialIndex, 2);
+  assert.is(path.actionIndexes.length, 100001);
+  assert.is(path.actionIndexes[0], 0);
+  assert.is(path.actionIndexes.at(-1), 5);
+  assert.throws(() => parents.parentOf(-3), /no state with id/);
+});
+
+test('word writer strings and numbers round-trip', () => {
+  const out = new WordWriter(1);
+  out.pushString('héllo, wörld');
+  out.pushString('');
+  out.pushNumber(-1.5e300);
+  const reader = new WordReader(out.words, 0, out.length);
+  assert.is(reader.nextString(), 'héllo, wörld');
+  assert.is(reader.nextString(), '');
+  assert.is(reader.nextNumber(), -1.5e300);
+});
+
+test.run();
