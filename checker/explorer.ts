@@ -57,7 +57,7 @@ export class Explorer {
       const successor = model.next(state, actions[index]);
       if (successor !== null) this.visit(successor, parentId, index, depth + 1);
     }
-    if (this.running && this.clock.tick(() => this.progress())) this.stop('time-limit');
+    if (this.running && this.clock.tick(this.progressNow)) this.stop('time-limit');
   }
 
   /** Counts, deduplicates, checks and enqueues one generated state. */
@@ -65,7 +65,7 @@ export class Explorer {
     this.statesGenerated++;
     const model = this.model;
     if (model.withinBounds && !model.withinBounds(state)) {
-      this.check(state, () => this.parents.pathTo(parentId, actionIndex));
+      if (this.violates(state)) this.record(state, this.parents.pathTo(parentId, actionIndex));
       return;
     }
     const encoded = this.encoded;
@@ -82,9 +82,11 @@ export class Explorer {
     const id = this.parents.add(parentId, actionIndex);
     if (depth > this.depth) this.depth = depth;
     this.enqueue(id, encoded, depth);
-    this.check(state, () => this.parents.pathTo(id));
+    if (this.violates(state)) this.record(state, this.parents.pathTo(id));
     if (this.running && this.visited.size >= this.maxStates) this.stop('max-states');
   }
+
+  private readonly progressNow = (): Progress => this.progress();
 
   progress(): Progress {
     return {
@@ -111,11 +113,14 @@ export class Explorer {
     };
   }
 
-  private check(state: unknown, path: () => Path): void {
-    if (this.violation && this.options.continueAfterViolation) return;
-    const invariant = violatedInvariant(this.model, state);
-    if (invariant === null) return;
-    this.violation = { invariant, path: path() };
+  /** Whether the state violates an invariant that must still be reported. */
+  private violates(state: unknown): boolean {
+    if (this.violation && this.options.continueAfterViolation) return false;
+    return violatedInvariant(this.model, state) !== null;
+  }
+
+  private record(state: unknown, path: Path): void {
+    this.violation = { invariant: violatedInvariant(this.model, state)!, path };
     if (!this.options.continueAfterViolation) this.running = false;
   }
 
