@@ -86,6 +86,7 @@ function insert(high: number, low: number, parentId: number, action: number, sta
 }
 
 function generate(state: unknown, parentId: number, action: number): void {
+  if (stopped() && !setup.continueAfterViolation) return;
   statesGenerated++;
   if (model.withinBounds && !model.withinBounds(state)) {
     check(state, () => ({ invariant: '', stateId: parentId, extraAction: action }));

@@ -1,0 +1,61 @@
+/**
+ * Symmetry reduction (TLC's SYMMETRY, Stateright's representative states): when ids are
+ * interchangeable (servers, groups, clients), a state and its images under every permutation
+ * of those ids are one state to the checker. A model's `writeView` writes the least of the
+ * encodings of the state under each permutation, so all images share one fingerprint.
+ */
+import { assert } from '../spec/assert.js';
+import { WordWriter } from './words.js';
+
+/** Bounds the n! encodings a view costs. */
+export const symmetricIdsMax = 7;
+
+/** Every permutation of 0..count-1, in lexicographic order; permutation[i] is i's image. */
+export function permutations(count: number): readonly (readonly number[])[] {
+  assert(count >= 0 && count <= symmetricIdsMax, `symmetry over ${count} ids is not supported`);
+  const result: number[][] = [];
+  const current = Array.from({ length: count }, (_, index) => index);
+  // Heap-free iterative lexicographic enumeration (next permutation), no recursion.
+  for (;;) {
+    result.push(current.slice());
+    let pivot = count - 2;
+    while (pivot >= 0 && current[pivot]! > current[pivot + 1]!) pivot--;
+    if (pivot < 0) return result;
+    let successor = count - 1;
+    while (current[successor]! < current[pivot]!) successor--;
+    [current[pivot], current[successor]] = [current[successor]!, current[pivot]!];
+    current.splice(pivot + 1, count - pivot - 1, ...current.slice(pivot + 1).reverse());
+  }
+}
+
+const candidate = new WordWriter();
+const least = new WordWriter();
+
+/** Writes into `out` the least (by length, then word by word) of the permuted encodings. */
+export function writeLeastView(
+  out: WordWriter,
+  ids: readonly (readonly number[])[],
+  write: (permutation: readonly number[], out: WordWriter) => void,
+): void {
+  assert(ids.length > 0, 'at least the identity permutation is needed');
+  least.reset();
+  write(ids[0]!, least);
+  for (let index = 1; index < ids.length; index++) {
+    candidate.reset();
+    write(ids[index]!, candidate);
+    if (compareWords(candidate, least) < 0) {
+      least.reset();
+      least.pushWords(candidate.words, 0, candidate.length);
+    }
+  }
+  out.pushWords(least.words, 0, least.length);
+}
+
+function compareWords(a: WordWriter, b: WordWriter): number {
+  if (a.length !== b.length) return a.length - b.length;
+  for (let index = 0; index < a.length; index++) {
+    const difference = a.words[index]! - b.words[index]!;
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
