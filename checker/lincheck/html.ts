@@ -145,7 +145,7 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
     + `${escape(verdict.split(' ')[0]!)}">${escape(verdict)}</span></h2>
 <p>${partition.operations.length} operations by ${clients.length} clients; `
     + `${prefix.length} linearised.</p>
-${explanation}<div class="timeline"><svg xmlns="http://www.w3.org/2000/svg" width="${width}" `
+${explanation}<div class="timeline"><svg width="${width}" `
     + `height="${height}" viewBox="0 0 ${width} ${height}">`
     + `<text class="axis" x="${x(0)}" y="14">event order &#8594;</text>${parts.join('')}</svg></div>
 </section>`;

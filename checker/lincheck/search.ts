@@ -42,22 +42,34 @@ interface EventList {
 }
 
 /**
- * Event nodes: call of operation i is node i, its return node count + i, the head 2 * count.
+ * Operations are numbered by position in return order (ties by index): then the first return
+ * event left in the list always belongs to the lowest unlinearised position, which is what
+ * lets SeenSet store a linearised set as a settled count plus a short window.
+ */
+function returnOrder(operations: readonly Operation<unknown, unknown>[]): Int32Array {
+  const returns = Float64Array.from(operations, (operation) => operation.return);
+  // Infinity - Infinity is NaN, which is falsy: equal unknown returns fall back to the index.
+  return Int32Array.from(operations.keys())
+    .sort((left, right) => returns[left]! - returns[right]! || left - right);
+}
+
+/**
+ * Event nodes: the call of position p is node p, its return count + p, the head 2 * count.
  * Sorted by time; at equal times calls come first, so touching operations count as concurrent
  * (the permissive reading, as Porcupine's): a verdict of not-linearizable never rests on a tie.
  */
-function buildEventList(operations: readonly Operation<unknown, unknown>[]): EventList {
+function buildEventList(
+  operations: readonly Operation<unknown, unknown>[],
+  order: Int32Array,
+): EventList {
   const count = operations.length;
-  const events: number[] = [];
-  for (let node = 0; node < 2 * count; node++) events.push(node);
-  const time = (node: number): number => node < count
-    ? operations[node]!.call
-    : operations[node - count]!.return;
-  events.sort((left, right) => {
-    const difference = time(left) - time(right);
-    if (difference !== 0 && !Number.isNaN(difference)) return difference;
-    return left - right;
+  const times = new Float64Array(2 * count);
+  order.forEach((index, position) => {
+    times[position] = operations[index]!.call;
+    times[count + position] = operations[index]!.return;
   });
+  const events = Int32Array.from({ length: 2 * count }, (_, node) => node)
+    .sort((left, right) => times[left]! - times[right]! || left - right);
   const head = 2 * count;
   const next = new Int32Array(2 * count + 1).fill(-1);
   const previous = new Int32Array(2 * count + 1).fill(-1);
@@ -83,19 +95,78 @@ function zobristKeys(count: number, seed: number): Int32Array {
   return keys;
 }
 
+/**
+ * The linearised set as SeenSet stores it: positions [0, settled) and a sorted window of later
+ * ones. Changes are undone in stack order.
+ */
+class LinearisedSet {
+  settled = 0;
+  readonly window: Int32Array;
+  windowLength = 0;
+
+  constructor(count: number) {
+    this.window = new Int32Array(count);
+  }
+
+  /** Adds `position`; returns the settled count before, for `remove`. */
+  add(position: number): number {
+    const before = this.settled;
+    const window = this.window;
+    if (position !== before) {
+      let index = this.windowLength++;
+      for (; index > 0 && window[index - 1]! > position; index--) window[index] = window[index - 1]!;
+      window[index] = position;
+      return before;
+    }
+    let settled = before + 1;
+    let consumed = 0;
+    while (consumed < this.windowLength && window[consumed] === settled) {
+      consumed++;
+      settled++;
+    }
+    if (consumed > 0) {
+      window.copyWithin(0, consumed, this.windowLength);
+      this.windowLength -= consumed;
+    }
+    this.settled = settled;
+    return before;
+  }
+
+  /** Undoes the latest `add(position)`, which returned `settledBefore`. */
+  remove(position: number, settledBefore: number): void {
+    const window = this.window;
+    if (position !== settledBefore) {
+      let index = 0;
+      while (window[index] !== position) index++;
+      window.copyWithin(index, index + 1, this.windowLength);
+      this.windowLength--;
+      return;
+    }
+    // Positions settledBefore + 1 .. settled - 1 came from the window's front: put them back.
+    const restored = this.settled - settledBefore - 1;
+    if (restored > 0) {
+      window.copyWithin(restored, 0, this.windowLength);
+      for (let index = 0; index < restored; index++) window[index] = settledBefore + 1 + index;
+      this.windowLength += restored;
+    }
+    this.settled = settledBefore;
+  }
+}
+
 export function checkPartition<State, Input, Output>(
   model: SequentialModel<State, Input, Output>,
   operations: readonly Operation<Input, Output>[],
   deadline: number,
 ): PartitionResult {
   const count = operations.length;
-  const { next, previous, head } = buildEventList(operations);
-  const words = Math.max(1, Math.ceil(count / 32));
-  const linearised = new Uint32Array(words);
+  const order = returnOrder(operations);
+  const { next, previous, head } = buildEventList(operations, order);
+  const linearised = new LinearisedSet(count);
   const keysA = zobristKeys(count, 0x2545f491);
   const keysB = zobristKeys(count, 0x9e3779b9);
-  const seen = new SeenSet<State>(words, (left, right) => model.equal(left, right));
-  const stackOperations = new Int32Array(count);
+  const seen = new SeenSet<State>((left, right) => model.equal(left, right));
+  const stackPositions = new Int32Array(count);
+  const stackSettled = new Int32Array(count);
   const stackStates: State[] = new Array<State>(count);
   const longest = new Int32Array(count);
   let longestLength = 0;
@@ -109,22 +180,21 @@ export function checkPartition<State, Input, Output>(
   let node = next[head]!;
   while (next[head] !== -1) {
     if (++steps % deadlineCheckInterval === 0 && performance.now() > deadline) {
-      return { verdict: 'unknown', prefix: Array.from(longest.subarray(0, longestLength)),
+      return { verdict: 'unknown', prefix: toIndexes(order, longest.subarray(0, longestLength)),
         configurations: seen.size };
     }
     if (node < count) {
-      const operation = operations[node]!;
+      const operation = operations[order[node]!]!;
       const after = model.step(state, operation.input, operation.output);
       if (after !== undefined) {
-        const word = node >>> 5;
-        const bit = 1 << (node & 31);
-        linearised[word]! |= bit;
+        const settledBefore = linearised.add(node);
         const stateHash = model.hash(after) | 0;
         const candidateA = hashA ^ keysA[node]!;
         const candidateB = hashB ^ keysB[node]!;
         if (seen.insert(candidateA ^ Math.imul(stateHash, 0x9e3779b1), candidateB ^ stateHash,
-          linearised, after)) {
-          stackOperations[depth] = node;
+          linearised.settled, linearised.window, linearised.windowLength, after)) {
+          stackPositions[depth] = node;
+          stackSettled[depth] = settledBefore;
           stackStates[depth] = state;
           depth++;
           state = after;
@@ -132,33 +202,38 @@ export function checkPartition<State, Input, Output>(
           hashB = candidateB;
           lift(next, previous, node, count + node);
           if (depth > longestLength) {
-            longest.set(stackOperations.subarray(unchangedDepth, depth), unchangedDepth);
+            longest.set(stackPositions.subarray(unchangedDepth, depth), unchangedDepth);
             longestLength = depth;
             unchangedDepth = depth;
           }
           node = next[head]!;
           continue;
         }
-        linearised[word]! &= ~bit;
+        linearised.remove(node, settledBefore);
       }
       node = next[node]!;
       continue;
     }
     if (depth === 0) {
-      return notLinearizable(operations, longest.subarray(0, longestLength), seen.size);
+      return notLinearizable(order, longest.subarray(0, longestLength), seen.size);
     }
     depth--;
     if (depth < unchangedDepth) unchangedDepth = depth;
-    const undone = stackOperations[depth]!;
+    const undone = stackPositions[depth]!;
     state = stackStates[depth]!;
     hashA ^= keysA[undone]!;
     hashB ^= keysB[undone]!;
-    linearised[undone >>> 5]! &= ~(1 << (undone & 31));
+    linearised.remove(undone, stackSettled[depth]!);
     unlift(next, previous, undone, count + undone);
     node = next[undone]!;
   }
-  assert(depth === count, 'a witness linearises every operation');
-  return { verdict: 'linearizable', prefix: Array.from(stackOperations), configurations: seen.size };
+  assert(depth === count && linearised.settled === count, 'a witness linearises every operation');
+  return { verdict: 'linearizable', prefix: toIndexes(order, stackPositions),
+    configurations: seen.size };
+}
+
+function toIndexes(order: Int32Array, positions: Int32Array): number[] {
+  return Array.from(positions, (position) => order[position]!);
 }
 
 function lift(next: Int32Array, previous: Int32Array, call: number, ret: number): void {
@@ -183,17 +258,14 @@ function unlift(next: Int32Array, previous: Int32Array, call: number, ret: numbe
  * must come next before anything called after its return, is one the model rejects here.
  */
 function notLinearizable(
-  operations: readonly Operation<unknown, unknown>[],
+  order: Int32Array,
   prefix: Int32Array,
   configurations: number,
 ): PartitionResult {
-  const inPrefix = new Uint8Array(operations.length);
-  for (const index of prefix) inPrefix[index] = 1;
-  let failing = -1;
-  for (let index = 0; index < operations.length; index++) {
-    if (inPrefix[index] === 1) continue;
-    if (failing === -1 || operations[index]!.return < operations[failing]!.return) failing = index;
-  }
+  const inPrefix = new Uint8Array(order.length);
+  for (const position of prefix) inPrefix[position] = 1;
+  const failing = inPrefix.indexOf(0);
   assert(failing !== -1, 'a history that is not linearizable has an operation left over');
-  return { verdict: 'not-linearizable', prefix: Array.from(prefix), failing, configurations };
+  return { verdict: 'not-linearizable', prefix: toIndexes(order, prefix),
+    failing: order[failing]!, configurations };
 }

@@ -1,11 +1,16 @@
 /**
  * Lowe's memoisation for the Wing–Gong search: the set of (linearised operations, model state)
  * configurations already explored. Reaching one again cannot lead anywhere new, so the search
- * skips it. Keys are a 64-bit Zobrist hash of the bitset mixed with the model's state hash;
- * a hit is confirmed by comparing the stored bitset and `equal` on the states, so the
- * memoisation is exact (a hash collision can cost time, never a wrong verdict).
+ * skips it. Keys are a 64-bit Zobrist hash of the set mixed with the model's state hash; a hit
+ * is confirmed by comparing the stored set and `equal` on the states, so the memoisation is
+ * exact (a hash collision can cost time, never a wrong verdict).
  *
- * Open addressing over typed arrays; bitsets live in one growing arena.
+ * A set is stored compactly, not as a bitset: operations are numbered in return order, and a
+ * linearised set is "every operation below `settled`" plus a short sorted window of later ones
+ * (those called before the first unlinearised operation returned, so about as many as there
+ * are clients). A bitset per entry cost n/8 bytes and dominated the time on long histories.
+ *
+ * Open addressing over typed arrays; windows live in one growing arena.
  */
 import { assert } from '../../spec/assert.js';
 
@@ -18,17 +23,13 @@ export class SeenSet<State> {
   private slots: Int32Array = new Int32Array(initialCapacity);
   private keysA: Int32Array = new Int32Array(initialCapacity / 2);
   private keysB: Int32Array = new Int32Array(initialCapacity / 2);
+  private settledCounts: Int32Array = new Int32Array(initialCapacity / 2);
+  private windowOffsets: Int32Array = new Int32Array(initialCapacity / 2 + 1);
   private readonly states: State[] = [];
-  private bitsets: Uint32Array;
+  private windows: Int32Array = new Int32Array(initialCapacity);
   private entries = 0;
 
-  constructor(
-    private readonly words: number,
-    private readonly equal: (left: State, right: State) => boolean,
-  ) {
-    assert(words >= 1, 'a bitset has at least one word');
-    this.bitsets = new Uint32Array((initialCapacity / 2) * words);
-  }
+  constructor(private readonly equal: (left: State, right: State) => boolean) {}
 
   get size(): number {
     return this.entries;
@@ -36,11 +37,17 @@ export class SeenSet<State> {
 
   /** Bytes held by the tables (a rough figure for the bench). */
   get bytes(): number {
-    return this.slots.byteLength + this.keysA.byteLength * 2 + this.bitsets.byteLength;
+    return this.slots.byteLength + this.keysA.byteLength * 4 + this.windows.byteLength;
   }
 
-  /** Adds the configuration; returns false when it was already present. */
-  insert(keyA: number, keyB: number, bitset: Uint32Array, state: State): boolean {
+  /**
+   * Adds the configuration (operations [0, settled) and window[0, windowLength), state);
+   * returns false when it was already present.
+   */
+  insert(
+    keyA: number, keyB: number, settled: number, window: Int32Array, windowLength: number,
+    state: State,
+  ): boolean {
     let mask = this.slots.length - 1;
     let slot = keyA & mask;
     for (;;) {
@@ -48,7 +55,8 @@ export class SeenSet<State> {
       if (stored === 0) break;
       const entry = stored - 1;
       if (this.keysA[entry] === keyA && this.keysB[entry] === keyB
-        && this.sameBitset(entry, bitset) && this.equal(this.states[entry]!, state)) {
+        && this.settledCounts[entry] === settled && this.sameWindow(entry, window, windowLength)
+        && this.equal(this.states[entry]!, state)) {
         return false;
       }
       slot = (slot + 1) & mask;
@@ -59,33 +67,42 @@ export class SeenSet<State> {
       slot = keyA & mask;
       while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
     }
-    this.append(keyA, keyB, bitset, state);
+    this.append(keyA, keyB, settled, window, windowLength, state);
     this.slots[slot] = this.entries;
     return true;
   }
 
-  private sameBitset(entry: number, bitset: Uint32Array): boolean {
-    const offset = entry * this.words;
-    const stored = this.bitsets;
-    for (let word = 0; word < this.words; word++) {
-      if (stored[offset + word] !== bitset[word]) return false;
+  private sameWindow(entry: number, window: Int32Array, windowLength: number): boolean {
+    const start = this.windowOffsets[entry]!;
+    if (this.windowOffsets[entry + 1]! - start !== windowLength) return false;
+    const stored = this.windows;
+    for (let index = 0; index < windowLength; index++) {
+      if (stored[start + index] !== window[index]) return false;
     }
     return true;
   }
 
-  private append(keyA: number, keyB: number, bitset: Uint32Array, state: State): void {
+  private append(
+    keyA: number, keyB: number, settled: number, window: Int32Array, windowLength: number,
+    state: State,
+  ): void {
     const entry = this.entries;
     if (entry === this.keysA.length) {
       this.keysA = grown(this.keysA, this.keysA.length * 2);
       this.keysB = grown(this.keysB, this.keysB.length * 2);
-      const bitsets = new Uint32Array(this.bitsets.length * 2);
-      bitsets.set(this.bitsets);
-      this.bitsets = bitsets;
+      this.settledCounts = grown(this.settledCounts, this.settledCounts.length * 2);
+      this.windowOffsets = grown(this.windowOffsets, this.windowOffsets.length * 2);
     }
+    const start = this.windowOffsets[entry]!;
+    if (start + windowLength > this.windows.length) {
+      this.windows = grown(this.windows, Math.max(this.windows.length * 2, start + windowLength));
+    }
+    for (let index = 0; index < windowLength; index++) this.windows[start + index] = window[index]!;
+    this.windowOffsets[entry + 1] = start + windowLength;
     this.keysA[entry] = keyA;
     this.keysB[entry] = keyB;
+    this.settledCounts[entry] = settled;
     this.states.push(state);
-    this.bitsets.set(bitset, entry * this.words);
     this.entries = entry + 1;
   }
 
