@@ -12,9 +12,14 @@ import { KeyValueKind, kindName, type KeyValueInput, type StringId, type StringT
 const drawnOperationsMax = 4000;
 const rowHeight = 28;
 const barHeight = 18;
-const unitWidth = 14;
+/** Column widths (px): wide enough for labels on small keys, narrow enough for long ones. */
+const unitWidthMin = 14;
+const unitWidthMax = 64;
+const targetWidth = 1100;
 const labelWidth = 90;
 const axisHeight = 24;
+/** Up to this many linearisation points are numbered on the page. */
+const numberedPointsMax = 60;
 
 type KeyReport = PartitionReport<KeyValueInput, StringId>;
 
@@ -88,16 +93,27 @@ function layoutBars(partition: KeyReport): { bars: Bar[]; columns: number; clien
   return { bars, columns: sorted.length + 1, clients };
 }
 
-/** Linearisation points: non-decreasing, each inside its operation's bar. */
+/**
+ * Linearisation points: non-decreasing, each inside its operation's bar, at the bar's middle
+ * when the order allows. Latest feasible points are computed backwards first, so that a point
+ * placed late never pushes a later operation's point past its return.
+ */
 function linearisationPoints(bars: readonly Bar[], prefix: readonly number[]): number[] {
+  const latest: number[] = new Array<number>(prefix.length);
+  let bound = Infinity;
+  for (let order = prefix.length - 1; order >= 0; order--) {
+    bound = Math.min(bound, bars[prefix[order]!]!.end);
+    latest[order] = bound;
+  }
   const points: number[] = [];
   let last = -Infinity;
-  for (const index of prefix) {
+  prefix.forEach((index, order) => {
     const bar = bars[index]!;
-    const point = Math.min(bar.end, Math.max(bar.start, last + 0.25));
+    const earliest = Math.max(bar.start, last);
+    const point = Math.min(latest[order]!, Math.max(earliest, (bar.start + bar.end) / 2));
     points.push(point);
     last = point;
-  }
+  });
   return points;
 }
 
@@ -107,6 +123,7 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
   const failing = partition.result?.failing;
   const points = linearisationPoints(bars, prefix);
   const position = new Map(prefix.map((index, order) => [index, order]));
+  const unitWidth = Math.min(unitWidthMax, Math.max(unitWidthMin, targetWidth / columns));
   const x = (column: number): number => labelWidth + 8 + column * unitWidth;
   const y = (row: number): number => axisHeight + row * rowHeight;
   const width = x(columns) + 16;
@@ -133,8 +150,12 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
     `${x(points[order]!).toFixed(1)},${y(bars[index]!.row) + barHeight / 2}`);
   if (path.length > 1) parts.push(`<polyline class="order" points="${path.join(' ')}"/>`);
   prefix.forEach((index, order) => {
-    parts.push(`<circle class="point" cx="${x(points[order]!).toFixed(1)}" `
-      + `cy="${y(bars[index]!.row) + barHeight / 2}" r="3.5"><title>#${order + 1}</title></circle>`);
+    const cx = x(points[order]!).toFixed(1);
+    const cy = y(bars[index]!.row) + barHeight / 2;
+    parts.push(`<circle class="point" cx="${cx}" cy="${cy}" r="3.5"><title>#${order + 1}</title></circle>`);
+    if (prefix.length <= numberedPointsMax) {
+      parts.push(`<text class="number" x="${cx}" y="${cy - 6}">${order + 1}</text>`);
+    }
   });
   const verdict = verdictText(partition);
   const explanation = result.explanation && result.explanation.key === partition.name
@@ -143,7 +164,7 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
     : '';
   return `<section><h2>key ${escape(JSON.stringify(partition.name))} <span class="verdict `
     + `${escape(verdict.split(' ')[0]!)}">${escape(verdict)}</span></h2>
-<p>${partition.operations.length} operations by ${clients.length} clients; `
+<p>${plural(partition.operations.length, 'operation')} by ${plural(clients.length, 'client')}; `
     + `${prefix.length} linearised.</p>
 ${explanation}<div class="timeline"><svg width="${width}" `
     + `height="${height}" viewBox="0 0 ${width} ${height}">`
@@ -163,6 +184,10 @@ function fit(text: string, width: number): string {
   const characters = Math.floor((width - 6) / 6.5);
   if (characters <= 1) return '';
   return text.length <= characters ? text : text.slice(0, characters - 1) + '\u2026';
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function escape(text: string): string {
@@ -193,4 +218,5 @@ text.axis { fill: #8a91a0; }
 .op text { fill: #1d2330; }
 polyline.order { fill: none; stroke: #1f4f8c; stroke-width: 1.2; opacity: 0.55; }
 circle.point { fill: #1f4f8c; }
+text.number { font-size: 9px; fill: #1f4f8c; text-anchor: middle; font-weight: bold; }
 `;
