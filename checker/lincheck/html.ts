@@ -6,7 +6,7 @@
  */
 import type { PartitionReport } from './check.js';
 import { explanationLines, type LincheckResult } from './index.js';
-import { KeyValueKind, kindName, type KeyValueInput, type StringId, type StringTable } from './kv-model.js';
+import { KeyValueKind, kindName, type KeyValueInput, type StringTable } from './kv-model.js';
 
 /** Operations drawn in one page; keys beyond it are listed with their verdict only. */
 const drawnOperationsMax = 4000;
@@ -21,7 +21,7 @@ const axisHeight = 24;
 /** Up to this many linearisation points are numbered on the page. */
 const numberedPointsMax = 60;
 
-type KeyReport = PartitionReport<KeyValueInput, StringId>;
+type KeyReport = PartitionReport<KeyValueInput, string>;
 
 export function renderHtml(result: LincheckResult): string {
   const { report } = result;
@@ -172,9 +172,9 @@ ${explanation}<div class="timeline"><svg width="${width}" `
 </section>`;
 }
 
-function operationLabel(strings: StringTable, input: KeyValueInput, output: StringId | undefined): string {
+function operationLabel(strings: StringTable, input: KeyValueInput, output: string | undefined): string {
   if (input.kind === KeyValueKind.Get) {
-    return `get -> ${output === undefined ? '?' : JSON.stringify(strings.text(output))}`;
+    return `get -> ${output === undefined ? '?' : JSON.stringify(output)}`;
   }
   return `${kindName(input.kind)} ${JSON.stringify(strings.text(input.value))}`;
 }

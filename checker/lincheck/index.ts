@@ -6,7 +6,7 @@
 import { checkOperations, statesAlong, type CheckReport } from './check.js';
 import { parseHistory, type HistoryOperation } from './history.js';
 import {
-  createKeyValueModel, keyValueOperations, StringTable, type KeyValueInput, type StringId,
+  createKeyValueModel, keyValueOperations, StringTable, type KeyValueInput,
 } from './kv-model.js';
 import type { PartitionVerdict } from './search.js';
 
@@ -36,7 +36,7 @@ export interface LincheckResult {
   readonly seconds: number;
   readonly explanation?: Explanation;
   readonly history: readonly HistoryOperation[];
-  readonly report: CheckReport<KeyValueInput, StringId>;
+  readonly report: CheckReport<KeyValueInput, string>;
   readonly strings: StringTable;
 }
 

@@ -23,12 +23,13 @@ export interface KeyValueInput {
   readonly value: number;
 }
 
-/** A value or an output: the id of an interned string. */
+/** A put or append value: the id of an interned string. */
 export type StringId = number;
 
-export type KeyValueOperation = Operation<KeyValueInput, StringId>;
+/** A get's output stays a plain string: it is compared once per step, never hashed. */
+export type KeyValueOperation = Operation<KeyValueInput, string>;
 
-/** Interns the history's strings (values and outputs): one table per check. */
+/** Interns the history's put and append values: one table per check. */
 export class StringTable {
   private readonly ids = new Map<string, StringId>();
   private readonly strings: string[] = [];
@@ -52,7 +53,7 @@ export class StringTable {
 /** A state is a ValueTree node: the key's value. */
 export function createKeyValueModel(
   strings: StringTable,
-): SequentialModel<number, KeyValueInput, StringId> {
+): SequentialModel<number, KeyValueInput, string> {
   const tree = new ValueTree(strings);
   return {
     name: 'kv',
@@ -76,7 +77,7 @@ export function createKeyValueModel(
         + `${JSON.stringify(key)}, ${JSON.stringify(strings.text(value))})`;
       const result = operation.output === undefined
         ? (operation.return === Infinity ? ' (outcome unknown)' : '')
-        : ` -> ${JSON.stringify(strings.text(operation.output))}`;
+        : ` -> ${JSON.stringify(operation.output)}`;
       return `client ${operation.client}: ${call}${result}`;
     },
     describeState: (state) => JSON.stringify(tree.text(state)),
@@ -90,7 +91,7 @@ export function kindName(kind: KeyValueKind): 'get' | 'put' | 'append' {
 /** Splits by key, keys in order of first appearance (deterministic for a given file). */
 function partitionByKey(
   operations: readonly KeyValueOperation[],
-): readonly Partition<KeyValueInput, StringId>[] {
+): readonly Partition<KeyValueInput, string>[] {
   const byKey = new Map<string, KeyValueOperation[]>();
   for (const operation of operations) {
     const list = byKey.get(operation.input.key);
@@ -117,7 +118,7 @@ export function keyValueOperations(
       id,
       client: entry.client,
       input: { kind, key: entry.key, value: entry.value === undefined ? -1 : strings.intern(entry.value) },
-      output: entry.op === 'get' && entry.output !== undefined ? strings.intern(entry.output) : undefined,
+      output: entry.op === 'get' ? entry.output : undefined,
       call: entry.call,
       return: entry.outcome === 'unknown' ? Infinity : entry.return!,
     });

@@ -54,9 +54,8 @@ export class ValueTree {
     return id;
   }
 
-  /** Whether the node spells exactly the interned string `output`. */
-  spells(node: number, output: number): boolean {
-    const text = this.strings.text(output);
+  /** Whether the node spells exactly `text`. */
+  spells(node: number, text: string): boolean {
     if (this.lengths[node] !== text.length) return false;
     let end = text.length;
     let current = node;
