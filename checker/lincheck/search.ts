@@ -164,7 +164,7 @@ export function checkPartition<State, Input, Output>(
   const linearised = new LinearisedSet(count);
   const keysA = zobristKeys(count, 0x2545f491);
   const keysB = zobristKeys(count, 0x9e3779b9);
-  const seen = new SeenSet<State>((left, right) => model.equal(left, right));
+  const seen = new SeenSet<State>(model);
   const stackPositions = new Int32Array(count);
   const stackSettled = new Int32Array(count);
   const stackStates: State[] = new Array<State>(count);
@@ -179,7 +179,8 @@ export function checkPartition<State, Input, Output>(
   let steps = 0;
   let node = next[head]!;
   while (next[head] !== -1) {
-    if (++steps % deadlineCheckInterval === 0 && performance.now() > deadline) {
+    // Read at step 0 too, so that optimised code has type feedback for this branch.
+    if ((steps++ & (deadlineCheckInterval - 1)) === 0 && performance.now() > deadline) {
       return { verdict: 'unknown', prefix: toIndexes(order, longest.subarray(0, longestLength)),
         configurations: seen.size };
     }

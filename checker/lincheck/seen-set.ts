@@ -29,7 +29,8 @@ export class SeenSet<State> {
   private windows: Int32Array = new Int32Array(initialCapacity);
   private entries = 0;
 
-  constructor(private readonly equal: (left: State, right: State) => boolean) {}
+  /** Takes the model, not a fresh closure per search: one call target keeps `insert` optimised. */
+  constructor(private readonly model: { equal(left: State, right: State): boolean }) {}
 
   get size(): number {
     return this.entries;
@@ -56,7 +57,7 @@ export class SeenSet<State> {
       const entry = stored - 1;
       if (this.keysA[entry] === keyA && this.keysB[entry] === keyB
         && this.settledCounts[entry] === settled && this.sameWindow(entry, window, windowLength)
-        && this.equal(this.states[entry]!, state)) {
+        && this.model.equal(this.states[entry]!, state)) {
         return false;
       }
       slot = (slot + 1) & mask;
