@@ -81,7 +81,8 @@ export const lincheckBench: BenchSection = {
           .reduce((sum, partition) => sum + (partition.result?.configurations ?? 0), 0);
       }
       console.log(`| ${entry.name} | ${history.length} | ${verdict} | `
-        + `${Number.isNaN(parseMs) ? '-' : parseMs.toFixed(1)} | ${best.toFixed(1)} | ${bestCpu.toFixed(1)} | ${configurations} | `
+        + `${Number.isNaN(parseMs) ? '-' : parseMs.toFixed(1)} | ${best.toFixed(1)} | `
+        + `${bestCpu.toFixed(1)} | ${configurations} | `
         + `${entry.porcupineMs} | ${(best / entry.porcupineMs).toFixed(2)} |`);
     }
   },

@@ -14,7 +14,8 @@ const defaultTimeLimitSeconds = 60;
 
 const flags: readonly FlagSpec[] = [
   { name: 'time-limit', kind: 'value', valueName: 'SECONDS',
-    description: `give up with verdict unknown (exit 1) after this long (default ${defaultTimeLimitSeconds})` },
+    description: 'give up with verdict unknown (exit 1) after this long '
+      + `(default ${defaultTimeLimitSeconds})` },
   { name: 'html', kind: 'value', valueName: 'FILE',
     description: 'write a self-contained timeline page of the operations per key' },
   { name: 'json', kind: 'boolean', description: 'print one JSON object as the last line' },
@@ -45,7 +46,7 @@ export function lincheckCommand(argv: readonly string[], io: Io): number {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
   }
   let result: LincheckResult;
   try {
@@ -59,11 +60,15 @@ export function lincheckCommand(argv: readonly string[], io: Io): number {
     try {
       writeFileSync(htmlFile, renderHtml(result));
     } catch (error) {
-      throw new UsageError(`cannot write ${htmlFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new UsageError(`cannot write ${htmlFile}: ${errorCode(error)}`);
     }
   }
   report(result, timeLimitSeconds, args.booleans.has('json'), io);
   return result.verdict === 'linearizable' ? exitOk : exitProblem;
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? String(error);
 }
 
 function report(result: LincheckResult, timeLimitSeconds: number, json: boolean, io: Io): void {

@@ -70,7 +70,9 @@ export function statesAlong<State, Input, Output>(
   for (const index of prefix) {
     const operation = operations[index]!;
     const after = model.step(state, operation.input, operation.output);
-    if (after === undefined) throw new Error(`prefix step ${states.length} is rejected by the model`);
+    if (after === undefined) {
+      throw new Error(`prefix step ${states.length} is rejected by the model`);
+    }
     states.push(after);
     state = after;
   }

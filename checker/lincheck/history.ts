@@ -30,7 +30,9 @@ export class HistoryError extends Error {
   }
 }
 
-const knownFields = new Set(['client', 'op', 'key', 'value', 'output', 'call', 'return', 'outcome']);
+const knownFields = new Set([
+  'client', 'op', 'key', 'value', 'output', 'call', 'return', 'outcome',
+]);
 
 export function parseHistory(text: string): HistoryOperation[] {
   const operations: HistoryOperation[] = [];
@@ -66,7 +68,9 @@ function parseOperation(parsed: unknown, line: number): HistoryOperation {
   if (!(typeof client === 'string' || Number.isSafeInteger(client))) {
     fail('"client" must be a string or an integer');
   }
-  if (op !== 'get' && op !== 'put' && op !== 'append') fail('"op" must be "get", "put" or "append"');
+  if (op !== 'get' && op !== 'put' && op !== 'append') {
+    fail('"op" must be "get", "put" or "append"');
+  }
   if (typeof key !== 'string') fail('"key" must be a string');
   if (outcome !== 'ok' && outcome !== 'unknown') fail('"outcome" must be "ok" or "unknown"');
   if (typeof call !== 'number' || !Number.isFinite(call)) fail('"call" must be a finite number');
@@ -113,7 +117,8 @@ function checkClientsSequential(operations: readonly HistoryOperation[]): void {
     else byClient.set(operation.client, [operation]);
   }
   for (const list of byClient.values()) {
-    const ordered = [...list].sort((left, right) => left.call - right.call || left.line - right.line);
+    const ordered = [...list]
+      .sort((left, right) => left.call - right.call || left.line - right.line);
     for (let index = 1; index < ordered.length; index++) {
       const before = ordered[index - 1]!;
       const after = ordered[index]!;

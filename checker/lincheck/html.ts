@@ -142,7 +142,8 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
     const tip = `line ${line}: ${text}${order === undefined ? '' : ` (linearised #${order + 1})`}`;
     const barWidth = Math.max(unitWidth * 0.6, x(bar.end) - x(bar.start));
     parts.push(`<g class="op ${kind}${bar.unknown ? ' unknown' : ''}"><title>${escape(tip)}</title>`
-      + `<rect x="${x(bar.start)}" y="${y(bar.row)}" width="${barWidth}" height="${barHeight}" rx="3"/>`
+      + `<rect x="${x(bar.start)}" y="${y(bar.row)}" width="${barWidth}" `
+      + `height="${barHeight}" rx="3"/>`
       + `<text x="${x(bar.start) + 3}" y="${y(bar.row) + barHeight - 5}">`
       + `${escape(fit(text, barWidth))}</text></g>`);
   });
@@ -152,7 +153,8 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
   prefix.forEach((index, order) => {
     const cx = x(points[order]!).toFixed(1);
     const cy = y(bars[index]!.row) + barHeight / 2;
-    parts.push(`<circle class="point" cx="${cx}" cy="${cy}" r="3.5"><title>#${order + 1}</title></circle>`);
+    parts.push(`<circle class="point" cx="${cx}" cy="${cy}" r="3.5">`
+      + `<title>#${order + 1}</title></circle>`);
     if (prefix.length <= numberedPointsMax) {
       parts.push(`<text class="number" x="${cx}" y="${cy - 6}">${order + 1}</text>`);
     }
@@ -160,7 +162,8 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
   const verdict = verdictText(partition);
   const explanation = result.explanation && result.explanation.key === partition.name
     && partition.result?.verdict !== 'linearizable'
-    ? `<pre class="explanation">${escape(explanationLines(result.explanation, 12).join('\n'))}</pre>`
+    ? `<pre class="explanation">`
+      + `${escape(explanationLines(result.explanation, 12).join('\n'))}</pre>`
     : '';
   return `<section><h2>key ${escape(JSON.stringify(partition.name))} <span class="verdict `
     + `${escape(verdict.split(' ')[0]!)}">${escape(verdict)}</span></h2>
@@ -172,7 +175,9 @@ ${explanation}<div class="timeline"><svg width="${width}" `
 </section>`;
 }
 
-function operationLabel(strings: StringTable, input: KeyValueInput, output: string | undefined): string {
+function operationLabel(
+  strings: StringTable, input: KeyValueInput, output: string | undefined,
+): string {
   if (input.kind === KeyValueKind.Get) {
     return `get -> ${output === undefined ? '?' : JSON.stringify(output)}`;
   }

@@ -117,7 +117,10 @@ export function keyValueOperations(
     operations.push({
       id,
       client: entry.client,
-      input: { kind, key: entry.key, value: entry.value === undefined ? -1 : strings.intern(entry.value) },
+      input: {
+        kind, key: entry.key,
+        value: entry.value === undefined ? -1 : strings.intern(entry.value),
+      },
       output: entry.op === 'get' ? entry.output : undefined,
       call: entry.call,
       return: entry.outcome === 'unknown' ? Infinity : entry.return!,

@@ -114,7 +114,9 @@ class LinearisedSet {
     const window = this.window;
     if (position !== before) {
       let index = this.windowLength++;
-      for (; index > 0 && window[index - 1]! > position; index--) window[index] = window[index - 1]!;
+      for (; index > 0 && window[index - 1]! > position; index--) {
+        window[index] = window[index - 1]!;
+      }
       window[index] = position;
       return before;
     }
@@ -153,6 +155,36 @@ class LinearisedSet {
   }
 }
 
+/**
+ * The longest stack of linearised positions seen so far. Copying the whole stack at each new
+ * maximum would be quadratic; only the part pushed since the last copy is copied.
+ */
+class LongestPrefix {
+  private readonly longest: Int32Array;
+  private length = 0;
+  /** Stack entries below this depth are unchanged since the last copy. */
+  private unchangedDepth = 0;
+
+  constructor(count: number) {
+    this.longest = new Int32Array(count);
+  }
+
+  positions(): Int32Array {
+    return this.longest.subarray(0, this.length);
+  }
+
+  pushed(stack: Int32Array, depth: number): void {
+    if (depth <= this.length) return;
+    this.longest.set(stack.subarray(this.unchangedDepth, depth), this.unchangedDepth);
+    this.length = depth;
+    this.unchangedDepth = depth;
+  }
+
+  popped(depth: number): void {
+    if (depth < this.unchangedDepth) this.unchangedDepth = depth;
+  }
+}
+
 export function checkPartition<State, Input, Output>(
   model: SequentialModel<State, Input, Output>,
   operations: readonly Operation<Input, Output>[],
@@ -168,10 +200,7 @@ export function checkPartition<State, Input, Output>(
   const stackPositions = new Int32Array(count);
   const stackSettled = new Int32Array(count);
   const stackStates: State[] = new Array<State>(count);
-  const longest = new Int32Array(count);
-  let longestLength = 0;
-  /** Stack entries below this depth are unchanged since `longest` was last copied. */
-  let unchangedDepth = 0;
+  const longest = new LongestPrefix(count);
   let depth = 0;
   let state = model.init();
   let hashA = 0;
@@ -181,7 +210,7 @@ export function checkPartition<State, Input, Output>(
   while (next[head] !== -1) {
     // Read at step 0 too, so that optimised code has type feedback for this branch.
     if ((steps++ & (deadlineCheckInterval - 1)) === 0 && performance.now() > deadline) {
-      return { verdict: 'unknown', prefix: toIndexes(order, longest.subarray(0, longestLength)),
+      return { verdict: 'unknown', prefix: toIndexes(order, longest.positions()),
         configurations: seen.size };
     }
     if (node < count) {
@@ -202,11 +231,7 @@ export function checkPartition<State, Input, Output>(
           hashA = candidateA;
           hashB = candidateB;
           lift(next, previous, node, count + node);
-          if (depth > longestLength) {
-            longest.set(stackPositions.subarray(unchangedDepth, depth), unchangedDepth);
-            longestLength = depth;
-            unchangedDepth = depth;
-          }
+          longest.pushed(stackPositions, depth);
           node = next[head]!;
           continue;
         }
@@ -216,10 +241,10 @@ export function checkPartition<State, Input, Output>(
       continue;
     }
     if (depth === 0) {
-      return notLinearizable(order, longest.subarray(0, longestLength), seen.size);
+      return notLinearizable(order, longest.positions(), seen.size);
     }
     depth--;
-    if (depth < unchangedDepth) unchangedDepth = depth;
+    longest.popped(depth);
     const undone = stackPositions[depth]!;
     state = stackStates[depth]!;
     hashA ^= keysA[undone]!;

@@ -11,7 +11,13 @@ import { main } from '../../cli/main.js';
 const corpus = fileURLToPath(new URL('../../../shared/corpus/lincheck/', import.meta.url));
 const directory = mkdtempSync(join(tmpdir(), 'lincheck-'));
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
+interface Outcome {
+  readonly code: number;
+  readonly stdout: string[];
+  readonly stderr: string[];
+}
+
+async function run(...argv: string[]): Promise<Outcome> {
   const stdout: string[] = [];
   const stderr: string[] = [];
   const code = await main(['lincheck', ...argv], {
@@ -22,7 +28,9 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string[];
 
 function file(name: string, lines: readonly object[] | string): string {
   const path = join(directory, name);
-  writeFileSync(path, typeof lines === 'string' ? lines : lines.map((line) => JSON.stringify(line)).join('\n'));
+  const text = typeof lines === 'string'
+    ? lines : lines.map((line) => JSON.stringify(line)).join('\n');
+  writeFileSync(path, text);
   return path;
 }
 
@@ -50,7 +58,8 @@ test('not linearizable, in text: the headline then the explanation', async () =>
   assert.is(code, 1);
   const lines = stdout.join('\n').split('\n');
   assert.match(lines[0]!, /^not linearizable: key "7" \(38 operations on 8 keys, [\d.]+ s\)$/);
-  assert.is(lines.at(-1), 'and this operation cannot follow: line 30: client 0: get("7") -> "x 0 0 y"');
+  assert.is(lines.at(-1),
+    'and this operation cannot follow: line 30: client 0: get("7") -> "x 0 0 y"');
 });
 
 test('time limit reached: exit 1, result unknown, never ok', async () => {
@@ -59,9 +68,11 @@ test('time limit reached: exit 1, result unknown, never ok', async () => {
     // Ten clients appending concurrently to one key, never read: every order is possible.
     const client = index % 10;
     const round = Math.floor(index / 10);
-    lines.push({ client, op: 'append', key: 'k', value: `${index},`, call: round * 10, return: round * 10 + 9 });
+    lines.push({ client, op: 'append', key: 'k', value: `${index},`,
+      call: round * 10, return: round * 10 + 9 });
   }
-  lines.push({ client: 0, op: 'get', key: 'k', output: 'impossible', call: 100_000, return: 100_001 });
+  lines.push({ client: 0, op: 'get', key: 'k', output: 'impossible',
+    call: 100_000, return: 100_001 });
   const { code, stdout } = await run(file('slow.jsonl', lines), '--json', '--time-limit', '0.05');
   assert.is(code, 1);
   const json = JSON.parse(stdout.at(-1)!);
@@ -70,15 +81,17 @@ test('time limit reached: exit 1, result unknown, never ok', async () => {
 });
 
 test('invalid input: exit 2 with the line, one line on stderr', async () => {
-  const path = file('bad.jsonl', '{"client":1,"op":"put","key":"k","value":"v","call":0,"return":1}\n'
+  const path = file('bad.jsonl',
+    '{"client":1,"op":"put","key":"k","value":"v","call":0,"return":1}\n'
     + '{"client":2,"op":"get","key":"k","call":2,"return":3}\n');
   const { code, stdout, stderr } = await run(path, '--json');
   assert.is(code, 2);
   assert.equal(stdout, []);
-  assert.equal(stderr, [`shardkv lincheck: ${path}: line 2: a get with outcome ok needs an "output"`]);
+  assert.equal(stderr,
+    [`shardkv lincheck: ${path}: line 2: a get with outcome ok needs an "output"`]);
 });
 
-test('usage errors: no file, a missing file, a bad time limit, an unknown flag, extra args', async () => {
+test('usage errors: no file, missing file, bad time limit, unknown flag, extra args', async () => {
   assert.equal((await run()).stderr, ['shardkv lincheck: lincheck needs a history FILE']);
   const missing = await run(join(directory, 'absent.jsonl'));
   assert.is(missing.code, 2);

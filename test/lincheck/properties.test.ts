@@ -7,7 +7,9 @@ import { statesAlong } from '../../checker/lincheck/check.js';
 import { generateHistory, historyText, type Choose } from '../../checker/lincheck/generate.js';
 import type { HistoryOperation } from '../../checker/lincheck/history.js';
 import { lincheckHistory, lincheckText } from '../../checker/lincheck/index.js';
-import { createKeyValueModel, keyValueOperations, StringTable } from '../../checker/lincheck/kv-model.js';
+import {
+  createKeyValueModel, keyValueOperations, StringTable,
+} from '../../checker/lincheck/kv-model.js';
 
 /** A schedule from a shrinkable array of choices (0 once it runs out). */
 function fromChoices(choices: readonly number[]): Choose {
@@ -19,7 +21,9 @@ const schedule = (maximum: number) => fc.array(fc.nat(1000), { maxLength: maximu
 const options = { timeLimitSeconds: 60 };
 const runs = { numRuns: 150 };
 
-function corruptOneRead(history: readonly HistoryOperation[], pick: number): HistoryOperation[] | undefined {
+function corruptOneRead(
+  history: readonly HistoryOperation[], pick: number,
+): HistoryOperation[] | undefined {
   const reads = history.map((operation, index) => ({ operation, index }))
     .filter(({ operation }) => operation.op === 'get' && operation.outcome === 'ok');
   if (reads.length === 0) return undefined;

@@ -62,8 +62,9 @@ test('the time limit gives verdict unknown, never a pass', () => {
 
 test('with several keys, a failure stops the search: keys left unchecked have no result', () => {
   const history = generateHistory({ operations: 400, clients: 5, keys: 4 }, seededChoose(3));
-  const corrupted = history.map((entry, index) => index === history.findIndex(
-    (operation) => operation.op === 'get' && operation.key === 'k0') ? { ...entry, output: '!' } : entry);
+  const target = history.findIndex((operation) => operation.op === 'get' && operation.key === 'k0');
+  const corrupted = history.map((entry, index) =>
+    index === target ? { ...entry, output: '!' } : entry);
   const result = lincheckHistory(corrupted, { timeLimitSeconds: 60 });
   assert.is(result.verdict, 'not-linearizable');
   assert.is(result.key, 'k0');

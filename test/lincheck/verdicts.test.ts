@@ -23,7 +23,7 @@ for (const entry of manifest) {
   });
 }
 
-test('corpus c01-bad: the explanation names key "7", its prefix and the read that cannot follow', () => {
+test('corpus c01-bad: the explanation names key "7", its prefix and the failing read', () => {
   const result = lincheckText(readFileSync(new URL('porcupine-c01-bad.jsonl', corpus), 'utf8'),
     { timeLimitSeconds: 60 });
   assert.is(result.key, '7');
@@ -48,7 +48,7 @@ test('linearizable only if an unknown-outcome write took effect: linearizable', 
 });
 
 // Part 2: the same value read before the write was even called.
-test('the unknown write\'s value read before its call: not linearizable, the read explained', () => {
+test('the unknown write\'s value read before its call: not linearizable, read explained', () => {
   const result = check([
     { client: 'b', op: 'get', key: 'k', output: 'w', call: 0, return: 1 },
     { client: 'a', op: 'put', key: 'k', value: 'w', call: 2, outcome: 'unknown' },
@@ -78,7 +78,8 @@ test('an unknown append may take effect long after its call, after later writes'
   ];
   assert.is(check(history).verdict, 'linearizable');
   // Once seen, an effect cannot be undone: reading "y" again afterwards is impossible.
-  const undone = [...history, { client: 'b', op: 'get', key: 'k', output: 'y', call: 7, return: 8 }];
+  const undone = [...history,
+    { client: 'b', op: 'get', key: 'k', output: 'y', call: 7, return: 8 }];
   const result = check(undone);
   assert.is(result.verdict, 'not-linearizable');
   assert.equal(result.explanation!.failing, { line: 5, description: 'client b: get("k") -> "y"' });
