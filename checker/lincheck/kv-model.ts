@@ -68,6 +68,7 @@ export function createKeyValueModel(
           return tree.append(state, input.value);
       }
     },
+    readOnly: (input) => input.kind === KeyValueKind.Get,
     hash: (state) => state,
     equal: (left, right) => left === right,
     partition: partitionByKey,

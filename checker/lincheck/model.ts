@@ -31,6 +31,12 @@ export interface SequentialModel<State, Input, Output> {
    * when it cannot (`output` undefined: any output is acceptable). Must not mutate `state`.
    */
   step(state: State, input: Input, output: Output | undefined): State | undefined;
+  /**
+   * True when `input` never changes any state (a read): whenever `step` accepts it, it returns
+   * an equal state. The search then takes such an operation as soon as it fits (see search.ts).
+   * A write that happens to leave one state unchanged is not read-only. Absent: none is.
+   */
+  readOnly?(input: Input): boolean;
   /** Equal states must have equal hashes; the hash is a 32-bit integer. */
   hash(state: State): number;
   equal(left: State, right: State): boolean;

@@ -10,6 +10,13 @@
  * recent linearisation and trying the next candidate after it. An empty list is a witness;
  * backtracking from an empty stack is a proof that no linearisation exists.
  *
+ * One reduction beyond Porcupine: a read-only candidate (`model.readOnly`) that the model
+ * accepts in the current state is taken at once and is the only choice tried in that
+ * configuration ("forced"). That loses nothing: it is a candidate, so no unlinearised
+ * operation returned before its call, and any linearisation that places it later can place it
+ * here instead, since it changes no state anywhere. (A write that merely leaves this state
+ * unchanged does not qualify: moved earlier, it would change a later state.)
+ *
  * Every loop is bounded by the finite number of (set, state) configurations, and a deadline.
  */
 import { assert } from '../../spec/assert.js';
@@ -199,6 +206,9 @@ export function checkPartition<State, Input, Output>(
   const seen = new SeenSet<State>(model);
   const stackPositions = new Int32Array(count);
   const stackSettled = new Int32Array(count);
+  const stackForced = new Uint8Array(count);
+  const readOnly = Uint8Array.from(order, (index) =>
+    model.readOnly?.(operations[index]!.input) === true ? 1 : 0);
   const stackStates: State[] = new Array<State>(count);
   const longest = new LongestPrefix(count);
   let depth = 0;
@@ -216,42 +226,52 @@ export function checkPartition<State, Input, Output>(
     if (node < count) {
       const operation = operations[order[node]!]!;
       const after = model.step(state, operation.input, operation.output);
-      if (after !== undefined) {
-        const settledBefore = linearised.add(node);
-        const stateHash = model.hash(after) | 0;
-        const candidateA = hashA ^ keysA[node]!;
-        const candidateB = hashB ^ keysB[node]!;
-        if (seen.insert(candidateA ^ Math.imul(stateHash, 0x9e3779b1), candidateB ^ stateHash,
-          linearised.settled, linearised.window, linearised.windowLength, after)) {
-          stackPositions[depth] = node;
-          stackSettled[depth] = settledBefore;
-          stackStates[depth] = state;
-          depth++;
-          state = after;
-          hashA = candidateA;
-          hashB = candidateB;
-          lift(next, previous, node, count + node);
-          longest.pushed(stackPositions, depth);
-          node = next[head]!;
-          continue;
-        }
-        linearised.remove(node, settledBefore);
+      if (after === undefined) {
+        node = next[node]!;
+        continue;
       }
-      node = next[node]!;
-      continue;
+      const keeps = readOnly[node] === 1;
+      const settledBefore = linearised.add(node);
+      const stateHash = model.hash(after) | 0;
+      const candidateA = hashA ^ keysA[node]!;
+      const candidateB = hashB ^ keysB[node]!;
+      if (seen.insert(candidateA ^ Math.imul(stateHash, 0x9e3779b1), candidateB ^ stateHash,
+        linearised.settled, linearised.window, linearised.windowLength, after)) {
+        stackPositions[depth] = node;
+        stackSettled[depth] = settledBefore;
+        stackForced[depth] = keeps ? 1 : 0;
+        stackStates[depth] = state;
+        depth++;
+        state = after;
+        hashA = candidateA;
+        hashB = candidateB;
+        lift(next, previous, node, count + node);
+        longest.pushed(stackPositions, depth);
+        node = next[head]!;
+        continue;
+      }
+      linearised.remove(node, settledBefore);
+      if (!keeps) {
+        node = next[node]!;
+        continue;
+      }
+      // A forced step whose configuration already failed: this configuration fails too.
     }
-    if (depth === 0) {
-      return notLinearizable(order, longest.positions(), seen.size);
+    // Backtrack. Undoing a forced step undoes the step below it as well: the forced step was
+    // the only choice worth trying in its configuration.
+    for (let forced = true; forced;) {
+      if (depth === 0) return notLinearizable(order, longest.positions(), seen.size);
+      depth--;
+      longest.popped(depth);
+      const undone = stackPositions[depth]!;
+      state = stackStates[depth]!;
+      hashA ^= keysA[undone]!;
+      hashB ^= keysB[undone]!;
+      linearised.remove(undone, stackSettled[depth]!);
+      unlift(next, previous, undone, count + undone);
+      forced = stackForced[depth] === 1;
+      node = next[undone]!;
     }
-    depth--;
-    longest.popped(depth);
-    const undone = stackPositions[depth]!;
-    state = stackStates[depth]!;
-    hashA ^= keysA[undone]!;
-    hashB ^= keysB[undone]!;
-    linearised.remove(undone, stackSettled[depth]!);
-    unlift(next, previous, undone, count + undone);
-    node = next[undone]!;
   }
   assert(depth === count && linearised.settled === count, 'a witness linearises every operation');
   return { verdict: 'linearizable', prefix: toIndexes(order, stackPositions),
