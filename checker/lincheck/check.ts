@@ -6,6 +6,7 @@
  */
 import type { Operation, Partition, SequentialModel } from './model.js';
 import { checkPartition, type PartitionResult, type PartitionVerdict } from './search.js';
+import { SeenSet } from './seen-set.js';
 
 export interface PartitionReport<Input, Output> extends Partition<Input, Output> {
   /** Undefined when the part was not searched (another part already failed). */
@@ -37,8 +38,9 @@ export function checkOperations<State, Input, Output>(
     .sort((left, right) => partitions[left]!.operations.length
       - partitions[right]!.operations.length || left - right);
   let undecided: number | undefined;
+  const seen = new SeenSet<State>(model);
   for (const index of order) {
-    const result = checkPartition(model, partitions[index]!.operations, options.deadline);
+    const result = checkPartition(model, partitions[index]!.operations, options.deadline, seen);
     results[index] = result;
     if (result.verdict === 'not-linearizable') {
       return { verdict: result.verdict, partitions: withResults(partitions, results),

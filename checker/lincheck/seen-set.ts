@@ -41,6 +41,14 @@ export class SeenSet<State> {
     return this.slots.byteLength + this.keysA.byteLength * 4 + this.windows.byteLength;
   }
 
+  /** Forgets every configuration but keeps the tables' capacity. */
+  clear(): void {
+    if (this.entries === 0) return;
+    this.slots.fill(0);
+    this.states.length = 0;
+    this.entries = 0;
+  }
+
   /**
    * Adds the configuration (operations [0, settled) and window[0, windowLength), state);
    * returns false when it was already present.

@@ -12,14 +12,16 @@ import { assert } from '../../spec/assert.js';
 import type { StringTable } from './kv-model.js';
 
 const nodesMax = 1 << 30;
+/** Room for a typical history's values without regrowing (1 MiB of tables). */
+const initialNodes = 1 << 16;
 
 export class ValueTree {
-  private parents = new Int32Array(1024);
-  private values = new Int32Array(1024);
-  private lengths = new Float64Array(1024);
+  private parents = new Int32Array(initialNodes);
+  private values = new Int32Array(initialNodes);
+  private lengths = new Float64Array(initialNodes);
   private nodes = 1;
   /** Open addressing over (parent, value): node id + 1, 0 for empty; at most half full. */
-  private slots = new Int32Array(2048);
+  private slots = new Int32Array(initialNodes * 2);
 
   constructor(private readonly strings: StringTable) {
     this.values[0] = -1;
