@@ -10,7 +10,7 @@ import { parseHistory, type HistoryOperation } from '../checker/lincheck/history
 import { lincheckHistory } from '../checker/lincheck/index.js';
 import type { BenchSection } from './sections.js';
 
-const corpus = fileURLToPath(new URL('../../../shared/corpus/lincheck/', import.meta.url));
+const corpus = fileURLToPath(new URL('../../corpus/lincheck/', import.meta.url));
 
 interface Case {
   readonly name: string;

@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main } from '../../cli/main.js';
 
-const corpus = fileURLToPath(new URL('../../../shared/corpus/lincheck/', import.meta.url));
+const corpus = fileURLToPath(new URL('../../corpus/lincheck/', import.meta.url));
 const directory = mkdtempSync(join(tmpdir(), 'lincheck-'));
 
 interface Outcome {

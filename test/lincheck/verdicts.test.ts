@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { explanationLines, lincheckText } from '../../checker/lincheck/index.js';
 
-const corpus = new URL('../../../shared/corpus/lincheck/', import.meta.url);
+const corpus = new URL('../../corpus/lincheck/', import.meta.url);
 
 function check(lines: readonly object[]): ReturnType<typeof lincheckText> {
   const text = lines.map((line) => JSON.stringify(line)).join('\n');
