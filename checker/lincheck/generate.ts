@@ -24,7 +24,7 @@ interface Pending {
   readonly client: number;
   readonly op: HistoryOperation['op'];
   readonly key: string;
-  readonly value?: string;
+  readonly value: string | undefined;
   readonly call: number;
   readonly unknown: boolean;
   applied: boolean;
@@ -91,8 +91,8 @@ function callOperation(
   const key = `k${choose(keys)}`;
   const unknown = unknownRate > 0 && choose(1000) < unknownRate * 1000;
   return {
-    client, op, key, call, unknown, applied: false,
-    ...(op === 'get' ? {} : { value: `${client}.${sequence};` }),
+    client, op, key, call, unknown, applied: false, output: undefined,
+    value: op === 'get' ? undefined : `${client}.${sequence};`,
   };
 }
 
@@ -106,19 +106,15 @@ function apply(store: Map<string, string>, pending: Pending): void {
 
 /** The history line: an unknown outcome hides return and output; it may still apply later. */
 function finish(pending: Pending, time: number, orphans: Pending[]): HistoryOperation {
-  const base = {
-    client: String(pending.client), op: pending.op, key: pending.key, call: pending.call,
-    ...(pending.value === undefined ? {} : { value: pending.value }),
-  };
+  const { client, op, key, value, call } = pending;
   if (pending.unknown) {
     if (!pending.applied) orphans.push(pending);
-    return { ...base, outcome: 'unknown', line: 0 };
+    return { client: String(client), op, key, value, output: undefined, call,
+      return: undefined, outcome: 'unknown', line: 0 };
   }
   assert(pending.applied, 'a completed operation took effect before it returned');
-  return {
-    ...base, return: time, outcome: 'ok', line: 0,
-    ...(pending.output === undefined ? {} : { output: pending.output }),
-  };
+  return { client: String(client), op, key, value, output: pending.output, call,
+    return: time, outcome: 'ok', line: 0 };
 }
 
 /** The history as the JSON lines of CONTRACT (lines renumbered in file order). */

@@ -13,11 +13,11 @@ export interface HistoryOperation {
   readonly client: string;
   readonly op: 'get' | 'put' | 'append';
   readonly key: string;
-  readonly value?: string;
-  readonly output?: string;
+  readonly value: string | undefined;
+  readonly output: string | undefined;
   readonly call: number;
-  /** Absent exactly when the outcome is unknown. */
-  readonly return?: number;
+  /** Undefined exactly when the outcome is unknown. */
+  readonly return: number | undefined;
   readonly outcome: HistoryOutcome;
   /** 1-based line in the file. */
   readonly line: number;
@@ -91,14 +91,15 @@ function parseOperation(parsed: unknown, line: number): HistoryOperation {
     }
     if ((returned as number) < (call as number)) fail('"return" is before "call"');
   }
+  // Every field present (undefined when absent): one object shape keeps later passes fast.
   return {
     client: String(client),
     op: op as HistoryOperation['op'],
     key: key as string,
-    ...(value === undefined ? {} : { value: value as string }),
-    ...(output === undefined ? {} : { output: output as string }),
+    value: value as string | undefined,
+    output: output as string | undefined,
     call: call as number,
-    ...(returned === undefined ? {} : { return: returned as number }),
+    return: returned as number | undefined,
     outcome: outcome as HistoryOutcome,
     line,
   };

@@ -54,37 +54,53 @@ interface EventList {
  * lets SeenSet store a linearised set as a settled count plus a short window.
  */
 function returnOrder(operations: readonly Operation<unknown, unknown>[]): Int32Array {
-  const returns = Float64Array.from(operations, (operation) => operation.return);
+  return sortedIndexes(Float64Array.from(operations, (operation) => operation.return));
+}
+
+/**
+ * Indexes sorted by key, ties by index. Histories usually arrive sorted (by call or by
+ * return), so a linear check skips the sort, which otherwise was a third of an easy check.
+ */
+function sortedIndexes(keys: Float64Array): Int32Array {
+  const indexes = new Int32Array(keys.length);
+  let sorted = true;
+  for (let index = 0; index < keys.length; index++) {
+    indexes[index] = index;
+    if (index > 0 && keys[index - 1]! > keys[index]!) sorted = false;
+  }
   // Infinity - Infinity is NaN, which is falsy: equal unknown returns fall back to the index.
-  return Int32Array.from(operations.keys())
-    .sort((left, right) => returns[left]! - returns[right]! || left - right);
+  return sorted ? indexes : indexes.sort((left, right) => keys[left]! - keys[right]! || left - right);
 }
 
 /**
  * Event nodes: the call of position p is node p, its return count + p, the head 2 * count.
- * Sorted by time; at equal times calls come first, so touching operations count as concurrent
- * (the permissive reading, as Porcupine's): a verdict of not-linearizable never rests on a tie.
+ * In time order, a merge of the calls (sorted by call) and the returns (in position order);
+ * at equal times calls come first, so touching operations count as concurrent (the permissive
+ * reading, as Porcupine's): a verdict of not-linearizable never rests on a tie.
  */
 function buildEventList(
   operations: readonly Operation<unknown, unknown>[],
   order: Int32Array,
 ): EventList {
   const count = operations.length;
-  const times = new Float64Array(2 * count);
-  order.forEach((index, position) => {
-    times[position] = operations[index]!.call;
-    times[count + position] = operations[index]!.return;
-  });
-  const events = Int32Array.from({ length: 2 * count }, (_, node) => node)
-    .sort((left, right) => times[left]! - times[right]! || left - right);
+  const calls = Float64Array.from(order, (index) => operations[index]!.call);
+  const callOrder = sortedIndexes(calls);
   const head = 2 * count;
   const next = new Int32Array(2 * count + 1).fill(-1);
   const previous = new Int32Array(2 * count + 1).fill(-1);
   let last = head;
-  for (const node of events) {
-    next[last] = node;
-    previous[node] = last;
-    last = node;
+  let call = 0;
+  for (let position = 0; position < count; position++) {
+    const returned = operations[order[position]!]!.return;
+    while (call < count && calls[callOrder[call]!]! <= returned) {
+      const node = callOrder[call++]!;
+      next[last] = node;
+      previous[node] = last;
+      last = node;
+    }
+    next[last] = count + position;
+    previous[count + position] = last;
+    last = count + position;
   }
   return { next, previous, head };
 }
@@ -182,7 +198,7 @@ class LongestPrefix {
 
   pushed(stack: Int32Array, depth: number): void {
     if (depth <= this.length) return;
-    this.longest.set(stack.subarray(this.unchangedDepth, depth), this.unchangedDepth);
+    for (let index = this.unchangedDepth; index < depth; index++) this.longest[index] = stack[index]!;
     this.length = depth;
     this.unchangedDepth = depth;
   }

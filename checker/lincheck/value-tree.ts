@@ -12,8 +12,8 @@ import { assert } from '../../spec/assert.js';
 import type { StringTable } from './kv-model.js';
 
 const nodesMax = 1 << 30;
-/** Room for a typical history's values without regrowing (1 MiB of tables). */
-const initialNodes = 1 << 16;
+/** Room for a small history's values without regrowing. */
+const initialNodes = 1 << 12;
 
 export class ValueTree {
   private parents = new Int32Array(initialNodes);

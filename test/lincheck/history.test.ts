@@ -24,10 +24,14 @@ test('a valid history: integer and string clients, blank lines, unknown outcome'
     '{"client":"b","op":"get","key":"k","call":5,"outcome":"unknown"}',
   ].join('\n') + '\n');
   assert.equal(history, [
-    { client: '1', op: 'put', key: 'k', value: 'v', call: 0, return: 1, outcome: 'ok', line: 1 },
-    { client: 'b', op: 'get', key: 'k', output: 'v', call: 2, return: 3, outcome: 'ok', line: 3 },
-    { client: '1', op: 'append', key: 'k', value: 'w', call: 4, outcome: 'unknown', line: 4 },
-    { client: 'b', op: 'get', key: 'k', call: 5, outcome: 'unknown', line: 5 },
+    { client: '1', op: 'put', key: 'k', value: 'v', output: undefined, call: 0, return: 1,
+      outcome: 'ok', line: 1 },
+    { client: 'b', op: 'get', key: 'k', value: undefined, output: 'v', call: 2, return: 3,
+      outcome: 'ok', line: 3 },
+    { client: '1', op: 'append', key: 'k', value: 'w', output: undefined, call: 4,
+      return: undefined, outcome: 'unknown', line: 4 },
+    { client: 'b', op: 'get', key: 'k', value: undefined, output: undefined, call: 5,
+      return: undefined, outcome: 'unknown', line: 5 },
   ]);
 });
 

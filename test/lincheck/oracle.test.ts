@@ -30,12 +30,12 @@ function toHistory(steps: readonly Step[]): HistoryOperation[] {
   return steps.map((entry, index) => {
     const call = clock[entry.client]! + entry.gap;
     clock[entry.client] = call + entry.duration;
-    const base = { client: String(entry.client), op: entry.op, key: 'k', call, line: index + 1 };
-    const value = entry.op === 'get' ? {} : { value: entry.text.slice(0, 1) || 'a' };
-    if (entry.unknown) return { ...base, ...value, outcome: 'unknown' as const };
+    const value = entry.op === 'get' ? undefined : entry.text.slice(0, 1) || 'a';
+    const output = entry.op === 'get' && !entry.unknown ? entry.text : undefined;
     return {
-      ...base, ...value, return: call + entry.duration, outcome: 'ok' as const,
-      ...(entry.op === 'get' ? { output: entry.text } : {}),
+      client: String(entry.client), op: entry.op, key: 'k', value, output, call,
+      return: entry.unknown ? undefined : call + entry.duration,
+      outcome: entry.unknown ? 'unknown' as const : 'ok' as const, line: index + 1,
     };
   });
 }
