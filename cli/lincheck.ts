@@ -73,7 +73,8 @@ function errorCode(error: unknown): string {
 
 function report(result: LincheckResult, timeLimitSeconds: number, json: boolean, io: Io): void {
   const seconds = Number(result.seconds.toFixed(3));
-  const sizes = `${result.operations} operations on ${result.keys} keys`;
+  const sizes = `${result.operations} operation${result.operations === 1 ? '' : 's'} on `
+    + `${result.keys} key${result.keys === 1 ? '' : 's'}`;
   const key = JSON.stringify(result.key);
   const headline = result.verdict === 'linearizable'
     ? `linearizable: ${sizes} (${seconds} s)`

@@ -10,6 +10,8 @@ import { KeyValueKind, kindName, type KeyValueInput, type StringTable } from './
 
 /** Operations drawn in one page; keys beyond it are listed with their verdict only. */
 const drawnOperationsMax = 4000;
+/** Operations drawn for one key; a longer key shows a window of them. */
+const keyOperationsDrawnMax = 600;
 const rowHeight = 28;
 const barHeight = 18;
 /** Column widths (px): wide enough for labels on small keys, narrow enough for long ones. */
@@ -35,8 +37,9 @@ export function renderHtml(result: LincheckResult): string {
   const listed: string[] = [];
   for (const index of order) {
     const partition = report.partitions[index]!;
-    if (drawn + partition.operations.length <= drawnOperationsMax || drawn === 0) {
-      drawn += partition.operations.length;
+    const size = Math.min(partition.operations.length, keyOperationsDrawnMax);
+    if (drawn + size <= drawnOperationsMax || drawn === 0) {
+      drawn += size;
       sections.push(renderKey(result, partition));
     } else {
       listed.push(`<li>key ${escape(JSON.stringify(partition.name))}: `
@@ -48,7 +51,8 @@ export function renderHtml(result: LincheckResult): string {
 <html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
 <style>${style}</style></head><body>
 <h1>${escape(title)}</h1>
-<p class="summary">${result.operations} operations on ${result.keys} keys, checked in `
+<p class="summary">${plural(result.operations, 'operation')} on ${plural(result.keys, 'key')}, `
+    + `checked in `
     + `${result.seconds.toFixed(3)} s.
 Bars are operations from call to return (one row per client; the axis is event order, not
 scaled time); a dashed bar has an unknown outcome. Dots joined by the line are the
@@ -73,24 +77,47 @@ interface Bar {
 }
 
 /** Positions in event order: each distinct time gets the next column; unknown ends last. */
-function layoutBars(partition: KeyReport): { bars: Bar[]; columns: number; clients: string[] } {
+function layoutBars(
+  partition: KeyReport, shown: readonly number[],
+): { bars: Map<number, Bar>; columns: number; clients: string[] } {
+  const operations = shown.map((index) => partition.operations[index]!);
   const times = new Set<number>();
-  for (const operation of partition.operations) {
+  for (const operation of operations) {
     times.add(operation.call);
     if (operation.return !== Infinity) times.add(operation.return);
   }
   const sorted = [...times].sort((left, right) => left - right);
   const column = new Map(sorted.map((time, index) => [time, index]));
-  const clients = [...new Set(partition.operations.map((operation) => operation.client))]
+  const clients = [...new Set(operations.map((operation) => operation.client))]
     .sort((left, right) => left.localeCompare(right, 'en', { numeric: true }));
   const row = new Map(clients.map((client, index) => [client, index]));
-  const bars = partition.operations.map((operation) => ({
-    row: row.get(operation.client)!,
-    start: column.get(operation.call)!,
-    end: operation.return === Infinity ? sorted.length : column.get(operation.return)!,
-    unknown: operation.return === Infinity,
+  const bars = new Map(shown.map((index, at) => {
+    const operation = operations[at]!;
+    return [index, {
+      row: row.get(operation.client)!,
+      start: column.get(operation.call)!,
+      end: operation.return === Infinity ? sorted.length : column.get(operation.return)!,
+      unknown: operation.return === Infinity,
+    }];
   }));
   return { bars, columns: sorted.length + 1, clients };
+}
+
+/**
+ * The operations drawn for a key: all of them, or for a long key a window in call order
+ * around the operation that matters (the failing one, else the end of the prefix).
+ */
+function shownOperations(partition: KeyReport): number[] {
+  const { operations } = partition;
+  const all = operations.map((_, index) => index);
+  if (operations.length <= keyOperationsDrawnMax) return all;
+  const byCall = all.sort((left, right) => operations[left]!.call - operations[right]!.call);
+  const prefix = partition.result?.prefix ?? [];
+  const focus = partition.result?.failing ?? prefix.at(-1) ?? byCall[0]!;
+  const rank = byCall.indexOf(focus);
+  const start = Math.max(0, Math.min(rank - Math.floor(keyOperationsDrawnMax * 0.75),
+    operations.length - keyOperationsDrawnMax));
+  return byCall.slice(start, start + keyOperationsDrawnMax).sort((left, right) => left - right);
 }
 
 /**
@@ -98,17 +125,17 @@ function layoutBars(partition: KeyReport): { bars: Bar[]; columns: number; clien
  * when the order allows. Latest feasible points are computed backwards first, so that a point
  * placed late never pushes a later operation's point past its return.
  */
-function linearisationPoints(bars: readonly Bar[], prefix: readonly number[]): number[] {
+function linearisationPoints(bars: ReadonlyMap<number, Bar>, prefix: readonly number[]): number[] {
   const latest: number[] = new Array<number>(prefix.length);
   let bound = Infinity;
   for (let order = prefix.length - 1; order >= 0; order--) {
-    bound = Math.min(bound, bars[prefix[order]!]!.end);
+    bound = Math.min(bound, bars.get(prefix[order]!)!.end);
     latest[order] = bound;
   }
   const points: number[] = [];
   let last = -Infinity;
   prefix.forEach((index, order) => {
-    const bar = bars[index]!;
+    const bar = bars.get(index)!;
     const earliest = Math.max(bar.start, last);
     const point = Math.min(latest[order]!, Math.max(earliest, (bar.start + bar.end) / 2));
     points.push(point);
@@ -118,11 +145,13 @@ function linearisationPoints(bars: readonly Bar[], prefix: readonly number[]): n
 }
 
 function renderKey(result: LincheckResult, partition: KeyReport): string {
-  const { bars, columns, clients } = layoutBars(partition);
-  const prefix = partition.result?.prefix ?? [];
+  const shown = shownOperations(partition);
+  const { bars, columns, clients } = layoutBars(partition, shown);
+  const fullPrefix = partition.result?.prefix ?? [];
+  const position = new Map(fullPrefix.map((index, order) => [index, order]));
+  const prefix = fullPrefix.filter((index) => bars.has(index));
   const failing = partition.result?.failing;
   const points = linearisationPoints(bars, prefix);
-  const position = new Map(prefix.map((index, order) => [index, order]));
   const unitWidth = Math.min(unitWidthMax, Math.max(unitWidthMin, targetWidth / columns));
   const x = (column: number): number => labelWidth + 8 + column * unitWidth;
   const y = (row: number): number => axisHeight + row * rowHeight;
@@ -133,8 +162,9 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
     parts.push(`<text class="client" x="${labelWidth}" y="${y(row) + barHeight - 4}">`
       + `client ${escape(client)}</text>`);
   });
-  partition.operations.forEach((operation, index) => {
-    const bar = bars[index]!;
+  shown.forEach((index) => {
+    const operation = partition.operations[index]!;
+    const bar = bars.get(index)!;
     const order = position.get(index);
     const kind = index === failing ? 'failing' : order === undefined ? 'outside' : 'linearised';
     const text = operationLabel(result.strings, operation.input, operation.output);
@@ -148,15 +178,16 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
       + `${escape(fit(text, barWidth))}</text></g>`);
   });
   const path = prefix.map((index, order) =>
-    `${x(points[order]!).toFixed(1)},${y(bars[index]!.row) + barHeight / 2}`);
+    `${x(points[order]!).toFixed(1)},${y(bars.get(index)!.row) + barHeight / 2}`);
   if (path.length > 1) parts.push(`<polyline class="order" points="${path.join(' ')}"/>`);
   prefix.forEach((index, order) => {
     const cx = x(points[order]!).toFixed(1);
-    const cy = y(bars[index]!.row) + barHeight / 2;
+    const cy = y(bars.get(index)!.row) + barHeight / 2;
+    const number = position.get(index)! + 1;
     parts.push(`<circle class="point" cx="${cx}" cy="${cy}" r="3.5">`
-      + `<title>#${order + 1}</title></circle>`);
+      + `<title>#${number}</title></circle>`);
     if (prefix.length <= numberedPointsMax) {
-      parts.push(`<text class="number" x="${cx}" y="${cy - 6}">${order + 1}</text>`);
+      parts.push(`<text class="number" x="${cx}" y="${cy - 6}">${number}</text>`);
     }
   });
   const verdict = verdictText(partition);
@@ -168,7 +199,8 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
   return `<section><h2>key ${escape(JSON.stringify(partition.name))} <span class="verdict `
     + `${escape(verdict.split(' ')[0]!)}">${escape(verdict)}</span></h2>
 <p>${plural(partition.operations.length, 'operation')} by ${plural(clients.length, 'client')}; `
-    + `${prefix.length} linearised.</p>
+    + `${fullPrefix.length} linearised.${shown.length < partition.operations.length
+      ? ` Showing ${shown.length} of them, around the operation that matters.` : ''}</p>
 ${explanation}<div class="timeline"><svg width="${width}" `
     + `height="${height}" viewBox="0 0 ${width} ${height}">`
     + `<text class="axis" x="${x(0)}" y="14">event order &#8594;</text>${parts.join('')}</svg></div>
