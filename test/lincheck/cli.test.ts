@@ -1,6 +1,8 @@
 // `shardkv lincheck` as users call it: exit codes, --json, --help, --html (CONTRACT "Histories").
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,10 +130,13 @@ test('--html writes a self-contained page that headless Chromium renders', async
   const chromium = '/usr/bin/chromium';
   assert.ok(existsSync(chromium), 'install chromium (apt-get install -y chromium) for this test');
   const screenshot = join(directory, 'c01-bad.png');
+  const profile = mkdtempSync(join(directory, 'profile-'));
   execFileSync(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    `--user-data-dir=${mkdtempSync(join(directory, 'profile-'))}`, '--window-size=1280,900',
+    `--user-data-dir=${profile}`, '--window-size=1280,900',
     `--screenshot=${screenshot}`, `file://${page}`], { stdio: 'ignore', timeout: 60_000 });
+  // The page and its screenshot stay in the test's directory; the browser profile goes.
+  rmSync(profile, { recursive: true, force: true });
   const png = readFileSync(screenshot);
   assert.equal([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   assert.ok(statSync(screenshot).size > 20_000, `screenshot of ${png.length} bytes`);
