@@ -1,5 +1,6 @@
 /** The benchmark sections, each in a file of its own. */
 import { checkerBench } from './checker.js';
+import { lincheckBench } from './lincheck.js';
 
 export interface BenchSection {
   readonly name: string;
@@ -7,4 +8,4 @@ export interface BenchSection {
   run(): Promise<void>;
 }
 
-export const sections: readonly BenchSection[] = [checkerBench];
+export const sections: readonly BenchSection[] = [checkerBench, lincheckBench];

@@ -7,6 +7,7 @@ import { bugsCommand, modelsCommand } from './catalog.js';
 import { checkAllCommand } from './check-all.js';
 import { checkCommand } from './check.js';
 import { exitOk, exitProblem, exitUsage, processIo, type Io } from './io.js';
+import { lincheckCommand } from './lincheck.js';
 import { replayCommand } from './replay.js';
 
 interface Command {
@@ -19,6 +20,7 @@ const commands: Readonly<Record<string, Command>> = {
   replay: { summary: 're-execute a trace through the spec', run: replayCommand },
   models: { summary: 'list the models, their bounds and invariants', run: modelsCommand },
   bugs: { summary: 'list the known-bug mutations', run: bugsCommand },
+  lincheck: { summary: 'check that a key/value history is linearizable', run: lincheckCommand },
   'check-all': { summary: 'default bounded check of every model, as a table (npm start)', run: checkAllCommand },
 };
 

@@ -1,0 +1,131 @@
+/**
+ * The sequential key/value store of the MIT lab as a model: get returns the value (a missing
+ * key reads ""), put replaces it, append concatenates. Keys are independent, so the model
+ * partitions a history by key and each key's state is one string.
+ *
+ * Strings are interned and a state is a node of a ValueTree (the value as a chain of appends),
+ * so `step`, `equal` and `hash` are O(1) except a get's comparison with its output, and the
+ * memoisation cache stores numbers.
+ */
+import { assert } from '../../spec/assert.js';
+import type { HistoryOperation } from './history.js';
+import type { Operation, Partition, SequentialModel } from './model.js';
+import { ValueTree } from './value-tree.js';
+
+/** Small integers rather than strings: the search's hot loop switches on them. */
+export const KeyValueKind = { Get: 0, Put: 1, Append: 2 } as const;
+export type KeyValueKind = (typeof KeyValueKind)[keyof typeof KeyValueKind];
+
+export interface KeyValueInput {
+  readonly kind: KeyValueKind;
+  readonly key: string;
+  /** The interned value of a put or append; -1 for a get. */
+  readonly value: number;
+}
+
+/** A put or append value: the id of an interned string. */
+export type StringId = number;
+
+/** A get's output stays a plain string: it is compared once per step, never hashed. */
+export type KeyValueOperation = Operation<KeyValueInput, string>;
+
+/** Interns the history's put and append values: one table per check. */
+export class StringTable {
+  private readonly ids = new Map<string, StringId>();
+  private readonly strings: string[] = [];
+
+  intern(text: string): StringId {
+    const known = this.ids.get(text);
+    if (known !== undefined) return known;
+    const id = this.strings.length;
+    this.strings.push(text);
+    this.ids.set(text, id);
+    return id;
+  }
+
+  text(id: StringId): string {
+    const text = this.strings[id];
+    assert(text !== undefined, `string id ${id} is interned`);
+    return text;
+  }
+}
+
+/** A state is a ValueTree node: the key's value. */
+export function createKeyValueModel(
+  strings: StringTable,
+): SequentialModel<number, KeyValueInput, string> {
+  const tree = new ValueTree(strings);
+  return {
+    name: 'kv',
+    init: () => 0,
+    step(state, input, output) {
+      switch (input.kind) {
+        case KeyValueKind.Get:
+          return output === undefined || tree.spells(state, output) ? state : undefined;
+        case KeyValueKind.Put:
+          return tree.append(0, input.value);
+        case KeyValueKind.Append:
+          return tree.append(state, input.value);
+      }
+    },
+    readOnly: (input) => input.kind === KeyValueKind.Get,
+    hash: (state) => state,
+    equal: (left, right) => left === right,
+    partition: partitionByKey,
+    describeOperation(operation) {
+      const { kind, key, value } = operation.input;
+      const call = kind === KeyValueKind.Get ? `get(${JSON.stringify(key)})` : `${kindName(kind)}(`
+        + `${JSON.stringify(key)}, ${JSON.stringify(strings.text(value))})`;
+      const result = operation.output === undefined
+        ? (operation.return === Infinity ? ' (outcome unknown)' : '')
+        : ` -> ${JSON.stringify(operation.output)}`;
+      return `client ${operation.client}: ${call}${result}`;
+    },
+    describeState: (state) => JSON.stringify(tree.text(state)),
+  };
+}
+
+export function kindName(kind: KeyValueKind): 'get' | 'put' | 'append' {
+  return kind === KeyValueKind.Get ? 'get' : kind === KeyValueKind.Put ? 'put' : 'append';
+}
+
+/** Splits by key, keys in order of first appearance (deterministic for a given file). */
+function partitionByKey(
+  operations: readonly KeyValueOperation[],
+): readonly Partition<KeyValueInput, string>[] {
+  const byKey = new Map<string, KeyValueOperation[]>();
+  for (const operation of operations) {
+    const list = byKey.get(operation.input.key);
+    if (list) list.push(operation);
+    else byKey.set(operation.input.key, [operation]);
+  }
+  return [...byKey].map(([name, list]) => ({ name, operations: list }));
+}
+
+/**
+ * The search's operations for a parsed history. A get whose outcome is unknown constrains
+ * nothing (it changes no state and nobody saw its output), so it is left out.
+ */
+export function keyValueOperations(
+  history: readonly HistoryOperation[],
+  strings: StringTable,
+): KeyValueOperation[] {
+  const operations: KeyValueOperation[] = [];
+  history.forEach((entry, id) => {
+    if (entry.op === 'get' && entry.outcome === 'unknown') return;
+    const kind = entry.op === 'get' ? KeyValueKind.Get
+      : entry.op === 'put' ? KeyValueKind.Put : KeyValueKind.Append;
+    operations.push({
+      id,
+      client: entry.client,
+      input: {
+        kind, key: entry.key,
+        value: entry.value === undefined ? -1 : strings.intern(entry.value),
+      },
+      output: entry.op === 'get' ? entry.output : undefined,
+      call: entry.call,
+      return: entry.outcome === 'unknown' ? Infinity : entry.return!,
+    });
+  });
+  return operations;
+}

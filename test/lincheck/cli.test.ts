@@ -1,0 +1,145 @@
+// `shardkv lincheck` as users call it: exit codes, --json, --help, --html (CONTRACT "Histories").
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { main } from '../../cli/main.js';
+
+const corpus = fileURLToPath(new URL('../../corpus/lincheck/', import.meta.url));
+const directory = mkdtempSync(join(tmpdir(), 'lincheck-'));
+
+interface Outcome {
+  readonly code: number;
+  readonly stdout: string[];
+  readonly stderr: string[];
+}
+
+async function run(...argv: string[]): Promise<Outcome> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await main(['lincheck', ...argv], {
+    stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text),
+  });
+  return { code, stdout, stderr };
+}
+
+function file(name: string, lines: readonly object[] | string): string {
+  const path = join(directory, name);
+  const text = typeof lines === 'string'
+    ? lines : lines.map((line) => JSON.stringify(line)).join('\n');
+  writeFileSync(path, text);
+  return path;
+}
+
+test('linearizable: exit 0 and one JSON object', async () => {
+  const { code, stdout } = await run(join(corpus, 'porcupine-c10-ok.jsonl'), '--json');
+  assert.is(code, 0);
+  const json = JSON.parse(stdout.at(-1)!);
+  assert.equal([json.ok, json.result, json.operations, json.keys], [true, 'linearizable', 337, 10]);
+  assert.type(json.seconds, 'number');
+  assert.is(json.key, undefined);
+});
+
+test('not linearizable: exit 1, the key, an error and the explanation', async () => {
+  const { code, stdout } = await run(join(corpus, 'porcupine-c01-bad.jsonl'), '--json');
+  assert.is(code, 1);
+  const json = JSON.parse(stdout.at(-1)!);
+  assert.equal([json.ok, json.result, json.key], [false, 'not-linearizable', '7']);
+  assert.equal(json.explanation, { prefixLines: [2, 19, 28], state: '"x 0 0 yx 0 3 y"',
+    failingLine: 30, failing: 'client 0: get("7") -> "x 0 0 y"' });
+  assert.ok(json.error.startsWith('not linearizable: key "7"'));
+});
+
+test('not linearizable, in text: the headline then the explanation', async () => {
+  const { code, stdout } = await run(join(corpus, 'porcupine-c01-bad.jsonl'));
+  assert.is(code, 1);
+  const lines = stdout.join('\n').split('\n');
+  assert.match(lines[0]!, /^not linearizable: key "7" \(38 operations on 8 keys, [\d.]+ s\)$/);
+  assert.is(lines.at(-1),
+    'and this operation cannot follow: line 30: client 0: get("7") -> "x 0 0 y"');
+});
+
+test('time limit reached: exit 1, result unknown, never ok', async () => {
+  const lines: object[] = [];
+  for (let index = 0; index < 1500; index++) {
+    // Ten clients appending concurrently to one key, never read: every order is possible.
+    const client = index % 10;
+    const round = Math.floor(index / 10);
+    lines.push({ client, op: 'append', key: 'k', value: `${index},`,
+      call: round * 10, return: round * 10 + 9 });
+  }
+  lines.push({ client: 0, op: 'get', key: 'k', output: 'impossible',
+    call: 100_000, return: 100_001 });
+  const { code, stdout } = await run(file('slow.jsonl', lines), '--json', '--time-limit', '0.05');
+  assert.is(code, 1);
+  const json = JSON.parse(stdout.at(-1)!);
+  assert.equal([json.ok, json.result, json.key], [false, 'unknown', 'k']);
+  assert.match(json.error, /time limit of 0.05 s ran out .* not a pass/);
+});
+
+test('invalid input: exit 2 with the line, one line on stderr', async () => {
+  const path = file('bad.jsonl',
+    '{"client":1,"op":"put","key":"k","value":"v","call":0,"return":1}\n'
+    + '{"client":2,"op":"get","key":"k","call":2,"return":3}\n');
+  const { code, stdout, stderr } = await run(path, '--json');
+  assert.is(code, 2);
+  assert.equal(stdout, []);
+  assert.equal(stderr,
+    [`shardkv lincheck: ${path}: line 2: a get with outcome ok needs an "output"`]);
+});
+
+test('usage errors: no file, missing file, bad time limit, unknown flag, extra args', async () => {
+  assert.equal((await run()).stderr, ['shardkv lincheck: lincheck needs a history FILE']);
+  const missing = await run(join(directory, 'absent.jsonl'));
+  assert.is(missing.code, 2);
+  assert.match(missing.stderr[0]!, /cannot read .*absent\.jsonl: ENOENT/);
+  const ok = join(corpus, 'porcupine-c01-ok.jsonl');
+  assert.equal((await run(ok, '--time-limit', '0')).stderr,
+    ['shardkv lincheck: --time-limit expects a positive number, got \'0\'']);
+  assert.is((await run(ok, '--fast')).code, 2);
+  assert.is((await run(ok, ok)).code, 2);
+  assert.is((await run(ok, '--html', join(directory, 'no', 'such', 'dir.html'))).code, 2);
+});
+
+test('--help describes the command and its exit codes', async () => {
+  const { code, stdout } = await run('--help');
+  assert.is(code, 0);
+  assert.match(stdout[0]!, /Usage: shardkv lincheck FILE/);
+  assert.match(stdout[0]!, /--time-limit SECONDS/);
+  assert.match(stdout[0]!, /--html FILE/);
+});
+
+test('--html writes a self-contained page that headless Chromium renders', async () => {
+  const page = join(directory, 'c01-bad.html');
+  const { code } = await run(join(corpus, 'porcupine-c01-bad.jsonl'), '--html', page);
+  assert.is(code, 1);
+  const html = readFileSync(page, 'utf8');
+  assert.not.match(html, /https?:|<script|<link|src=/);
+  // The deciding key comes first: its 5 operations, 3 linearised, the failing read in red.
+  const first = html.split('<section>')[1]!;
+  assert.match(first, /^<h2>key &quot;7&quot; <span class="verdict not-linearizable">/);
+  assert.is((first.match(/<g class="op /g) ?? []).length, 5);
+  assert.is((first.match(/<circle class="point"/g) ?? []).length, 3);
+  assert.is((html.match(/<g class="op failing/g) ?? []).length, 1);
+  assert.match(first, /<title>line 30: get -&gt; &quot;x 0 0 y&quot;<\/title>/);
+  const chromium = '/usr/bin/chromium';
+  assert.ok(existsSync(chromium), 'install chromium (apt-get install -y chromium) for this test');
+  const screenshot = join(directory, 'c01-bad.png');
+  const profile = mkdtempSync(join(directory, 'profile-'));
+  execFileSync(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    `--user-data-dir=${profile}`, '--window-size=1280,900',
+    `--screenshot=${screenshot}`, `file://${page}`], { stdio: 'ignore', timeout: 60_000 });
+  // The page and its screenshot stay in the test's directory; the browser profile goes.
+  rmSync(profile, { recursive: true, force: true });
+  const png = readFileSync(screenshot);
+  assert.equal([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.ok(statSync(screenshot).size > 20_000, `screenshot of ${png.length} bytes`);
+});
+
+test.run();
