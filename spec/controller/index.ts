@@ -1,0 +1,4 @@
+/** The shard controller: configurations, Join/Leave/Move/Query and minimal-move rebalancing. */
+export * from './types.js';
+export * from './rebalance.js';
+export * from './operations.js';
