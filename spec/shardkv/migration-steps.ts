@@ -58,8 +58,9 @@ export function freezeShard(group: GroupState, identity: Identity, options: Grou
   const problem = guard(group, identity, 'src', options);
   if (problem) return refuse(group, problem);
   const record = group.shards[identity.shard]!;
-  if (sameIdentity(record.tombstone, identity)) return refuse(group, 'already-deleted');
-  if (record.phase === 'absent') return refuse(group, 'not-held');
+  if (record.phase === 'absent') {
+    return refuse(group, sameIdentity(record.tombstone, identity) ? 'already-deleted' : 'not-held');
+  }
   if (sameIdentity(record.identity, identity)) {
     return { state: group, result: { type: 'image', image: imageOf(record, options) } };
   }

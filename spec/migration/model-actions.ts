@@ -1,0 +1,267 @@
+/**
+ * The `migration` model's actions: one per atomic step of an actor or of the environment.
+ *
+ * - Admin: Join(g), Leave(g), Move(s, g) record one configuration each (controller functions),
+ *   within max-reconfigs; the last group never leaves (migration refuses to unassign data).
+ * - Driver: PlanNext, DriverStep(s) (send the shard's command; the group applies it; the reply
+ *   reaches the driver or is lost; the network may keep a copy to deliver late),
+ *   RecoverShard(s), Publish, and CrashDriver (its volatile beliefs are lost; it restarts).
+ * - Clients: ClientRequest(c) to the owner in the configuration the client believes in (the
+ *   reply may be lost; a copy may be kept), ClientQuery(c) to learn the published one.
+ * - Network: Deliver(i) delivers a kept copy late; its reply is lost.
+ * Losing a request is not an action: it is the same as not sending it yet.
+ */
+import { joinConfig, leaveConfig, memberGids, moveConfig } from '../controller/index.js';
+import type { Config, ControllerResult, Gid } from '../controller/types.js';
+import { applyCommand } from '../shardkv/state-machine.js';
+import { queryShard } from '../shardkv/migration-steps.js';
+import type { GroupCommand, GroupResult, MigrationBug, ShardFacts } from '../shardkv/types.js';
+import { driverSends, handleReply, moveIndex, planNext } from './driver.js';
+import type { InFlight, MigrationBounds, MigrationState } from './model-state.js';
+import { scriptRequest, serversOf } from './model-state.js';
+import { publishNext, recoverShard, restartDriver } from './recovery.js';
+import { recordClientEffect } from './history.js';
+
+export type MigrationAction =
+  | { readonly type: 'Join'; readonly gid: Gid }
+  | { readonly type: 'Leave'; readonly gid: Gid }
+  | { readonly type: 'Move'; readonly shard: number; readonly gid: Gid }
+  | { readonly type: 'PlanNext' }
+  | {
+      readonly type: 'DriverStep';
+      readonly shard: number;
+      /** 1: the early delete that only delete-before-receipt sends. */
+      readonly variant: number;
+      readonly lost: boolean;
+      readonly duplicate: boolean;
+    }
+  | { readonly type: 'RecoverShard'; readonly shard: number }
+  | { readonly type: 'Publish' }
+  | { readonly type: 'CrashDriver' }
+  | { readonly type: 'ClientRequest'; readonly client: number; readonly lost: boolean; readonly duplicate: boolean }
+  | { readonly type: 'ClientQuery'; readonly client: number }
+  | { readonly type: 'Deliver'; readonly index: number };
+
+const flags = [false, true] as const;
+
+/** Every action, in a fixed order (a disabled one simply has no successor). */
+export function allActions(bounds: MigrationBounds, bug: MigrationBug | undefined): MigrationAction[] {
+  const actions: MigrationAction[] = [];
+  for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Join', gid });
+  for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Leave', gid });
+  for (let shard = 0; shard < bounds.shards; shard++) {
+    for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Move', shard, gid });
+  }
+  actions.push({ type: 'PlanNext' });
+  const variants = bug === 'delete-before-receipt' ? [0, 1] : [0];
+  for (let shard = 0; shard < bounds.shards; shard++) {
+    for (const variant of variants) {
+      for (const lost of flags) {
+        for (const duplicate of flags) actions.push({ type: 'DriverStep', shard, variant, lost, duplicate });
+      }
+    }
+    actions.push({ type: 'RecoverShard', shard });
+  }
+  actions.push({ type: 'Publish' }, { type: 'CrashDriver' });
+  for (let client = 0; client < bounds.clients; client++) {
+    for (const lost of flags) {
+      for (const duplicate of flags) actions.push({ type: 'ClientRequest', client, lost, duplicate });
+    }
+    actions.push({ type: 'ClientQuery', client });
+  }
+  for (let index = 0; index < bounds.maxDuplicates; index++) actions.push({ type: 'Deliver', index });
+  return actions;
+}
+
+export function actionLabel(action: MigrationAction): string {
+  switch (action.type) {
+    case 'Join':
+    case 'Leave':
+      return `${action.type}(g${action.gid})`;
+    case 'Move':
+      return `Move(s${action.shard}, g${action.gid})`;
+    case 'DriverStep': {
+      const extras = [action.variant === 1 ? 'early-delete' : '', action.lost ? 'reply-lost' : '',
+        action.duplicate ? 'duplicated' : ''].filter(Boolean);
+      return `DriverStep(s${action.shard}${extras.map((extra) => `, ${extra}`).join('')})`;
+    }
+    case 'RecoverShard':
+      return `RecoverShard(s${action.shard})`;
+    case 'ClientRequest': {
+      const extras = [action.lost ? ', reply-lost' : '', action.duplicate ? ', duplicated' : ''];
+      return `ClientRequest(c${action.client}${extras.join('')})`;
+    }
+    case 'ClientQuery':
+      return `ClientQuery(c${action.client})`;
+    case 'Deliver':
+      return `Deliver(${action.index})`;
+    default:
+      return action.type;
+  }
+}
+
+export class MigrationStepper {
+  constructor(
+    private readonly bounds: MigrationBounds,
+    private readonly bug: MigrationBug | undefined,
+  ) {}
+
+  next(state: MigrationState, action: MigrationAction): MigrationState | null {
+    switch (action.type) {
+      case 'Join':
+        return this.recordConfig(state, (latest) =>
+          latest.groups[action.gid] ? null : joinConfig(latest, { [action.gid]: serversOf(action.gid) }));
+      case 'Leave':
+        return this.recordConfig(state, (latest) =>
+          memberGids(latest).length < 2 ? null : leaveConfig(latest, [action.gid]));
+      case 'Move':
+        return this.recordConfig(state, (latest) => moveConfig(latest, action.shard, action.gid));
+      case 'PlanNext': {
+        const planned = planNext(state.controller, { bug: this.bug });
+        return planned && { ...state, controller: planned.controller, driver: planned.driver };
+      }
+      case 'DriverStep':
+        return this.driverStep(state, action.shard, action.variant, action.lost, action.duplicate);
+      case 'RecoverShard':
+        return this.recover(state, action.shard);
+      case 'Publish': {
+        const published = publishNext(state.controller, state.driver);
+        return published && { ...state, controller: published.controller, driver: published.driver };
+      }
+      case 'CrashDriver': {
+        const lost = state.driver.progress.some((progress) => progress.step !== 'recover');
+        if (state.crashes >= this.bounds.maxCrashes || !lost) return null;
+        return { ...state, driver: restartDriver(state.controller), crashes: state.crashes + 1 };
+      }
+      case 'ClientRequest':
+        return this.clientRequest(state, action.client, action.lost, action.duplicate);
+      case 'ClientQuery': {
+        const client = state.clients[action.client]!;
+        if (client.configNum >= state.controller.current) return null;
+        const clients = state.clients.slice();
+        clients[action.client] = { ...client, configNum: state.controller.current };
+        return { ...state, clients };
+      }
+      case 'Deliver': {
+        const copy = state.network[action.index];
+        if (copy === undefined) return null;
+        const network = state.network.filter((_, index) => index !== action.index);
+        return this.deliver({ ...state, network }, copy.to, copy.command).state;
+      }
+    }
+  }
+
+  private recordConfig(
+    state: MigrationState,
+    change: (latest: Config) => ControllerResult<Config | null> | null,
+  ): MigrationState | null {
+    const configs = state.controller.configs;
+    if (configs.length - 2 >= this.bounds.maxReconfigs) return null;
+    const result = change(configs[configs.length - 1]!);
+    if (result === null || !result.ok || result.value === null) return null;
+    return { ...state, controller: { ...state.controller, configs: [...configs, result.value] } };
+  }
+
+  private driverStep(
+    state: MigrationState,
+    shard: number,
+    variant: number,
+    lost: boolean,
+    duplicate: boolean,
+  ): MigrationState | null {
+    const index = moveIndex(state.controller, shard);
+    if (index < 0) return null;
+    const send = driverSends(state.controller, state.driver, index, { bug: this.bug })[variant];
+    if (send === undefined) return null;
+    let current = state;
+    if (duplicate) {
+      if (state.duplicates >= this.bounds.maxDuplicates) return null;
+      current = withCopy(current, { to: send.to, command: send.command });
+    }
+    const delivered = this.deliver(current, send.to, send.command);
+    if (lost) return delivered.state;
+    const driver = handleReply(state.controller, state.driver, index, delivered.result);
+    return { ...delivered.state, driver };
+  }
+
+  private recover(state: MigrationState, shard: number): MigrationState | null {
+    const index = moveIndex(state.controller, shard);
+    const identity = state.controller.next?.moves[index];
+    if (identity === undefined) return null;
+    const factsAt = (gid: Gid): ShardFacts => {
+      const result = queryShard(state.groups[gid - 1]!, shard).result;
+      if (result.type !== 'facts') throw new Error(`no facts for shard ${shard} at g${gid}`);
+      return result.facts;
+    };
+    const srcFacts = identity.src === 0 ? null : factsAt(identity.src);
+    const recovered = recoverShard(
+      state.controller, state.driver, index, srcFacts, factsAt(identity.dst), { bug: this.bug });
+    if (recovered === null) return null;
+    let current: MigrationState = { ...state, driver: recovered.driver };
+    for (const send of recovered.sends) current = this.deliver(current, send.to, send.command).state;
+    return current;
+  }
+
+  private clientRequest(
+    state: MigrationState,
+    clientIndex: number,
+    lost: boolean,
+    duplicate: boolean,
+  ): MigrationState | null {
+    const client = state.clients[clientIndex]!;
+    if (client.done >= this.bounds.ops) return null;
+    const request = scriptRequest(this.bounds, clientIndex, client.done);
+    const shard = (clientIndex + client.done) % this.bounds.shards;
+    const owner = state.controller.configs[client.configNum]!.shards[shard]!;
+    if (owner === 0) return null;
+    const command: GroupCommand = { type: 'client', request };
+    let current = state;
+    if (duplicate) {
+      if (state.duplicates >= this.bounds.maxDuplicates) return null;
+      current = withCopy(current, { to: owner, command });
+    }
+    const delivered = this.deliver(current, owner, command);
+    if (lost || delivered.result.type !== 'value') return delivered.state;
+    const clients = delivered.state.clients.slice();
+    clients[clientIndex] = {
+      ...client,
+      done: client.done + 1,
+      results: [...client.results, delivered.result.value],
+    };
+    return { ...delivered.state, clients };
+  }
+
+  /** Group `to` applies `command`; the history variables note what it changed. */
+  private deliver(
+    state: MigrationState,
+    to: Gid,
+    command: GroupCommand,
+  ): { state: MigrationState; result: GroupResult } {
+    const group = state.groups[to - 1]!;
+    const applied = applyCommand(group, command, { bug: this.bug });
+    if (applied.state === group) return { state, result: applied.result };
+    const groups = state.groups.slice();
+    groups[to - 1] = applied.state;
+    let history = state.history;
+    if (command.type === 'client' && applied.result.type === 'value') {
+      history = recordClientEffect(history, this.bounds, command.request, applied.result.value);
+    } else if ('identity' in command) {
+      const before = group.shards[command.identity.shard]!.identity;
+      if (before !== null && before.epoch > command.identity.epoch && !history.staleChanged) {
+        history = { ...history, staleChanged: true };
+      }
+    }
+    return { state: { ...state, groups, history }, result: applied.result };
+  }
+}
+
+/** The state with one more kept copy, in canonical order. */
+function withCopy(state: MigrationState, copy: InFlight): MigrationState {
+  const network = [...state.network, copy];
+  network.sort((a, b) => compareText(JSON.stringify(a), JSON.stringify(b)));
+  return { ...state, network, duplicates: state.duplicates + 1 };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
