@@ -6,8 +6,8 @@
  * (group 1 holds every shard) and checks the seven invariants of invariants.ts.
  */
 import type { BugSpec, Model, ModelDefinition, Params } from '../../checker/model.js';
-import { plainCodec } from '../../checker/plain-codec.js';
 import { migrationBugs, type MigrationBug } from '../shardkv/types.js';
+import { migrationCodec } from './codec.js';
 import { invariantNames, migrationInvariants } from './invariants.js';
 import { actionLabel, allActions, MigrationStepper, type MigrationAction } from './model-actions.js';
 import { initialState, maximumOps, type MigrationBounds, type MigrationState } from './model-state.js';
@@ -26,7 +26,7 @@ export function createMigrationModel(
     next: (state, action) => stepper.next(state, action),
     label: actionLabel,
     invariants: migrationInvariants(bounds),
-    codec: plainCodec<MigrationState>(),
+    codec: migrationCodec(bounds),
     variables: (state) => ({ ...state }),
   };
 }
@@ -56,13 +56,11 @@ export const migrationBugSpecs: readonly BugSpec[] = [
     name: 'accept-stale-epoch',
     description: 'groups act on freeze/install/delete messages of an older epoch',
     breaks: ['StaleRejected', 'NoLostWrite'],
-    bounds: { 'max-reconfigs': 2 },
   },
   {
     name: 'skip-config',
     description: 'the driver plans from current straight to the newest configuration, abandoning next',
     breaks: ['ConfigsInOrder', 'NoLostWrite', 'AtMostOneServer'],
-    bounds: { 'max-reconfigs': 2 },
   },
   {
     name: 'dedup-not-migrated',
@@ -92,8 +90,8 @@ export const migrationDefinition: ModelDefinition = {
     { name: 'groups', description: 'replica groups', default: 2, kind: 'integer', min: 1, max: 3 },
     { name: 'shards', description: 'shards', default: 2, kind: 'integer', min: 1, max: 3 },
     { name: 'clients', description: 'clients', default: 2, kind: 'integer', min: 0, max: 3 },
-    { name: 'ops', description: 'operations per client', default: 1, kind: 'integer', min: 0, max: maximumOps },
-    { name: 'max-reconfigs', description: 'admin join/leave/move', default: 1, kind: 'integer', min: 0, max: 3 },
+    { name: 'ops', description: 'operations per client', default: 2, kind: 'integer', min: 0, max: maximumOps },
+    { name: 'max-reconfigs', description: 'admin join/leave/move', default: 2, kind: 'integer', min: 0, max: 3 },
     { name: 'max-crashes', description: 'driver crashes', default: 1, kind: 'integer', min: 0, max: 3 },
     { name: 'max-duplicates', description: 'messages the network duplicates', default: 1, kind: 'integer', min: 0, max: 3 },
   ],
