@@ -3,9 +3,12 @@
  *
  * - Admin: Join(g), Leave(g), Move(s, g) record one configuration each (controller functions),
  *   within max-reconfigs; the last group never leaves (migration refuses to unassign data).
- * - Driver: PlanNext, DriverStep(s) (send the shard's command; the group applies it; the reply
- *   reaches the driver or is lost; the network may keep a copy to deliver late),
- *   RecoverShard(s), Publish, and CrashDriver (its volatile beliefs are lost; it restarts).
+ * - Driver: PlanNext, Freeze(s) / Install(s) / Delete(s) (the driver sends the shard's command
+ *   for the step it believes is next; the group applies it; the reply reaches the driver or is
+ *   lost; the network may keep a copy to deliver late), RecoverShard(s), Publish, and
+ *   CrashDriver (its volatile beliefs are lost; it restarts at once: a slow restart is the
+ *   same as a driver that does nothing for a while). EarlyDelete(s) exists only with the
+ *   delete-before-receipt bug.
  * - Clients: ClientRequest(c) to the owner in the configuration the client believes in (the
  *   reply may be lost; a copy may be kept), ClientQuery(c) to learn the published one.
  * - Network: Deliver(i) delivers a kept copy late; its reply is lost.
@@ -18,6 +21,7 @@ import { queryShard } from '../shardkv/migration-steps.js';
 import type { GroupCommand, GroupResult, MigrationBug, ShardFacts } from '../shardkv/types.js';
 import { driverSends, handleReply, moveIndex, planNext } from './driver.js';
 import type { InFlight, MigrationBounds, MigrationState } from './model-state.js';
+import type { ShardProgress } from './types.js';
 import { scriptRequest, serversOf } from './model-state.js';
 import { publishNext, recoverShard, restartDriver } from './recovery.js';
 import { recordClientEffect } from './history.js';
@@ -28,10 +32,8 @@ export type MigrationAction =
   | { readonly type: 'Move'; readonly shard: number; readonly gid: Gid }
   | { readonly type: 'PlanNext' }
   | {
-      readonly type: 'DriverStep';
+      readonly type: DriverStepType;
       readonly shard: number;
-      /** 1: the early delete that only delete-before-receipt sends. */
-      readonly variant: number;
       readonly lost: boolean;
       readonly duplicate: boolean;
     }
@@ -41,6 +43,16 @@ export type MigrationAction =
   | { readonly type: 'ClientRequest'; readonly client: number; readonly lost: boolean; readonly duplicate: boolean }
   | { readonly type: 'ClientQuery'; readonly client: number }
   | { readonly type: 'Deliver'; readonly index: number };
+
+export type DriverStepType = 'Freeze' | 'Install' | 'Delete' | 'EarlyDelete';
+
+/** The driver's belief each step needs, and which of driverSends' commands it sends. */
+const driverSteps: Record<DriverStepType, { step: ShardProgress['step']; send: number }> = {
+  Freeze: { step: 'freeze', send: 0 },
+  Install: { step: 'install', send: 0 },
+  Delete: { step: 'delete', send: 0 },
+  EarlyDelete: { step: 'install', send: 1 },
+};
 
 const flags = [false, true] as const;
 
@@ -53,11 +65,12 @@ export function allActions(bounds: MigrationBounds, bug: MigrationBug | undefine
     for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Move', shard, gid });
   }
   actions.push({ type: 'PlanNext' });
-  const variants = bug === 'delete-before-receipt' ? [0, 1] : [0];
+  const types: DriverStepType[] = ['Freeze', 'Install', 'Delete'];
+  if (bug === 'delete-before-receipt') types.push('EarlyDelete');
   for (let shard = 0; shard < bounds.shards; shard++) {
-    for (const variant of variants) {
+    for (const type of types) {
       for (const lost of flags) {
-        for (const duplicate of flags) actions.push({ type: 'DriverStep', shard, variant, lost, duplicate });
+        for (const duplicate of flags) actions.push({ type, shard, lost, duplicate });
       }
     }
     actions.push({ type: 'RecoverShard', shard });
@@ -80,10 +93,12 @@ export function actionLabel(action: MigrationAction): string {
       return `${action.type}(g${action.gid})`;
     case 'Move':
       return `Move(s${action.shard}, g${action.gid})`;
-    case 'DriverStep': {
-      const extras = [action.variant === 1 ? 'early-delete' : '', action.lost ? 'reply-lost' : '',
-        action.duplicate ? 'duplicated' : ''].filter(Boolean);
-      return `DriverStep(s${action.shard}${extras.map((extra) => `, ${extra}`).join('')})`;
+    case 'Freeze':
+    case 'Install':
+    case 'Delete':
+    case 'EarlyDelete': {
+      const extras = [action.lost ? ', reply-lost' : '', action.duplicate ? ', duplicated' : ''];
+      return `${action.type}(s${action.shard}${extras.join('')})`;
     }
     case 'RecoverShard':
       return `RecoverShard(s${action.shard})`;
@@ -120,8 +135,11 @@ export class MigrationStepper {
         const planned = planNext(state.controller, { bug: this.bug });
         return planned && { ...state, controller: planned.controller, driver: planned.driver };
       }
-      case 'DriverStep':
-        return this.driverStep(state, action.shard, action.variant, action.lost, action.duplicate);
+      case 'Freeze':
+      case 'Install':
+      case 'Delete':
+      case 'EarlyDelete':
+        return this.driverStep(state, action.type, action.shard, action.lost, action.duplicate);
       case 'RecoverShard':
         return this.recover(state, action.shard);
       case 'Publish': {
@@ -164,14 +182,15 @@ export class MigrationStepper {
 
   private driverStep(
     state: MigrationState,
+    type: DriverStepType,
     shard: number,
-    variant: number,
     lost: boolean,
     duplicate: boolean,
   ): MigrationState | null {
     const index = moveIndex(state.controller, shard);
-    if (index < 0) return null;
-    const send = driverSends(state.controller, state.driver, index, { bug: this.bug })[variant];
+    if (index < 0 || state.driver.progress[index]!.step !== driverSteps[type].step) return null;
+    const sends = driverSends(state.controller, state.driver, index, { bug: this.bug });
+    const send = sends[driverSteps[type].send];
     if (send === undefined) return null;
     let current = state;
     if (duplicate) {
