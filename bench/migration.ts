@@ -15,15 +15,19 @@ async function run(): Promise<void> {
   const rate = Math.round(result.statesGenerated / result.seconds);
   const heapMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
   console.log(
-    `bfs ${result.result}: ${result.distinctStates} distinct, ${result.statesGenerated} generated, ` +
-      `depth ${result.depth}, ${result.seconds.toFixed(2)} s, ${rate} states/s, heap ${heapMiB} MiB`,
+    `bfs ${result.result}: ${result.distinctStates} distinct, ` +
+      `${result.statesGenerated} generated, depth ${result.depth}, ` +
+      `${result.seconds.toFixed(2)} s, ${rate} states/s, heap ${heapMiB} MiB`,
   );
   // Codec round trips over the states along one deep behaviour.
   let state = model.initialStates()[0];
   const states: unknown[] = [];
   for (let depth = 0; depth < 20; depth++) {
     states.push(state);
-    const successor = model.actions(state).map((action) => model.next(state, action)).find((next) => next !== null);
+    const successor = model
+      .actions(state)
+      .map((action) => model.next(state, action))
+      .find((next) => next !== null);
     if (successor === undefined || successor === null) break;
     state = successor;
   }

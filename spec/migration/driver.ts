@@ -45,7 +45,8 @@ export function planMigration(from: Config, to: Config): ControllerResult<Identi
 
 /** Where a fresh migration of `identity` starts: a shard that had no owner starts empty. */
 function initialProgress(identity: Identity): ShardProgress {
-  return identity.src === unassignedGid ? { step: 'install', image: emptyImage } : { step: 'freeze' };
+  if (identity.src === unassignedGid) return { step: 'install', image: emptyImage };
+  return { step: 'freeze' };
 }
 
 /**
@@ -98,12 +99,15 @@ export function driverSends(
     case 'freeze':
       return [{ to: identity.src, command: { type: 'freeze', identity } }];
     case 'install': {
-      const install: Send = { to: identity.dst, command: { type: 'install', identity, image: progress.image } };
-      if (options.bug !== 'delete-before-receipt' || identity.src === unassignedGid) return [install];
+      const image = progress.image;
+      const install: Send = { to: identity.dst, command: { type: 'install', identity, image } };
+      const early = options.bug === 'delete-before-receipt' && identity.src !== unassignedGid;
+      if (!early) return [install];
       return [install, { to: identity.src, command: { type: 'delete', identity, receipt: null } }];
     }
     case 'delete':
-      return [{ to: identity.src, command: { type: 'delete', identity, receipt: progress.receipt } }];
+      const receipt = progress.receipt;
+      return [{ to: identity.src, command: { type: 'delete', identity, receipt } }];
   }
 }
 
@@ -129,7 +133,8 @@ export function handleReply(
   if (progress.step === 'install' && result.type === 'receipt') {
     assert(sameIdentity(result.receipt.identity, identity), 'a receipt for another identity');
     const done = identity.src === unassignedGid;
-    return withProgress(driver, index, done ? { step: 'done' } : { step: 'delete', receipt: result.receipt });
+    const receipt = result.receipt;
+    return withProgress(driver, index, done ? { step: 'done' } : { step: 'delete', receipt });
   }
   if (progress.step === 'delete' && result.type === 'deleted') {
     return withProgress(driver, index, { step: 'done' });

@@ -40,7 +40,12 @@ export type MigrationAction =
   | { readonly type: 'RecoverShard'; readonly shard: number }
   | { readonly type: 'Publish' }
   | { readonly type: 'CrashDriver' }
-  | { readonly type: 'ClientRequest'; readonly client: number; readonly lost: boolean; readonly duplicate: boolean }
+  | {
+      readonly type: 'ClientRequest';
+      readonly client: number;
+      readonly lost: boolean;
+      readonly duplicate: boolean;
+    }
   | { readonly type: 'ClientQuery'; readonly client: number }
   | { readonly type: 'Deliver'; readonly index: number };
 
@@ -57,7 +62,10 @@ const driverSteps: Record<DriverStepType, { step: ShardProgress['step']; send: n
 const flags = [false, true] as const;
 
 /** Every action, in a fixed order (a disabled one simply has no successor). */
-export function allActions(bounds: MigrationBounds, bug: MigrationBug | undefined): MigrationAction[] {
+export function allActions(
+  bounds: MigrationBounds,
+  bug: MigrationBug | undefined,
+): MigrationAction[] {
   const actions: MigrationAction[] = [];
   for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Join', gid });
   for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Leave', gid });
@@ -78,11 +86,15 @@ export function allActions(bounds: MigrationBounds, bug: MigrationBug | undefine
   actions.push({ type: 'Publish' }, { type: 'CrashDriver' });
   for (let client = 0; client < bounds.clients; client++) {
     for (const lost of flags) {
-      for (const duplicate of flags) actions.push({ type: 'ClientRequest', client, lost, duplicate });
+      for (const duplicate of flags) {
+        actions.push({ type: 'ClientRequest', client, lost, duplicate });
+      }
     }
     actions.push({ type: 'ClientQuery', client });
   }
-  for (let index = 0; index < bounds.maxDuplicates; index++) actions.push({ type: 'Deliver', index });
+  for (let index = 0; index < bounds.maxDuplicates; index++) {
+    actions.push({ type: 'Deliver', index });
+  }
   return actions;
 }
 
@@ -124,8 +136,10 @@ export class MigrationStepper {
   next(state: MigrationState, action: MigrationAction): MigrationState | null {
     switch (action.type) {
       case 'Join':
-        return this.recordConfig(state, (latest) =>
-          latest.groups[action.gid] ? null : joinConfig(latest, { [action.gid]: serversOf(action.gid) }));
+        return this.recordConfig(state, (latest) => {
+          if (latest.groups[action.gid]) return null;
+          return joinConfig(latest, { [action.gid]: serversOf(action.gid) });
+        });
       case 'Leave':
         return this.recordConfig(state, (latest) =>
           memberGids(latest).length < 2 ? null : leaveConfig(latest, [action.gid]));
@@ -144,7 +158,8 @@ export class MigrationStepper {
         return this.recover(state, action.shard);
       case 'Publish': {
         const published = publishNext(state.controller, state.driver);
-        return published && { ...state, controller: published.controller, driver: published.driver };
+        if (published === null) return null;
+        return { ...state, controller: published.controller, driver: published.driver };
       }
       case 'CrashDriver': {
         const lost = state.driver.progress.some((progress) => progress.step !== 'recover');
@@ -217,7 +232,9 @@ export class MigrationStepper {
       state.controller, state.driver, index, srcFacts, factsAt(identity.dst), { bug: this.bug });
     if (recovered === null) return null;
     let current: MigrationState = { ...state, driver: recovered.driver };
-    for (const send of recovered.sends) current = this.deliver(current, send.to, send.command).state;
+    for (const send of recovered.sends) {
+      current = this.deliver(current, send.to, send.command).state;
+    }
     return current;
   }
 

@@ -5,12 +5,28 @@
  * driver and changes the configuration (join / leave / move). It starts from configuration 1
  * (group 1 holds every shard) and checks the seven invariants of invariants.ts.
  */
-import type { BugSpec, Model, ModelDefinition, Params } from '../../checker/model.js';
+import type {
+  BugSpec,
+  Model,
+  ModelDefinition,
+  Params,
+  ParamSpec,
+} from '../../checker/model.js';
 import { migrationBugs, type MigrationBug } from '../shardkv/types.js';
 import { migrationCodec } from './codec.js';
 import { invariantNames, migrationInvariants } from './invariants.js';
-import { actionLabel, allActions, MigrationStepper, type MigrationAction } from './model-actions.js';
-import { initialState, maximumOps, type MigrationBounds, type MigrationState } from './model-state.js';
+import {
+  actionLabel,
+  allActions,
+  MigrationStepper,
+  type MigrationAction,
+} from './model-actions.js';
+import {
+  initialState,
+  maximumOps,
+  type MigrationBounds,
+  type MigrationState,
+} from './model-state.js';
 
 export function createMigrationModel(
   bounds: MigrationBounds,
@@ -59,7 +75,8 @@ export const migrationBugSpecs: readonly BugSpec[] = [
   },
   {
     name: 'skip-config',
-    description: 'the driver plans from current straight to the newest configuration, abandoning next',
+    description:
+      'the driver plans from current straight to the newest configuration, abandoning next',
     breaks: ['ConfigsInOrder', 'NoLostWrite', 'AtMostOneServer'],
   },
   {
@@ -68,6 +85,16 @@ export const migrationBugSpecs: readonly BugSpec[] = [
     breaks: ['ExactlyOnce'],
   },
 ];
+
+function integerParam(
+  name: string,
+  description: string,
+  defaultValue: number,
+  min: number,
+  max: number,
+): ParamSpec {
+  return { name, description, default: defaultValue, kind: 'integer', min, max };
+}
 
 function boundsOf(params: Params): MigrationBounds {
   return {
@@ -87,13 +114,13 @@ export const migrationDefinition: ModelDefinition = {
     'Shard migration (freeze / install / delete / publish) with driver crashes, a lossy ' +
     'duplicating network, clients and join/leave/move',
   params: [
-    { name: 'groups', description: 'replica groups', default: 2, kind: 'integer', min: 1, max: 3 },
-    { name: 'shards', description: 'shards', default: 2, kind: 'integer', min: 1, max: 3 },
-    { name: 'clients', description: 'clients', default: 2, kind: 'integer', min: 0, max: 3 },
-    { name: 'ops', description: 'operations per client', default: 2, kind: 'integer', min: 0, max: maximumOps },
-    { name: 'max-reconfigs', description: 'admin join/leave/move', default: 2, kind: 'integer', min: 0, max: 3 },
-    { name: 'max-crashes', description: 'driver crashes', default: 1, kind: 'integer', min: 0, max: 3 },
-    { name: 'max-duplicates', description: 'messages the network duplicates', default: 1, kind: 'integer', min: 0, max: 3 },
+    integerParam('groups', 'replica groups', 2, 1, 3),
+    integerParam('shards', 'shards', 2, 1, 3),
+    integerParam('clients', 'clients', 2, 0, 3),
+    integerParam('ops', 'operations per client', 2, 0, maximumOps),
+    integerParam('max-reconfigs', 'admin join/leave/move', 2, 0, 3),
+    integerParam('max-crashes', 'driver crashes', 1, 0, 3),
+    integerParam('max-duplicates', 'messages the network duplicates', 1, 0, 3),
   ],
   invariants: [...invariantNames],
   bugs: migrationBugSpecs,

@@ -37,11 +37,13 @@ export function recoverShard(
 ): { driver: DriverState; sends: Send[] } | null {
   const identity = controller.next?.moves[index];
   if (identity === undefined || driver.progress[index]?.step !== 'recover') return null;
-  assert((srcFacts === null) === (identity.src === unassignedGid), 'recoverShard: src facts mismatch');
+  const noSource = identity.src === unassignedGid;
+  assert((srcFacts === null) === noSource, 'recoverShard: src facts mismatch');
   const sends: Send[] = [];
   // unfreeze-on-recovery: "current still names src, so src should serve": wrong once the
   // image may have been installed at dst.
-  const stillNamed = controller.configs[controller.current]!.shards[identity.shard] === identity.src;
+  const owners = controller.configs[controller.current]!.shards;
+  const stillNamed = owners[identity.shard] === identity.src;
   const frozenHere = srcFacts?.phase === 'frozen' && sameIdentity(srcFacts.identity, identity);
   if (options.bug === 'unfreeze-on-recovery' && stillNamed && frozenHere) {
     sends.push({ to: identity.src, command: { type: 'unfreeze', identity } });

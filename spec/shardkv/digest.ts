@@ -22,7 +22,8 @@ export function fnv1a(text: string, seed = fnvOffset): number {
 
 // JSON.stringify quotes and escapes, so field boundaries cannot be forged by the contents.
 export function requestDigest(request: ClientRequest): number {
-  return fnv1a(JSON.stringify([request.client, request.seq, request.op, request.key, request.value]));
+  const { client, seq, op, key, value } = request;
+  return fnv1a(JSON.stringify([client, seq, op, key, value]));
 }
 
 function renderEntries(kv: readonly KvEntry[]): string {
@@ -30,7 +31,9 @@ function renderEntries(kv: readonly KvEntry[]): string {
 }
 
 function renderDedup(dedup: readonly DedupRecord[]): string {
-  return JSON.stringify(dedup.map((record) => [record.client, record.seq, record.digest, record.result]));
+  return JSON.stringify(
+    dedup.map((record) => [record.client, record.seq, record.digest, record.result]),
+  );
 }
 
 export function imageDigest(image: Image): number {

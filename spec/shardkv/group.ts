@@ -18,7 +18,10 @@ export const absentShard: ShardState = {
 /** A group that holds no shard: every record absent, no receipts, no tombstones. */
 export function emptyGroup(gid: Gid, shardCount: number): GroupState {
   assert(Number.isInteger(gid) && gid > 0, `emptyGroup: gid ${gid} must be positive`);
-  assert(Number.isInteger(shardCount) && shardCount > 0, `emptyGroup: bad shard count ${shardCount}`);
+  assert(
+    Number.isInteger(shardCount) && shardCount > 0,
+    `emptyGroup: bad shard count ${shardCount}`,
+  );
   return { gid, shards: Array<ShardState>(shardCount).fill(absentShard) };
 }
 

@@ -54,7 +54,11 @@ function guard(
   return null;
 }
 
-export function freezeShard(group: GroupState, identity: Identity, options: GroupOptions = {}): Applied {
+export function freezeShard(
+  group: GroupState,
+  identity: Identity,
+  options: GroupOptions = {},
+): Applied {
   const problem = guard(group, identity, 'src', options);
   if (problem) return refuse(group, problem);
   const record = group.shards[identity.shard]!;
@@ -95,12 +99,14 @@ export function installShard(
     if (record.receipt.digest !== digest) return refuse(group, 'digest-mismatch');
     // reinstall-overwrites: a repeated install replaces what dst has served since.
     if (options.bug === 'reinstall-overwrites') {
-      return { state: withShard(group, identity.shard, installed), result: { type: 'receipt', receipt } };
+      const state = withShard(group, identity.shard, installed);
+      return { state, result: { type: 'receipt', receipt } };
     }
     return { state: group, result: { type: 'receipt', receipt: record.receipt } };
   }
   if (record.phase !== 'absent') return refuse(group, 'shard-present');
-  return { state: withShard(group, identity.shard, installed), result: { type: 'receipt', receipt } };
+  const state = withShard(group, identity.shard, installed);
+  return { state, result: { type: 'receipt', receipt } };
 }
 
 export function deleteShard(
@@ -132,7 +138,8 @@ export function deleteShard(
     receipt: record.receipt,
     tombstone: identity,
   };
-  return { state: withShard(group, identity.shard, deleted), result: { type: 'deleted', tombstone: identity } };
+  const state = withShard(group, identity.shard, deleted);
+  return { state, result: { type: 'deleted', tombstone: identity } };
 }
 
 /**
@@ -140,19 +147,25 @@ export function deleteShard(
  * unfreezes a source); it exists because the unfreeze-on-recovery bug needs a group that
  * obeys, as any group receiving a well-formed command would.
  */
-export function unfreezeShard(group: GroupState, identity: Identity, options: GroupOptions = {}): Applied {
+export function unfreezeShard(
+  group: GroupState,
+  identity: Identity,
+  options: GroupOptions = {},
+): Applied {
   const problem = guard(group, identity, 'src', options);
   if (problem) return refuse(group, problem);
   const record = group.shards[identity.shard]!;
   if (record.phase !== 'frozen' || !sameIdentity(record.identity, identity)) {
     return refuse(group, 'not-frozen');
   }
-  return { state: withShard(group, identity.shard, { ...record, phase: 'serving' }), result: { type: 'unfrozen' } };
+  const state = withShard(group, identity.shard, { ...record, phase: 'serving' });
+  return { state, result: { type: 'unfrozen' } };
 }
 
 export function queryShard(group: GroupState, shard: number): Applied {
   const record = group.shards[shard];
   if (record === undefined) return refuse(group, 'not-held');
   const { phase, identity, receipt, tombstone } = record;
-  return { state: group, result: { type: 'facts', facts: { phase, identity, receipt, tombstone } } };
+  const facts = { phase, identity, receipt, tombstone };
+  return { state: group, result: { type: 'facts', facts } };
 }

@@ -6,7 +6,13 @@
  */
 import { match } from 'ts-pattern';
 import { applyClientRequest, expireSession } from './client-requests.js';
-import { deleteShard, freezeShard, installShard, queryShard, unfreezeShard } from './migration-steps.js';
+import {
+  deleteShard,
+  freezeShard,
+  installShard,
+  queryShard,
+  unfreezeShard,
+} from './migration-steps.js';
 import type { Applied, GroupCommand, GroupOptions, GroupState } from './types.js';
 
 export function applyCommand(
@@ -17,8 +23,10 @@ export function applyCommand(
   return match(command)
     .with({ type: 'client' }, ({ request }) => applyClientRequest(group, request))
     .with({ type: 'freeze' }, ({ identity }) => freezeShard(group, identity, options))
-    .with({ type: 'install' }, ({ identity, image }) => installShard(group, identity, image, options))
-    .with({ type: 'delete' }, ({ identity, receipt }) => deleteShard(group, identity, receipt, options))
+    .with({ type: 'install' }, ({ identity, image }) =>
+      installShard(group, identity, image, options))
+    .with({ type: 'delete' }, ({ identity, receipt }) =>
+      deleteShard(group, identity, receipt, options))
     .with({ type: 'unfreeze' }, ({ identity }) => unfreezeShard(group, identity, options))
     .with({ type: 'query-shard' }, ({ shard }) => queryShard(group, shard))
     .with({ type: 'expire-session' }, ({ client }) => expireSession(group, client))

@@ -31,15 +31,20 @@ test('planMigration: one identity per moved shard, epoch = the new configuration
     ok: true,
     value: [0, 1, 2].map((shard) => ({ shard, epoch: 1, src: 0, dst: 1 })),
   });
-  assert.equal(planMigration(one, two), { ok: true, value: [{ shard: 2, epoch: 2, src: 1, dst: 2 }] });
+  const moved = { shard: 2, epoch: 2, src: 1, dst: 2 };
+  assert.equal(planMigration(one, two), { ok: true, value: [moved] });
   const unassigned: Config = { num: 2, shards: [1, 0, 1], groups: {} };
-  assert.equal(planMigration(one, unassigned), { ok: false, error: 'config 2 unassigns shard 1 held by gid 1' });
+  assert.equal(planMigration(one, unassigned), {
+    ok: false,
+    error: 'config 2 unassigns shard 1 held by gid 1',
+  });
 });
 
 test('planNext: N -> N+1 only, never over an existing next, never skipping', () => {
   const controller: ControllerState = { configs: [zero, one, two, three], current: 1, next: null };
   const planned = planNext(controller);
-  assert.equal(planned?.controller.next, { num: 2, moves: [{ shard: 2, epoch: 2, src: 1, dst: 2 }] });
+  const moved = { shard: 2, epoch: 2, src: 1, dst: 2 };
+  assert.equal(planned?.controller.next, { num: 2, moves: [moved] });
   assert.equal(planned?.driver, { progress: [{ step: 'freeze' }] });
   assert.is(planNext(planned!.controller), null);
   assert.is(planNext({ ...controller, current: 3 }), null);
@@ -111,21 +116,23 @@ test('recoverShard: the next step follows from the facts only', () => {
     const recovered = recoverShard(controller, driver, 0, src, dst);
     assert.equal(recovered, { driver: { progress: [progress] }, sends: [] });
   }
-  assert.is(recoverShard(controller, { progress: [{ step: 'freeze' }] }, 0, frozen, facts({})), null);
+  const notRecovering = { progress: [{ step: 'freeze' as const }] };
+  assert.is(recoverShard(controller, notRecovering, 0, frozen, facts({})), null);
   assert.equal(
     recoverShard(controller, driver, 0, frozen, installed, { bug: 'unfreeze-on-recovery' })?.sends,
     [{ to: 1, command: { type: 'unfreeze', identity } }],
   );
 });
 
-test('recoverShard: a move from gid 0 resumes at install, or is done once dst has the receipt', () => {
+test('recoverShard: a move from gid 0 resumes at install, or is done with a receipt', () => {
   const controller = planNext({ configs: [zero, one], current: 0, next: null })!.controller;
   const driver = restartDriver(controller);
   const first = controller.next!.moves[0]!;
   assert.equal(recoverShard(controller, driver, 0, null, facts({}))?.driver.progress[0],
     { step: 'install', image: { kv: [], dedup: [] } });
   const receipt = { identity: first, digest: 1 };
-  assert.equal(recoverShard(controller, driver, 0, null, facts({ receipt }))?.driver.progress[0], { step: 'done' });
+  const recovered = recoverShard(controller, driver, 0, null, facts({ receipt }));
+  assert.equal(recovered?.driver.progress[0], { step: 'done' });
 });
 
 test('a move config that changes nothing plans nothing to move, and publishes at once', () => {

@@ -54,7 +54,8 @@ export function step(world: World, index: number): World {
   const [send] = driverSends(world.controller, world.driver, index);
   if (send === undefined) return world;
   const delivered = deliver(world, send);
-  return { ...delivered.world, driver: handleReply(world.controller, world.driver, index, delivered.result) };
+  const driver = handleReply(world.controller, world.driver, index, delivered.result);
+  return { ...delivered.world, driver };
 }
 
 export function plan(world: World): World {
@@ -85,11 +86,14 @@ export function startWorld(groupCount: number, shardCount: number): World {
   const zero = initialConfig(shardCount);
   const one = joinConfig(zero, { 1: ['g1-0'] });
   if (!one.ok) throw new Error(one.error);
-  const groups = Array.from({ length: groupCount }, (_, index) => emptyGroup(index + 1, shardCount));
-  const world: World = { controller: { configs: [zero, one.value], current: 0, next: null }, driver: { progress: [] }, groups };
+  const groups: GroupState[] = [];
+  for (let gid = 1; gid <= groupCount; gid++) groups.push(emptyGroup(gid, shardCount));
+  const controller = { configs: [zero, one.value], current: 0, next: null };
+  const world: World = { controller, driver: { progress: [] }, groups };
   return driveToPublish(plan(world));
 }
 
 export function recordConfig(world: World, config: Config): World {
-  return { ...world, controller: { ...world.controller, configs: [...world.controller.configs, config] } };
+  const configs = [...world.controller.configs, config];
+  return { ...world, controller: { ...world.controller, configs } };
 }

@@ -85,12 +85,16 @@ for (const bug of migrationBugs) {
     assert.is(trace.steps.length, expected[bug]![1]);
     const outcome = replayTrace(migrationDefinition, trace);
     assert.equal(outcome, {
-      result: 'violation', steps: expected[bug]![1], invariant: expected[bug]![0], step: expected[bug]![1],
+      result: 'violation',
+      steps: expected[bug]![1],
+      invariant: expected[bug]![0],
+      step: expected[bug]![1],
     });
   });
 }
 
-for (const bug of ['skip-freeze', 'unfreeze-on-recovery', 'delete-before-receipt', 'skip-config'] as const) {
+const quickBugs = ['skip-freeze', 'unfreeze-on-recovery', 'delete-before-receipt', 'skip-config'];
+for (const bug of quickBugs) {
   test(`bug ${bug}: BFS at its bounds finds the shortest violation`, () => {
     const params = resolveParams(migrationDefinition, bug, {});
     const result = breadthFirstSearch(migrationDefinition.create(params, bug));

@@ -22,9 +22,16 @@ const servingBoth = (gid: number): GroupState => {
   for (const shard of [0, 1]) group = withShard(group, shard, { ...absentShard, phase: 'serving' });
   return group;
 };
-const request = (client: number, seq: number, op: ClientRequest['op'], key: string, value = ''): ClientRequest =>
-  ({ client, seq, op, key, value });
-const client = (group: GroupState, r: ClientRequest) => applyCommand(group, { type: 'client', request: r });
+const request = (
+  client: number,
+  seq: number,
+  op: ClientRequest['op'],
+  key: string,
+  value = '',
+): ClientRequest => ({ client, seq, op, key, value });
+const client = (group: GroupState, r: ClientRequest) =>
+  applyCommand(group, { type: 'client', request: r });
+const wrongGroup = { type: 'error', error: 'ErrWrongGroup' };
 const move: Identity = { shard: 0, epoch: 2, src: 1, dst: 2 };
 
 test('key2shard: first UTF-8 byte mod S, 0 for the empty key (CONTRACT)', () => {
@@ -70,7 +77,9 @@ test('identity-conflict: the same (client, seq) with another request', () => {
 
 test('dedup keeps only the latest seq per client and shard; older seqs are stale', () => {
   let group = servingBoth(1);
-  for (let seq = 0; seq < 3; seq++) group = client(group, request(1, seq, 'append', 'b', String(seq))).state;
+  for (let seq = 0; seq < 3; seq++) {
+    group = client(group, request(1, seq, 'append', 'b', String(seq))).state;
+  }
   assert.is(group.shards[0]!.dedup.length, 1);
   assert.is(group.shards[0]!.dedup[0]!.seq, 2);
   const late = client(group, request(1, 1, 'append', 'b', '1'));
@@ -80,10 +89,11 @@ test('dedup keeps only the latest seq per client and shard; older seqs are stale
 
 test('ErrWrongGroup for a shard the group does not serve (absent or frozen)', () => {
   const group = emptyGroup(1, 2);
-  assert.equal(client(group, request(1, 0, 'get', 'b')).result, { type: 'error', error: 'ErrWrongGroup' });
+  assert.equal(client(group, request(1, 0, 'get', 'b')).result, wrongGroup);
   const frozen = applyCommand(servingBoth(1), { type: 'freeze', identity: move }).state;
-  assert.equal(client(frozen, request(1, 0, 'put', 'b', 'v')).result, { type: 'error', error: 'ErrWrongGroup' });
-  assert.equal(client(frozen, request(1, 0, 'put', 'c', 'v')).result, { type: 'value', value: 'v' });
+  assert.equal(client(frozen, request(1, 0, 'put', 'b', 'v')).result, wrongGroup);
+  const other = client(frozen, request(1, 0, 'put', 'c', 'v'));
+  assert.equal(other.result, { type: 'value', value: 'v' });
 });
 
 test('expire-session drops a client\'s records from served shards only', () => {
@@ -102,7 +112,8 @@ test('freeze returns the fixed image; a repeat returns the same image', () => {
   const source = client(servingBoth(1), request(1, 0, 'put', 'b', 'x')).state;
   const frozen = applyCommand(source, { type: 'freeze', identity: move });
   assert.is(frozen.state.shards[0]!.phase, 'frozen');
-  assert.equal(frozen.result, { type: 'image', image: { kv: source.shards[0]!.kv, dedup: source.shards[0]!.dedup } });
+  const { kv, dedup } = source.shards[0]!;
+  assert.equal(frozen.result, { type: 'image', image: { kv, dedup } });
   const repeat = applyCommand(frozen.state, { type: 'freeze', identity: move });
   assert.is(repeat.state, frozen.state);
   assert.equal(repeat.result, frozen.result);
@@ -132,7 +143,8 @@ test('install stores image and receipt; same digest again: original receipt, no 
   const again = applyCommand(installed.state, { type: 'install', identity: move, image });
   assert.is(again.state, installed.state);
   assert.equal(again.result, { type: 'receipt', receipt });
-  const other = applyCommand(installed.state, { type: 'install', identity: move, image: { kv: [], dedup: [] } });
+  const empty = { kv: [], dedup: [] };
+  const other = applyCommand(installed.state, { type: 'install', identity: move, image: empty });
   assert.equal(other.result, { type: 'error', error: 'digest-mismatch' });
   assert.is(other.state, installed.state);
 });
@@ -144,7 +156,8 @@ test('install refusals: wrong group, shard already present, older epoch', () => 
   const present = servingBoth(2);
   assert.equal(applyCommand(present, { type: 'install', identity: move, image }).result,
     { type: 'error', error: 'shard-present' });
-  const newer = applyCommand(emptyGroup(2, 2), { type: 'install', identity: { ...move, epoch: 5 }, image }).state;
+  const later = { ...move, epoch: 5 };
+  const newer = applyCommand(emptyGroup(2, 2), { type: 'install', identity: later, image }).state;
   const stale = applyCommand(newer, { type: 'install', identity: move, image });
   assert.equal(stale.result, { type: 'error', error: 'stale-epoch' });
   assert.is(stale.state, newer);
@@ -155,7 +168,9 @@ test('delete: only with the receipt of the same identity and image; keeps a tomb
   const frozen = applyCommand(source, { type: 'freeze', identity: move });
   assert.ok(frozen.result.type === 'image');
   const receipt = { identity: move, digest: imageDigest(frozen.result.image) };
-  const forged = applyCommand(frozen.state, { type: 'delete', identity: move, receipt: { ...receipt, digest: 1 } });
+  const forgedReceipt = { ...receipt, digest: 1 };
+  const forgedDelete = { type: 'delete', identity: move, receipt: forgedReceipt } as const;
+  const forged = applyCommand(frozen.state, forgedDelete);
   assert.equal(forged.result, { type: 'error', error: 'digest-mismatch' });
   const deleted = applyCommand(frozen.state, { type: 'delete', identity: move, receipt });
   assert.equal(deleted.result, { type: 'deleted', tombstone: move });
@@ -183,8 +198,10 @@ test('query-shard reports the facts and changes nothing', () => {
   const frozen = applyCommand(servingBoth(1), { type: 'freeze', identity: move }).state;
   const query = applyCommand(frozen, { type: 'query-shard', shard: 0 });
   assert.is(query.state, frozen);
-  assert.equal(query.result, { type: 'facts', facts: { phase: 'frozen', identity: move, receipt: null, tombstone: null } });
-  assert.equal(applyCommand(frozen, { type: 'query-shard', shard: 9 }).result, { type: 'error', error: 'not-held' });
+  const facts = { phase: 'frozen', identity: move, receipt: null, tombstone: null };
+  assert.equal(query.result, { type: 'facts', facts });
+  const outOfRange = applyCommand(frozen, { type: 'query-shard', shard: 9 });
+  assert.equal(outOfRange.result, { type: 'error', error: 'not-held' });
 });
 
 test('bug switches change exactly their step', () => {
@@ -192,10 +209,13 @@ test('bug switches change exactly their step', () => {
   const skip = applyCommand(source, { type: 'freeze', identity: move }, { bug: 'skip-freeze' });
   assert.is(skip.state.shards[0]!.phase, 'serving');
   const written = client(source, request(1, 0, 'put', 'b', 'x')).state;
-  const noDedup = applyCommand(written, { type: 'freeze', identity: move }, { bug: 'dedup-not-migrated' });
-  assert.equal(noDedup.result, { type: 'image', image: { kv: [{ key: 'b', value: 'x' }], dedup: [] } });
+  const freeze = { type: 'freeze', identity: move } as const;
+  const noDedup = applyCommand(written, freeze, { bug: 'dedup-not-migrated' });
+  const image = { kv: [{ key: 'b', value: 'x' }], dedup: [] };
+  assert.equal(noDedup.result, { type: 'image', image });
   const frozen = applyCommand(source, { type: 'freeze', identity: move }).state;
-  const early = applyCommand(frozen, { type: 'delete', identity: move, receipt: null }, { bug: 'delete-before-receipt' });
+  const early = applyCommand(frozen, { type: 'delete', identity: move, receipt: null },
+    { bug: 'delete-before-receipt' });
   assert.equal(early.result, { type: 'deleted', tombstone: move });
 });
 
