@@ -117,7 +117,11 @@ function withProgress(driver: DriverState, index: number, progress: ShardProgres
   return { progress: list };
 }
 
-/** The driver's step after a group's reply; the same driver object when nothing changes. */
+/**
+ * The driver's step after a group's reply; the same driver object when nothing changes. A
+ * reply counts only for the step the driver is at and for the identity of this move: a late
+ * reply of an earlier migration of the shard (the network delivers late) is ignored.
+ */
 export function handleReply(
   controller: ControllerState,
   driver: DriverState,
@@ -128,15 +132,17 @@ export function handleReply(
   const progress = driver.progress[index];
   assert(identity !== undefined && progress !== undefined, `handleReply: no move ${index}`);
   if (progress.step === 'freeze' && result.type === 'image') {
+    if (!sameIdentity(result.identity, identity)) return driver;
     return withProgress(driver, index, { step: 'install', image: result.image });
   }
   if (progress.step === 'install' && result.type === 'receipt') {
-    assert(sameIdentity(result.receipt.identity, identity), 'a receipt for another identity');
+    if (!sameIdentity(result.receipt.identity, identity)) return driver;
     const done = identity.src === unassignedGid;
     const receipt = result.receipt;
     return withProgress(driver, index, done ? { step: 'done' } : { step: 'delete', receipt });
   }
   if (progress.step === 'delete' && result.type === 'deleted') {
+    if (!sameIdentity(result.tombstone, identity)) return driver;
     return withProgress(driver, index, { step: 'done' });
   }
   return driver;

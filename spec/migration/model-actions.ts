@@ -11,7 +11,8 @@
  *   delete-before-receipt bug.
  * - Clients: ClientRequest(c) to the owner in the configuration the client believes in (the
  *   reply may be lost; a copy may be kept), ClientQuery(c) to learn the published one.
- * - Network: Deliver(i) delivers a kept copy late; its reply is lost.
+ * - Network: Deliver(i) delivers a kept copy late; its reply reaches the sender, who takes it
+ *   only if it answers what the sender is waiting for.
  * Losing a request is not an action: it is the same as not sending it yet.
  */
 import { joinConfig, leaveConfig, memberGids, moveConfig } from '../controller/index.js';
@@ -47,7 +48,7 @@ export type MigrationAction =
       readonly duplicate: boolean;
     }
   | { readonly type: 'ClientQuery'; readonly client: number }
-  | { readonly type: 'Deliver'; readonly index: number };
+  | { readonly type: 'Deliver'; readonly index: number; readonly lost: boolean };
 
 export type DriverStepType = 'Freeze' | 'Install' | 'Delete' | 'EarlyDelete';
 
@@ -93,7 +94,7 @@ export function allActions(
     actions.push({ type: 'ClientQuery', client });
   }
   for (let index = 0; index < bounds.maxDuplicates; index++) {
-    actions.push({ type: 'Deliver', index });
+    for (const lost of flags) actions.push({ type: 'Deliver', index, lost });
   }
   return actions;
 }
@@ -121,7 +122,7 @@ export function actionLabel(action: MigrationAction): string {
     case 'ClientQuery':
       return `ClientQuery(c${action.client})`;
     case 'Deliver':
-      return `Deliver(${action.index})`;
+      return `Deliver(${action.index}${action.lost ? ', reply-lost' : ''})`;
     default:
       return action.type;
   }
@@ -179,7 +180,9 @@ export class MigrationStepper {
         const copy = state.network[action.index];
         if (copy === undefined) return null;
         const network = state.network.filter((_, index) => index !== action.index);
-        return this.deliver({ ...state, network }, copy.to, copy.command).state;
+        const delivered = this.deliver({ ...state, network }, copy.to, copy.command);
+        if (action.lost) return delivered.state;
+        return this.replyToSender(delivered.state, copy.command, delivered.result);
       }
     }
   }
@@ -214,8 +217,7 @@ export class MigrationStepper {
     }
     const delivered = this.deliver(current, send.to, send.command);
     if (lost) return delivered.state;
-    const driver = handleReply(state.controller, state.driver, index, delivered.result);
-    return { ...delivered.state, driver };
+    return this.replyToSender(delivered.state, send.command, delivered.result);
   }
 
   private recover(state: MigrationState, shard: number): MigrationState | null {
@@ -257,14 +259,36 @@ export class MigrationStepper {
       current = withCopy(current, { to: owner, command });
     }
     const delivered = this.deliver(current, owner, command);
-    if (lost || delivered.result.type !== 'value') return delivered.state;
-    const clients = delivered.state.clients.slice();
-    clients[clientIndex] = {
-      ...client,
-      done: client.done + 1,
-      results: [...client.results, delivered.result.value],
-    };
-    return { ...delivered.state, clients };
+    if (lost) return delivered.state;
+    return this.replyToSender(delivered.state, command, delivered.result);
+  }
+
+  /**
+   * A reply reaches whoever sent the command: the driver takes it if it is for the step and
+   * identity it is at; a client takes a value if it is for its outstanding request.
+   */
+  private replyToSender(
+    state: MigrationState,
+    command: GroupCommand,
+    result: GroupResult,
+  ): MigrationState {
+    if (command.type === 'client') {
+      const request = command.request;
+      const client = state.clients[request.client]!;
+      if (result.type !== 'value' || client.done !== request.seq) return state;
+      const clients = state.clients.slice();
+      clients[request.client] = {
+        ...client,
+        done: client.done + 1,
+        results: [...client.results, result.value],
+      };
+      return { ...state, clients };
+    }
+    if (!('identity' in command)) return state;
+    const index = moveIndex(state.controller, command.identity.shard);
+    if (index < 0) return state;
+    const driver = handleReply(state.controller, state.driver, index, result);
+    return driver === state.driver ? state : { ...state, driver };
   }
 
   /** Group `to` applies `command`; the history variables note what it changed. */

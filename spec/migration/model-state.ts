@@ -36,7 +36,7 @@ export interface ClientState {
   readonly results: readonly string[];
 }
 
-/** A copy of a message that the network delivers late (its reply is lost). */
+/** A copy of a message that the network delivers late; its reply reaches the sender. */
 export interface InFlight {
   readonly to: Gid;
   readonly command: GroupCommand;

@@ -66,14 +66,14 @@ export function freezeShard(
     return refuse(group, sameIdentity(record.tombstone, identity) ? 'already-deleted' : 'not-held');
   }
   if (sameIdentity(record.identity, identity)) {
-    return { state: group, result: { type: 'image', image: imageOf(record, options) } };
+    return { state: group, result: { type: 'image', identity, image: imageOf(record, options) } };
   }
   if (record.phase === 'frozen') return refuse(group, 'not-held');
   // skip-freeze: src hands out its image but keeps serving the shard.
   const phase = options.bug === 'skip-freeze' ? 'serving' : 'frozen';
   const frozen: ShardState = { ...record, phase, identity };
   const state = withShard(group, identity.shard, frozen);
-  return { state, result: { type: 'image', image: imageOf(frozen, options) } };
+  return { state, result: { type: 'image', identity, image: imageOf(frozen, options) } };
 }
 
 export function installShard(

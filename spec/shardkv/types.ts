@@ -147,7 +147,8 @@ export interface ShardFacts {
 
 export type GroupResult =
   | { readonly type: 'value'; readonly value: string }
-  | { readonly type: 'image'; readonly image: Image }
+  /** Every migration result names its identity, so a late reply cannot pass for a new one. */
+  | { readonly type: 'image'; readonly identity: Identity; readonly image: Image }
   | { readonly type: 'receipt'; readonly receipt: Receipt }
   | { readonly type: 'deleted'; readonly tombstone: Identity }
   | { readonly type: 'unfrozen' }

@@ -82,6 +82,24 @@ test('handleReply: errors and unexpected replies change nothing', () => {
   assert.equal(driverSends(controller, driver, 5), []);
 });
 
+test('handleReply: a late reply of an earlier migration of the shard is ignored', () => {
+  const { controller, driver } = planNext({ configs: [zero, one, two], current: 1, next: null })!;
+  const current = controller.next!.moves[0]!;
+  const earlier = { ...current, epoch: 1, src: 0, dst: 1 };
+  const image = { kv: [{ key: 'a', value: 'old' }], dedup: [] };
+  assert.is(handleReply(controller, driver, 0, { type: 'image', identity: earlier, image }), driver);
+  const fresh = handleReply(controller, driver, 0, { type: 'image', identity: current, image });
+  assert.equal(fresh.progress, [{ step: 'install', image }]);
+  const oldReceipt = { identity: earlier, digest: 3 };
+  assert.is(handleReply(controller, fresh, 0, { type: 'receipt', receipt: oldReceipt }), fresh);
+  const receipt = { identity: current, digest: 3 };
+  const installed = handleReply(controller, fresh, 0, { type: 'receipt', receipt });
+  assert.equal(installed.progress, [{ step: 'delete', receipt }]);
+  assert.is(handleReply(controller, installed, 0, { type: 'deleted', tombstone: earlier }), installed);
+  const deleted = handleReply(controller, installed, 0, { type: 'deleted', tombstone: current });
+  assert.equal(deleted.progress, [{ step: 'done' }]);
+});
+
 test('publishNext: only once every moved shard is done', () => {
   const planned = planNext({ configs: [zero, one, two], current: 1, next: null })!;
   assert.is(publishNext(planned.controller, planned.driver), null);

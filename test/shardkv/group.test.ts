@@ -113,7 +113,7 @@ test('freeze returns the fixed image; a repeat returns the same image', () => {
   const frozen = applyCommand(source, { type: 'freeze', identity: move });
   assert.is(frozen.state.shards[0]!.phase, 'frozen');
   const { kv, dedup } = source.shards[0]!;
-  assert.equal(frozen.result, { type: 'image', image: { kv, dedup } });
+  assert.equal(frozen.result, { type: 'image', identity: move, image: { kv, dedup } });
   const repeat = applyCommand(frozen.state, { type: 'freeze', identity: move });
   assert.is(repeat.state, frozen.state);
   assert.equal(repeat.result, frozen.result);
@@ -212,7 +212,7 @@ test('bug switches change exactly their step', () => {
   const freeze = { type: 'freeze', identity: move } as const;
   const noDedup = applyCommand(written, freeze, { bug: 'dedup-not-migrated' });
   const image = { kv: [{ key: 'b', value: 'x' }], dedup: [] };
-  assert.equal(noDedup.result, { type: 'image', image });
+  assert.equal(noDedup.result, { type: 'image', identity: move, image });
   const frozen = applyCommand(source, { type: 'freeze', identity: move }).state;
   const early = applyCommand(frozen, { type: 'delete', identity: move, receipt: null },
     { bug: 'delete-before-receipt' });
