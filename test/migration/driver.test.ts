@@ -87,7 +87,8 @@ test('handleReply: a late reply of an earlier migration of the shard is ignored'
   const current = controller.next!.moves[0]!;
   const earlier = { ...current, epoch: 1, src: 0, dst: 1 };
   const image = { kv: [{ key: 'a', value: 'old' }], dedup: [] };
-  assert.is(handleReply(controller, driver, 0, { type: 'image', identity: earlier, image }), driver);
+  const lateImage = { type: 'image', identity: earlier, image } as const;
+  assert.is(handleReply(controller, driver, 0, lateImage), driver);
   const fresh = handleReply(controller, driver, 0, { type: 'image', identity: current, image });
   assert.equal(fresh.progress, [{ step: 'install', image }]);
   const oldReceipt = { identity: earlier, digest: 3 };
@@ -95,7 +96,8 @@ test('handleReply: a late reply of an earlier migration of the shard is ignored'
   const receipt = { identity: current, digest: 3 };
   const installed = handleReply(controller, fresh, 0, { type: 'receipt', receipt });
   assert.equal(installed.progress, [{ step: 'delete', receipt }]);
-  assert.is(handleReply(controller, installed, 0, { type: 'deleted', tombstone: earlier }), installed);
+  const lateDeleted = { type: 'deleted', tombstone: earlier } as const;
+  assert.is(handleReply(controller, installed, 0, lateDeleted), installed);
   const deleted = handleReply(controller, installed, 0, { type: 'deleted', tombstone: current });
   assert.equal(deleted.progress, [{ step: 'done' }]);
 });

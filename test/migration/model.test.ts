@@ -64,18 +64,22 @@ test('each invariant fails on a hand-made bad state (none is vacuous)', () => {
   const model = createMigrationModel(small);
   const initial = model.initialStates()[0]!;
   const failing = (state: typeof initial) =>
-    model.invariants.filter((invariant) => !invariant.holds(state)).map((invariant) => invariant.name);
+    model.invariants
+      .filter((invariant) => !invariant.holds(state))
+      .map((invariant) => invariant.name);
   assert.equal(failing(initial), []);
   const g1 = initial.groups[0]!;
   const g2 = initial.groups[1]!;
   const frozen = { ...g1, shards: [{ ...g1.shards[0]!, phase: 'frozen' as const }, g1.shards[1]!] };
   assert.equal(failing({ ...initial, groups: [frozen, g2] }), ['UnaffectedServed', 'GarbageBound']);
-  const leftover = { ...g2, shards: [{ ...g2.shards[0]!, kv: [{ key: 'b', value: 'A' }] }, g2.shards[1]!] };
+  const kept = { ...g2.shards[0]!, kv: [{ key: 'b', value: 'A' }] };
+  const leftover = { ...g2, shards: [kept, g2.shards[1]!] };
   assert.equal(failing({ ...initial, groups: [g1, leftover] }), ['GarbageBound']);
   const twoServers = { ...g2, shards: [g1.shards[0]!, g2.shards[1]!] };
   assert.equal(failing({ ...initial, groups: [g1, twoServers] }), ['AtMostOneServer']);
   const history = initial.history;
-  assert.equal(failing({ ...initial, history: { ...history, staleChanged: true } }), ['StaleRejected']);
+  const stale = { ...history, staleChanged: true };
+  assert.equal(failing({ ...initial, history: stale }), ['StaleRejected']);
   assert.equal(failing({ ...initial, history: { ...history, applied: [2] } }), ['ExactlyOnce']);
   const acknowledged = { done: 1, configNum: 1, results: ['A'] };
   const written = { ...history, applied: [1], first: ['A'], ghost: ['A', ''] };
