@@ -39,10 +39,12 @@ export function holderOf(groups: readonly GroupState[], shard: number): GroupSta
 /** A message of an older migration identity changes nothing. */
 const staleRejected = (state: MigrationState) => !state.history.staleChanged;
 
-/** The driver works on N -> N+1 only, and no group takes part in a migration beyond it. */
+/**
+ * A group never applies configuration N+2 before N+1: while `current` is N, no group takes
+ * part in a migration of an epoch beyond N+1.
+ */
 function configsInOrder(state: MigrationState): boolean {
-  const { current, next } = state.controller;
-  if (next !== null && next.num !== current + 1) return false;
+  const current = state.controller.current;
   return state.groups.every((group) =>
     group.shards.every((record) => (record.identity?.epoch ?? 0) <= current + 1));
 }

@@ -85,8 +85,10 @@ test('each invariant fails on a hand-made bad state (none is vacuous)', () => {
   const written = { ...history, applied: [1], first: ['A'], ghost: ['A', ''] };
   const lost = { ...initial, clients: [acknowledged], history: written };
   assert.equal(failing(lost), ['NoLostWrite']);
-  const ahead = { ...initial, controller: { ...initial.controller, next: { num: 3, moves: [] } } };
-  assert.equal(failing(ahead), ['ConfigsInOrder']);
+  const early = { shard: 0, epoch: 3, src: 1, dst: 2 };
+  const frozenEarly = { ...g1.shards[0]!, phase: 'frozen' as const, identity: early };
+  const ahead = { ...initial, groups: [{ ...g1, shards: [frozenEarly, g1.shards[1]!] }, g2] };
+  assert.equal(failing(ahead), ['ConfigsInOrder', 'UnaffectedServed', 'GarbageBound']);
 });
 
 // Shortest counterexamples at each bug's bounds: the invariant and the number of steps.
@@ -96,7 +98,7 @@ const expected: Record<string, [string, number]> = {
   'reinstall-overwrites': ['NoLostWrite', 9],
   'delete-before-receipt': ['NoLostWrite', 5],
   'accept-stale-epoch': ['StaleRejected', 11],
-  'skip-config': ['ConfigsInOrder', 3],
+  'skip-config': ['ConfigsInOrder', 4],
   'dedup-not-migrated': ['ExactlyOnce', 9],
 };
 
