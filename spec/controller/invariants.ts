@@ -43,7 +43,11 @@ export function isBalanced(config: Config): boolean {
   const members = memberGids(config);
   if (members.length === 0) return true;
   const counts = new Map<Gid, number>(members.map((gid) => [gid, 0]));
-  for (const gid of config.shards) counts.set(gid, counts.get(gid)! + 1);
+  for (const gid of config.shards) {
+    const count = counts.get(gid);
+    if (count === undefined) return false;
+    counts.set(gid, count + 1);
+  }
   const values = [...counts.values()];
   return Math.max(...values) - Math.min(...values) <= 1;
 }

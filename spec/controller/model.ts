@@ -203,8 +203,10 @@ export function createControllerModel(
       num: state.latest.num,
       shards: state.latest.shards,
       groups: state.latest.groups,
-      rebalancedFrom: state.rebalancedFrom,
+      // ITF has no null: an empty list stands for "not made by Join or Leave".
+      rebalancedFrom: state.rebalancedFrom ?? [],
       historyKept: state.historyKept,
+      movesDone: state.movesDone,
     }),
   };
 }
