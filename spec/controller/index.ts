@@ -2,3 +2,6 @@
 export * from './types.js';
 export * from './rebalance.js';
 export * from './operations.js';
+export * from './state-machine.js';
+export * from './invariants.js';
+export * from './model.js';
