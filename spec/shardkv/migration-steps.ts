@@ -14,6 +14,7 @@
  * nothing (`stale-epoch`). Each function returns the very same state object when it changes
  * nothing, so that callers (and the model's StaleRejected history) can see it.
  */
+import { assert } from '../assert.js';
 import { imageDigest, sameIdentity } from './digest.js';
 import { absentShard, isStale, withShard } from './group.js';
 import type {
@@ -105,6 +106,7 @@ export function installShard(
     return { state: group, result: { type: 'receipt', receipt: record.receipt } };
   }
   if (record.phase !== 'absent') return refuse(group, 'shard-present');
+  assert(record.kv.length === 0 && record.dedup.length === 0, 'install: an absent shard holds data');
   const state = withShard(group, identity.shard, installed);
   return { state, result: { type: 'receipt', receipt } };
 }
