@@ -106,7 +106,8 @@ export function installShard(
     return { state: group, result: { type: 'receipt', receipt: record.receipt } };
   }
   if (record.phase !== 'absent') return refuse(group, 'shard-present');
-  assert(record.kv.length === 0 && record.dedup.length === 0, 'install: an absent shard holds data');
+  const empty = record.kv.length === 0 && record.dedup.length === 0;
+  assert(empty, 'install: an absent shard holds data (GarbageBound)');
   const state = withShard(group, identity.shard, installed);
   return { state, result: { type: 'receipt', receipt } };
 }
