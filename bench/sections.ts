@@ -1,6 +1,7 @@
 /** The benchmark sections, each in a file of its own. */
 import { checkerBench } from './checker.js';
 import { lincheckBench } from './lincheck.js';
+import { migrationBench } from './migration.js';
 
 export interface BenchSection {
   readonly name: string;
@@ -8,4 +9,4 @@ export interface BenchSection {
   run(): Promise<void>;
 }
 
-export const sections: readonly BenchSection[] = [checkerBench, lincheckBench];
+export const sections: readonly BenchSection[] = [checkerBench, lincheckBench, migrationBench];

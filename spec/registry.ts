@@ -6,10 +6,14 @@
 import type { ModelDefinition } from '../checker/model.js';
 import { dieHardDefinition } from './calibration/diehard.js';
 import { twoPhaseDefinition } from './calibration/twophase.js';
+import { controllerDefinition } from './controller/model.js';
+import { migrationDefinition } from './migration/model.js';
 
 export const modelDefinitions: readonly ModelDefinition[] = [
   dieHardDefinition,
   twoPhaseDefinition,
+  controllerDefinition,
+  migrationDefinition,
 ];
 
 export function findModel(name: string): ModelDefinition | undefined {

@@ -1,0 +1,249 @@
+/**
+ * The `controller` model: every sequence of Join / Leave / Move over a small universe of gids
+ * (1..gids), applied to the controller's replicated state machine, up to `ops` configuration
+ * changes. Join and Leave take any non-empty set of gids, Move any shard and gid; requests
+ * the controller refuses (joining a member, leaving a non-member) or that change nothing
+ * (moving a shard to its owner) are explored too and must leave the state as it was.
+ *
+ * The state is kept small so the space stays finite: operations read only the latest
+ * configuration, so the model keeps that one, not the list. Two history variables (TLA+
+ * style, proof-only) carry what the invariants need from the step that made it:
+ * `rebalancedFrom`, the shards the Join or Leave rebalanced (null after a Move and for
+ * configuration 0), for Balanced, MinimalMoves and Deterministic; and `historyKept`, false
+ * once a step rewrote an earlier configuration (HistoryImmutable is a property of steps,
+ * checked on each step of the state machine and remembered here).
+ */
+import type { Model, ModelDefinition, Params } from '../../checker/model.js';
+import type { WordReader, WordWriter } from '../../checker/words.js';
+import { assert } from '../assert.js';
+import {
+  copyConfigs,
+  isBalanced,
+  isFullyAssigned,
+  isMinimalRebalance,
+  isOrderIndependent,
+  isValidConfig,
+  keepsHistory,
+} from './invariants.js';
+import { initialConfig, memberGids } from './operations.js';
+import { rebalance, rebalanceFromScratch, type Rebalancer } from './rebalance.js';
+import { applyCommand, latestConfig, type ControllerCommand } from './state-machine.js';
+import type { Config, Gid } from './types.js';
+
+export interface ControllerModelState {
+  readonly latest: Config;
+  /** History variable: the shards that the Join or Leave which made `latest` rebalanced. */
+  readonly rebalancedFrom: readonly Gid[] | null;
+  /** History variable: every step so far kept the earlier configurations unchanged. */
+  readonly historyKept: boolean;
+  /** How many Moves made a configuration so far (bounded by `moves`). */
+  readonly movesDone: number;
+}
+
+export type ControllerAction = Exclude<ControllerCommand, { type: 'query' }>;
+
+export interface ControllerBounds {
+  readonly gids: number;
+  readonly shards: number;
+  readonly ops: number;
+  readonly moves: number;
+}
+
+export const maximumModelGids = 8;
+export const maximumModelShards = 64;
+export const maximumModelOps = 30;
+
+/** A group's servers in the model: one server named as `cluster start` names nodes. */
+export const serversOf = (gid: Gid): readonly string[] => [`g${gid}-0`];
+
+/** Join(S) and Leave(S) for every non-empty S of 1..gids, then Move(shard, gid). */
+export function controllerActions(bounds: ControllerBounds): ControllerAction[] {
+  const subsets: Gid[][] = [];
+  for (let mask = 1; mask < 1 << bounds.gids; mask++) {
+    subsets.push(universe(bounds.gids).filter((gid) => (mask & (1 << (gid - 1))) !== 0));
+  }
+  const actions: ControllerAction[] = [];
+  for (const gids of subsets) {
+    const groups: Record<number, readonly string[]> = {};
+    for (const gid of gids) groups[gid] = serversOf(gid);
+    actions.push({ type: 'join', groups });
+  }
+  for (const gids of subsets) actions.push({ type: 'leave', gids });
+  for (let shard = 0; shard < bounds.shards; shard++) {
+    for (const gid of universe(bounds.gids)) actions.push({ type: 'move', shard, gid });
+  }
+  return actions;
+}
+
+const universe = (gids: number): Gid[] => Array.from({ length: gids }, (_, index) => index + 1);
+
+/** One step: the command applied to the state machine, and the history variables updated. */
+export function stepController(
+  state: ControllerModelState,
+  action: ControllerAction,
+  rebalancer: Rebalancer,
+): ControllerModelState {
+  const machine = { configs: [state.latest], sessions: {} };
+  const beforeCopy = copyConfigs(machine.configs);
+  const after = applyCommand(machine, action, rebalancer).state;
+  const historyKept = state.historyKept && keepsHistory(beforeCopy, after);
+  const latest = latestConfig(after);
+  if (latest === state.latest) {
+    return historyKept === state.historyKept ? state : { ...state, historyKept };
+  }
+  if (action.type === 'move') return { latest, rebalancedFrom: null, historyKept, movesDone: state.movesDone + 1 };
+  return { latest, rebalancedFrom: state.latest.shards, historyKept, movesDone: state.movesDone };
+}
+
+export function label(action: ControllerAction): string {
+  switch (action.type) {
+    case 'join':
+      return `Join(${memberGids({ num: 0, shards: [], groups: action.groups }).join(',')})`;
+    case 'leave':
+      return `Leave(${action.gids.join(',')})`;
+    case 'move':
+      return `Move(${action.shard},${action.gid})`;
+  }
+}
+
+const shardsPerWord = 8;
+
+function pushShards(shards: readonly Gid[], out: WordWriter): void {
+  let word = 0;
+  for (let shard = 0; shard < shards.length; shard++) {
+    word |= shards[shard]! << ((shard % shardsPerWord) * 4);
+    if (shard % shardsPerWord === shardsPerWord - 1 || shard === shards.length - 1) {
+      out.push(word);
+      word = 0;
+    }
+  }
+}
+
+function readShards(shardCount: number, input: WordReader): Gid[] {
+  const shards: Gid[] = [];
+  let word = 0;
+  for (let shard = 0; shard < shardCount; shard++) {
+    if (shard % shardsPerWord === 0) word = input.next();
+    shards.push((word >>> ((shard % shardsPerWord) * 4)) & 15);
+  }
+  return shards;
+}
+
+const keptBit = 1 << 16;
+const rebalancedBit = 1 << 17;
+
+/** num, then members as a bit set with the two flags, then 4 bits per shard (gids <= 15). */
+function encode(state: ControllerModelState, out: WordWriter): void {
+  let head = state.historyKept ? keptBit : 0;
+  if (state.rebalancedFrom !== null) head |= rebalancedBit;
+  for (const gid of memberGids(state.latest)) head |= 1 << (gid - 1);
+  out.push(state.latest.num);
+  out.push(state.movesDone);
+  out.push(head);
+  pushShards(state.latest.shards, out);
+  if (state.rebalancedFrom !== null) pushShards(state.rebalancedFrom, out);
+}
+
+function decoder(shardCount: number) {
+  return (input: WordReader): ControllerModelState => {
+    const num = input.next();
+    const movesDone = input.next();
+    const head = input.next();
+    const groups: Record<number, readonly string[]> = {};
+    for (let gid = 1; gid <= maximumModelGids; gid++) {
+      if ((head & (1 << (gid - 1))) !== 0) groups[gid] = serversOf(gid);
+    }
+    const shards = readShards(shardCount, input);
+    const rebalancedFrom = (head & rebalancedBit) !== 0 ? readShards(shardCount, input) : null;
+    const historyKept = (head & keptBit) !== 0;
+    return { latest: { num, shards, groups }, rebalancedFrom, historyKept, movesDone };
+  };
+}
+
+export function createControllerModel(
+  bounds: ControllerBounds,
+  rebalancer: Rebalancer = rebalance,
+): Model<ControllerModelState, ControllerAction> {
+  assert(bounds.gids >= 1 && bounds.gids <= maximumModelGids, `controller: bad gids ${bounds.gids}`);
+  const actions = controllerActions(bounds);
+  const rebalanced = (state: ControllerModelState, holds: (from: readonly Gid[]) => boolean) =>
+    state.rebalancedFrom === null || holds(state.rebalancedFrom);
+  return {
+    name: 'controller',
+    initialStates: () => [
+      { latest: initialConfig(bounds.shards), rebalancedFrom: null, historyKept: true, movesDone: 0 },
+    ],
+    actions: () => actions,
+    next: (state, action) => {
+      // The bounds are guards: a step past them is not enabled (cheaper than a constraint).
+      if (state.latest.num >= bounds.ops) return null;
+      if (action.type === 'move' && state.movesDone >= bounds.moves) return null;
+      return stepController(state, action, rebalancer);
+    },
+    label,
+    invariants: [
+      { name: 'ValidConfig', holds: (state) => isValidConfig(state.latest, bounds.shards) },
+      {
+        name: 'Balanced',
+        holds: (state) => isFullyAssigned(state.latest) && rebalanced(state, () => isBalanced(state.latest)),
+      },
+      {
+        name: 'MinimalMoves',
+        holds: (state) => rebalanced(state, (from) => isMinimalRebalance(from, state.latest)),
+      },
+      {
+        name: 'Deterministic',
+        holds: (state) => rebalanced(state, (from) =>
+          isOrderIndependent(rebalancer, from, memberGids(state.latest), state.latest.shards)),
+      },
+      { name: 'HistoryImmutable', holds: (state) => state.historyKept },
+    ],
+    codec: { encode, decode: decoder(bounds.shards) },
+    variables: (state) => ({
+      num: state.latest.num,
+      shards: state.latest.shards,
+      groups: state.latest.groups,
+      // ITF has no null: an empty list stands for "not made by Join or Leave".
+      rebalancedFrom: state.rebalancedFrom ?? [],
+      historyKept: state.historyKept,
+      movesDone: state.movesDone,
+    }),
+  };
+}
+
+export const controllerInvariants = [
+  'ValidConfig',
+  'Balanced',
+  'MinimalMoves',
+  'Deterministic',
+  'HistoryImmutable',
+] as const;
+
+const rebalancers: Readonly<Record<string, Rebalancer>> = {
+  'non-minimal-rebalance': rebalanceFromScratch,
+};
+
+export const controllerDefinition: ModelDefinition = {
+  name: 'controller',
+  description: 'the shard controller: every Join/Leave/Move sequence over a small gid universe',
+  params: [
+    { name: 'gids', description: 'gid universe 1..N', default: 4, kind: 'integer', min: 1, max: maximumModelGids },
+    { name: 'shards', description: 'shards', default: 10, kind: 'integer', min: 1, max: maximumModelShards },
+    { name: 'ops', description: 'configuration changes', default: 6, kind: 'integer', min: 0, max: maximumModelOps },
+    { name: 'moves', description: 'of which Moves', default: 2, kind: 'integer', min: 0, max: maximumModelOps },
+  ],
+  invariants: controllerInvariants,
+  bugs: [
+    {
+      name: 'non-minimal-rebalance',
+      description: 'Join and Leave deal the shards out afresh, round robin, ignoring their holders',
+      breaks: ['MinimalMoves'],
+    },
+  ],
+  create: (params: Params, bug: string | undefined) => {
+    const bounds = { gids: params['gids'] as number, shards: params['shards'] as number, ops: params['ops'] as number, moves: params['moves'] as number };
+    const rebalancer = bug === undefined ? rebalance : rebalancers[bug];
+    assert(rebalancer !== undefined, `controller: unknown bug ${bug}`);
+    return createControllerModel(bounds, rebalancer);
+  },
+};

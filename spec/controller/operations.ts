@@ -1,0 +1,99 @@
+/**
+ * The controller's configuration operations (MIT 6.5840 shardctrler: Join, Leave, Move), as
+ * pure functions from the latest configuration to the next one. Like etcd's confchange, each
+ * checks its input, never touches it, and returns a new configuration numbered latest.num + 1,
+ * or a one-line reason the request is refused (a refusal makes no configuration).
+ *
+ * Join and Leave rebalance (see rebalance.ts); Move does not: it pins one shard to one group,
+ * and the next Join or Leave rebalances from there.
+ */
+import { assert } from '../assert.js';
+import { rebalance, type Rebalancer } from './rebalance.js';
+import { unassignedGid, type Config, type ControllerResult, type Gid } from './types.js';
+
+/** Configuration 0: every shard unassigned, no groups. */
+export function initialConfig(shardCount: number): Config {
+  assert(Number.isInteger(shardCount) && shardCount > 0, `initialConfig: bad shard count ${shardCount}`);
+  return { num: 0, shards: Array<Gid>(shardCount).fill(unassignedGid), groups: {} };
+}
+
+const refuse = (error: string): { ok: false; error: string } => ({ ok: false, error });
+
+/** The member gids of a configuration, ascending (integer keys iterate in ascending order). */
+export function memberGids(config: Config): Gid[] {
+  return Object.keys(config.groups).map(Number);
+}
+
+function gidProblem(operation: string, gid: number): string | null {
+  if (!Number.isSafeInteger(gid)) return `${operation}: gid ${gid} is not an integer`;
+  if (gid <= 0) return `${operation}: gid ${gid} is not positive (gid 0 means unassigned)`;
+  return null;
+}
+
+function nextConfig(latest: Config, shards: readonly Gid[], groups: Config['groups']): Config {
+  const config: Config = { num: latest.num + 1, shards, groups };
+  assert(config.shards.length === latest.shards.length, 'a configuration changed its shard count');
+  return config;
+}
+
+/** Join: adds the groups (gid -> servers) and rebalances. */
+export function joinConfig(
+  latest: Config,
+  groups: Readonly<Record<number, readonly string[]>>,
+  rebalancer: Rebalancer = rebalance,
+): ControllerResult<Config> {
+  const keys = Object.keys(groups);
+  if (keys.length === 0) return refuse('join: no groups given');
+  for (const key of keys) {
+    const gid = Number(key);
+    const problem = gidProblem('join', gid);
+    if (problem) return refuse(problem);
+    if (gid in latest.groups) return refuse(`join: gid ${gid} is already a member`);
+    const servers = groups[gid]!;
+    if (!Array.isArray(servers) || servers.length === 0) {
+      return refuse(`join: gid ${gid} has no servers`);
+    }
+  }
+  const merged: Record<number, readonly string[]> = { ...latest.groups };
+  for (const key of keys) merged[Number(key)] = groups[Number(key)]!.slice();
+  const shards = rebalancer(latest.shards, memberGids({ ...latest, groups: merged }));
+  return { ok: true, value: nextConfig(latest, shards, merged) };
+}
+
+/** Leave: removes the groups and hands their shards to the remaining groups. */
+export function leaveConfig(
+  latest: Config,
+  gids: readonly Gid[],
+  rebalancer: Rebalancer = rebalance,
+): ControllerResult<Config> {
+  if (gids.length === 0) return refuse('leave: no gids given');
+  const seen = new Set<Gid>();
+  for (const gid of gids) {
+    const problem = gidProblem('leave', gid);
+    if (problem) return refuse(problem);
+    if (seen.has(gid)) return refuse(`leave: gid ${gid} listed twice`);
+    seen.add(gid);
+    if (!(gid in latest.groups)) return refuse(`leave: unknown gid ${gid} (not a member)`);
+  }
+  const remaining: Record<number, readonly string[]> = {};
+  for (const gid of memberGids(latest)) {
+    if (!seen.has(gid)) remaining[gid] = latest.groups[gid]!;
+  }
+  const shards = rebalancer(latest.shards, memberGids({ ...latest, groups: remaining }));
+  return { ok: true, value: nextConfig(latest, shards, remaining) };
+}
+
+/** Move: assigns one shard to one member group; null when it already belongs to that group. */
+export function moveConfig(latest: Config, shard: number, gid: Gid): ControllerResult<Config | null> {
+  const shardCount = latest.shards.length;
+  if (!Number.isSafeInteger(shard) || shard < 0 || shard >= shardCount) {
+    return refuse(`move: shard ${shard} out of range 0..${shardCount - 1}`);
+  }
+  const problem = gidProblem('move', gid);
+  if (problem) return refuse(problem);
+  if (!(gid in latest.groups)) return refuse(`move: unknown gid ${gid} (not a member)`);
+  if (latest.shards[shard] === gid) return { ok: true, value: null };
+  const shards = latest.shards.slice();
+  shards[shard] = gid;
+  return { ok: true, value: nextConfig(latest, shards, latest.groups) };
+}

@@ -1,0 +1,331 @@
+/**
+ * A hand-written codec for the `migration` model's states: several times faster than the
+ * plain codec, which writes every object key. Each field is written in a fixed order; null is
+ * the word -1 where a non-negative number would stand. decode(encode(s)) equals s exactly
+ * (configuration server lists are rebuilt by serversOf, as the model builds them).
+ */
+import type { StateCodec } from '../../checker/model.js';
+import type { WordReader, WordWriter } from '../../checker/words.js';
+import type { Config, Gid } from '../controller/types.js';
+import type {
+  ClientOperation,
+  DedupRecord,
+  GroupCommand,
+  Identity,
+  Image,
+  KvEntry,
+  Receipt,
+  ShardPhase,
+  ShardState,
+} from '../shardkv/types.js';
+import type { MigrationBounds, MigrationState, ClientState, InFlight } from './model-state.js';
+import { serversOf } from './model-state.js';
+import type { Intent, ShardProgress } from './types.js';
+
+const none = -1;
+const phases: readonly ShardPhase[] = ['serving', 'frozen', 'absent'];
+const steps: readonly ShardProgress['step'][] = ['recover', 'freeze', 'install', 'delete', 'done'];
+const operations: readonly ClientOperation[] = ['get', 'put', 'append'];
+const commandTypes: readonly GroupCommand['type'][] = [
+  'client', 'freeze', 'install', 'delete', 'unfreeze', 'query-shard', 'expire-session',
+];
+
+function writeIdentity(identity: Identity | null, out: WordWriter): void {
+  if (identity === null) {
+    out.push(none);
+    return;
+  }
+  out.push(identity.shard);
+  out.push(identity.epoch);
+  out.push(identity.src);
+  out.push(identity.dst);
+}
+
+function readIdentity(input: WordReader): Identity | null {
+  const shard = input.next();
+  if (shard === none) return null;
+  return { shard, epoch: input.next(), src: input.next(), dst: input.next() };
+}
+
+function writeReceipt(receipt: Receipt | null, out: WordWriter): void {
+  writeIdentity(receipt === null ? null : receipt.identity, out);
+  if (receipt !== null) out.push(receipt.digest | 0);
+}
+
+function readReceipt(input: WordReader): Receipt | null {
+  const identity = readIdentity(input);
+  return identity === null ? null : { identity, digest: input.next() >>> 0 };
+}
+
+function writeKv(kv: readonly KvEntry[], out: WordWriter): void {
+  out.push(kv.length);
+  for (const entry of kv) {
+    out.pushString(entry.key);
+    out.pushString(entry.value);
+  }
+}
+
+function readKv(input: WordReader): KvEntry[] {
+  const kv: KvEntry[] = [];
+  for (let count = input.next(); count > 0; count--) {
+    kv.push({ key: input.nextString(), value: input.nextString() });
+  }
+  return kv;
+}
+
+function writeDedup(dedup: readonly DedupRecord[], out: WordWriter): void {
+  out.push(dedup.length);
+  for (const record of dedup) {
+    out.push(record.client);
+    out.push(record.seq);
+    out.push(record.digest | 0);
+    out.pushString(record.result);
+  }
+}
+
+function readDedup(input: WordReader): DedupRecord[] {
+  const dedup: DedupRecord[] = [];
+  for (let count = input.next(); count > 0; count--) {
+    const client = input.next();
+    const seq = input.next();
+    const digest = input.next() >>> 0;
+    dedup.push({ client, seq, digest, result: input.nextString() });
+  }
+  return dedup;
+}
+
+function writeImage(image: Image, out: WordWriter): void {
+  writeKv(image.kv, out);
+  writeDedup(image.dedup, out);
+}
+
+function readImage(input: WordReader): Image {
+  const kv = readKv(input);
+  return { kv, dedup: readDedup(input) };
+}
+
+function writeShard(record: ShardState, out: WordWriter): void {
+  out.push(phases.indexOf(record.phase));
+  writeIdentity(record.identity, out);
+  writeKv(record.kv, out);
+  writeDedup(record.dedup, out);
+  writeReceipt(record.receipt, out);
+  writeIdentity(record.tombstone, out);
+}
+
+function readShard(input: WordReader): ShardState {
+  const phase = phases[input.next()]!;
+  const identity = readIdentity(input);
+  const kv = readKv(input);
+  const dedup = readDedup(input);
+  const receipt = readReceipt(input);
+  return { phase, identity, kv, dedup, receipt, tombstone: readIdentity(input) };
+}
+
+function writeCommand(command: GroupCommand, out: WordWriter): void {
+  out.push(commandTypes.indexOf(command.type));
+  switch (command.type) {
+    case 'client': {
+      const request = command.request;
+      out.push(request.client);
+      out.push(request.seq);
+      out.push(operations.indexOf(request.op));
+      out.pushString(request.key);
+      out.pushString(request.value);
+      return;
+    }
+    case 'install':
+      writeIdentity(command.identity, out);
+      writeImage(command.image, out);
+      return;
+    case 'delete':
+      writeIdentity(command.identity, out);
+      writeReceipt(command.receipt, out);
+      return;
+    case 'freeze':
+    case 'unfreeze':
+      writeIdentity(command.identity, out);
+      return;
+    case 'query-shard':
+      out.push(command.shard);
+      return;
+    case 'expire-session':
+      out.push(command.client);
+  }
+}
+
+function readCommand(input: WordReader): GroupCommand {
+  const type = commandTypes[input.next()]!;
+  switch (type) {
+    case 'client': {
+      const client = input.next();
+      const seq = input.next();
+      const op = operations[input.next()]!;
+      const key = input.nextString();
+      return { type, request: { client, seq, op, key, value: input.nextString() } };
+    }
+    case 'install': {
+      const identity = readIdentity(input)!;
+      return { type, identity, image: readImage(input) };
+    }
+    case 'delete': {
+      const identity = readIdentity(input)!;
+      return { type, identity, receipt: readReceipt(input) };
+    }
+    case 'freeze':
+    case 'unfreeze':
+      return { type, identity: readIdentity(input)! };
+    case 'query-shard':
+      return { type, shard: input.next() };
+    case 'expire-session':
+      return { type, client: input.next() };
+  }
+}
+
+function writeConfig(config: Config, out: WordWriter): void {
+  for (const gid of config.shards) out.push(gid);
+  const members = Object.keys(config.groups);
+  out.push(members.length);
+  for (const gid of members) out.push(Number(gid));
+}
+
+function readConfig(input: WordReader, num: number, shardCount: number): Config {
+  const shards: Gid[] = [];
+  for (let shard = 0; shard < shardCount; shard++) shards.push(input.next());
+  const groups: Record<number, readonly string[]> = {};
+  for (let count = input.next(); count > 0; count--) {
+    const gid = input.next();
+    groups[gid] = serversOf(gid);
+  }
+  return { num, shards, groups };
+}
+
+function writeProgress(progress: ShardProgress, out: WordWriter): void {
+  out.push(steps.indexOf(progress.step));
+  if (progress.step === 'install') writeImage(progress.image, out);
+  if (progress.step === 'delete') writeReceipt(progress.receipt, out);
+}
+
+function readProgress(input: WordReader): ShardProgress {
+  const step = steps[input.next()]!;
+  if (step === 'install') return { step, image: readImage(input) };
+  if (step === 'delete') return { step, receipt: readReceipt(input)! };
+  return { step } as ShardProgress;
+}
+
+function writeStrings(values: readonly (string | null)[], out: WordWriter): void {
+  for (const value of values) {
+    if (value === null) out.push(none);
+    else out.pushString(value);
+  }
+}
+
+function readStrings(input: WordReader, count: number): (string | null)[] {
+  const values: (string | null)[] = [];
+  for (let index = 0; index < count; index++) {
+    if (input.words[input.position] === none) {
+      input.next();
+      values.push(null);
+    } else {
+      values.push(input.nextString());
+    }
+  }
+  return values;
+}
+
+function writeIntent(next: Intent | null, out: WordWriter): void {
+  if (next === null) {
+    out.push(none);
+    return;
+  }
+  out.push(next.num);
+  out.push(next.moves.length);
+  for (const identity of next.moves) writeIdentity(identity, out);
+}
+
+function readIntent(input: WordReader): Intent | null {
+  const num = input.next();
+  if (num === none) return null;
+  const moves: Identity[] = [];
+  for (let count = input.next(); count > 0; count--) moves.push(readIdentity(input)!);
+  return { num, moves };
+}
+
+function writeClient(client: ClientState, out: WordWriter): void {
+  out.push(client.done);
+  out.push(client.configNum);
+  writeStrings(client.results, out);
+}
+
+function readClient(input: WordReader): ClientState {
+  const done = input.next();
+  const configNum = input.next();
+  return { done, configNum, results: readStrings(input, done) as string[] };
+}
+
+export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationState> {
+  const requests = bounds.clients * bounds.ops;
+  const encode = (state: MigrationState, out: WordWriter): void => {
+    const controller = state.controller;
+    out.push(controller.configs.length);
+    for (const config of controller.configs) writeConfig(config, out);
+    out.push(controller.current);
+    writeIntent(controller.next, out);
+    out.push(state.driver.progress.length);
+    for (const progress of state.driver.progress) writeProgress(progress, out);
+    for (const group of state.groups) for (const record of group.shards) writeShard(record, out);
+    for (const client of state.clients) writeClient(client, out);
+    out.push(state.network.length);
+    for (const copy of state.network) {
+      out.push(copy.to);
+      writeCommand(copy.command, out);
+    }
+    out.push(state.crashes);
+    out.push(state.duplicates);
+    const history = state.history;
+    for (const count of history.applied) out.push(count);
+    writeStrings(history.first, out);
+    writeStrings(history.ghost, out);
+    out.push(history.staleChanged ? 1 : 0);
+  };
+  const decode = (input: WordReader): MigrationState => {
+    const configs: Config[] = [];
+    const configCount = input.next();
+    for (let num = 0; num < configCount; num++) configs.push(readConfig(input, num, bounds.shards));
+    const current = input.next();
+    const next = readIntent(input);
+    const progress: ShardProgress[] = [];
+    for (let count = input.next(); count > 0; count--) progress.push(readProgress(input));
+    const groups = [];
+    for (let gid = 1; gid <= bounds.groups; gid++) {
+      const shards: ShardState[] = [];
+      for (let shard = 0; shard < bounds.shards; shard++) shards.push(readShard(input));
+      groups.push({ gid, shards });
+    }
+    const clients: ClientState[] = [];
+    for (let client = 0; client < bounds.clients; client++) clients.push(readClient(input));
+    const network: InFlight[] = [];
+    for (let count = input.next(); count > 0; count--) {
+      const to = input.next();
+      network.push({ to, command: readCommand(input) });
+    }
+    const crashes = input.next();
+    const duplicates = input.next();
+    const applied: number[] = [];
+    for (let index = 0; index < requests; index++) applied.push(input.next());
+    const first = readStrings(input, requests);
+    const ghost = readStrings(input, bounds.shards) as string[];
+    const staleChanged = input.next() === 1;
+    return {
+      controller: { configs, current, next },
+      driver: { progress },
+      groups,
+      clients,
+      network,
+      crashes,
+      duplicates,
+      history: { applied, first, ghost, staleChanged },
+    };
+  };
+  return { encode, decode };
+}

@@ -1,0 +1,327 @@
+/**
+ * The `migration` model's actions: one per atomic step of an actor or of the environment.
+ *
+ * - Admin: Join(g), Leave(g), Move(s, g) record one configuration each (controller functions),
+ *   within max-reconfigs; the last group never leaves (migration refuses to unassign data).
+ * - Driver: PlanNext, Freeze(s) / Install(s) / Delete(s) (the driver sends the shard's command
+ *   for the step it believes is next; the group applies it; the reply reaches the driver or is
+ *   lost; the network may keep a copy to deliver late), RecoverShard(s), Publish, and
+ *   CrashDriver (its volatile beliefs are lost; it restarts at once: a slow restart is the
+ *   same as a driver that does nothing for a while). EarlyDelete(s) exists only with the
+ *   delete-before-receipt bug.
+ * - Clients: ClientRequest(c) to the owner in the configuration the client believes in (the
+ *   reply may be lost; a copy may be kept), ClientQuery(c) to learn the published one.
+ * - Network: Deliver(i) delivers a kept copy late; its reply reaches the sender, who takes it
+ *   only if it answers what the sender is waiting for.
+ * Losing a request is not an action: it is the same as not sending it yet.
+ */
+import { joinConfig, leaveConfig, memberGids, moveConfig } from '../controller/index.js';
+import type { Config, ControllerResult, Gid } from '../controller/types.js';
+import { applyCommand } from '../shardkv/state-machine.js';
+import { queryShard } from '../shardkv/migration-steps.js';
+import type { GroupCommand, GroupResult, MigrationBug, ShardFacts } from '../shardkv/types.js';
+import { driverSends, handleReply, moveIndex, planNext } from './driver.js';
+import type { InFlight, MigrationBounds, MigrationState } from './model-state.js';
+import type { ShardProgress } from './types.js';
+import { scriptRequest, serversOf } from './model-state.js';
+import { publishNext, recoverShard, restartDriver } from './recovery.js';
+import { recordClientEffect } from './history.js';
+
+export type MigrationAction =
+  | { readonly type: 'Join'; readonly gid: Gid }
+  | { readonly type: 'Leave'; readonly gid: Gid }
+  | { readonly type: 'Move'; readonly shard: number; readonly gid: Gid }
+  | { readonly type: 'PlanNext' }
+  | {
+      readonly type: DriverStepType;
+      readonly shard: number;
+      readonly lost: boolean;
+      readonly duplicate: boolean;
+    }
+  | { readonly type: 'RecoverShard'; readonly shard: number }
+  | { readonly type: 'Publish' }
+  | { readonly type: 'CrashDriver' }
+  | {
+      readonly type: 'ClientRequest';
+      readonly client: number;
+      readonly lost: boolean;
+      readonly duplicate: boolean;
+    }
+  | { readonly type: 'ClientQuery'; readonly client: number }
+  | { readonly type: 'Deliver'; readonly index: number; readonly lost: boolean };
+
+export type DriverStepType = 'Freeze' | 'Install' | 'Delete' | 'EarlyDelete';
+
+/** The driver's belief each step needs, and which of driverSends' commands it sends. */
+const driverSteps: Record<DriverStepType, { step: ShardProgress['step']; send: number }> = {
+  Freeze: { step: 'freeze', send: 0 },
+  Install: { step: 'install', send: 0 },
+  Delete: { step: 'delete', send: 0 },
+  EarlyDelete: { step: 'install', send: 1 },
+};
+
+const flags = [false, true] as const;
+
+/** Every action, in a fixed order (a disabled one simply has no successor). */
+export function allActions(
+  bounds: MigrationBounds,
+  bug: MigrationBug | undefined,
+): MigrationAction[] {
+  const actions: MigrationAction[] = [];
+  for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Join', gid });
+  for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Leave', gid });
+  for (let shard = 0; shard < bounds.shards; shard++) {
+    for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Move', shard, gid });
+  }
+  actions.push({ type: 'PlanNext' });
+  const types: DriverStepType[] = ['Freeze', 'Install', 'Delete'];
+  if (bug === 'delete-before-receipt') types.push('EarlyDelete');
+  for (let shard = 0; shard < bounds.shards; shard++) {
+    for (const type of types) {
+      for (const lost of flags) {
+        for (const duplicate of flags) actions.push({ type, shard, lost, duplicate });
+      }
+    }
+    actions.push({ type: 'RecoverShard', shard });
+  }
+  actions.push({ type: 'Publish' }, { type: 'CrashDriver' });
+  for (let client = 0; client < bounds.clients; client++) {
+    for (const lost of flags) {
+      for (const duplicate of flags) {
+        actions.push({ type: 'ClientRequest', client, lost, duplicate });
+      }
+    }
+    actions.push({ type: 'ClientQuery', client });
+  }
+  for (let index = 0; index < bounds.maxDuplicates; index++) {
+    for (const lost of flags) actions.push({ type: 'Deliver', index, lost });
+  }
+  return actions;
+}
+
+export function actionLabel(action: MigrationAction): string {
+  switch (action.type) {
+    case 'Join':
+    case 'Leave':
+      return `${action.type}(g${action.gid})`;
+    case 'Move':
+      return `Move(s${action.shard}, g${action.gid})`;
+    case 'Freeze':
+    case 'Install':
+    case 'Delete':
+    case 'EarlyDelete': {
+      const extras = [action.lost ? ', reply-lost' : '', action.duplicate ? ', duplicated' : ''];
+      return `${action.type}(s${action.shard}${extras.join('')})`;
+    }
+    case 'RecoverShard':
+      return `RecoverShard(s${action.shard})`;
+    case 'ClientRequest': {
+      const extras = [action.lost ? ', reply-lost' : '', action.duplicate ? ', duplicated' : ''];
+      return `ClientRequest(c${action.client}${extras.join('')})`;
+    }
+    case 'ClientQuery':
+      return `ClientQuery(c${action.client})`;
+    case 'Deliver':
+      return `Deliver(${action.index}${action.lost ? ', reply-lost' : ''})`;
+    default:
+      return action.type;
+  }
+}
+
+export class MigrationStepper {
+  constructor(
+    private readonly bounds: MigrationBounds,
+    private readonly bug: MigrationBug | undefined,
+  ) {}
+
+  next(state: MigrationState, action: MigrationAction): MigrationState | null {
+    switch (action.type) {
+      case 'Join':
+        return this.recordConfig(state, (latest) => {
+          if (latest.groups[action.gid]) return null;
+          return joinConfig(latest, { [action.gid]: serversOf(action.gid) });
+        });
+      case 'Leave':
+        return this.recordConfig(state, (latest) =>
+          memberGids(latest).length < 2 ? null : leaveConfig(latest, [action.gid]));
+      case 'Move':
+        return this.recordConfig(state, (latest) => moveConfig(latest, action.shard, action.gid));
+      case 'PlanNext': {
+        const planned = planNext(state.controller, { bug: this.bug });
+        return planned && { ...state, controller: planned.controller, driver: planned.driver };
+      }
+      case 'Freeze':
+      case 'Install':
+      case 'Delete':
+      case 'EarlyDelete':
+        return this.driverStep(state, action.type, action.shard, action.lost, action.duplicate);
+      case 'RecoverShard':
+        return this.recover(state, action.shard);
+      case 'Publish': {
+        const published = publishNext(state.controller, state.driver);
+        if (published === null) return null;
+        return { ...state, controller: published.controller, driver: published.driver };
+      }
+      case 'CrashDriver': {
+        const lost = state.driver.progress.some((progress) => progress.step !== 'recover');
+        if (state.crashes >= this.bounds.maxCrashes || !lost) return null;
+        return { ...state, driver: restartDriver(state.controller), crashes: state.crashes + 1 };
+      }
+      case 'ClientRequest':
+        return this.clientRequest(state, action.client, action.lost, action.duplicate);
+      case 'ClientQuery': {
+        const client = state.clients[action.client]!;
+        if (client.configNum >= state.controller.current) return null;
+        const clients = state.clients.slice();
+        clients[action.client] = { ...client, configNum: state.controller.current };
+        return { ...state, clients };
+      }
+      case 'Deliver': {
+        const copy = state.network[action.index];
+        if (copy === undefined) return null;
+        const network = state.network.filter((_, index) => index !== action.index);
+        const delivered = this.deliver({ ...state, network }, copy.to, copy.command);
+        if (action.lost) return delivered.state;
+        return this.replyToSender(delivered.state, copy.command, delivered.result);
+      }
+    }
+  }
+
+  private recordConfig(
+    state: MigrationState,
+    change: (latest: Config) => ControllerResult<Config | null> | null,
+  ): MigrationState | null {
+    const configs = state.controller.configs;
+    if (configs.length - 2 >= this.bounds.maxReconfigs) return null;
+    const result = change(configs[configs.length - 1]!);
+    if (result === null || !result.ok || result.value === null) return null;
+    return { ...state, controller: { ...state.controller, configs: [...configs, result.value] } };
+  }
+
+  private driverStep(
+    state: MigrationState,
+    type: DriverStepType,
+    shard: number,
+    lost: boolean,
+    duplicate: boolean,
+  ): MigrationState | null {
+    const index = moveIndex(state.controller, shard);
+    if (index < 0 || state.driver.progress[index]!.step !== driverSteps[type].step) return null;
+    const sends = driverSends(state.controller, state.driver, index, { bug: this.bug });
+    const send = sends[driverSteps[type].send];
+    if (send === undefined) return null;
+    let current = state;
+    if (duplicate) {
+      if (state.duplicates >= this.bounds.maxDuplicates) return null;
+      current = withCopy(current, { to: send.to, command: send.command });
+    }
+    const delivered = this.deliver(current, send.to, send.command);
+    if (lost) return delivered.state;
+    return this.replyToSender(delivered.state, send.command, delivered.result);
+  }
+
+  private recover(state: MigrationState, shard: number): MigrationState | null {
+    const index = moveIndex(state.controller, shard);
+    const identity = state.controller.next?.moves[index];
+    if (identity === undefined) return null;
+    const factsAt = (gid: Gid): ShardFacts => {
+      const result = queryShard(state.groups[gid - 1]!, shard).result;
+      if (result.type !== 'facts') throw new Error(`no facts for shard ${shard} at g${gid}`);
+      return result.facts;
+    };
+    const srcFacts = identity.src === 0 ? null : factsAt(identity.src);
+    const recovered = recoverShard(
+      state.controller, state.driver, index, srcFacts, factsAt(identity.dst), { bug: this.bug });
+    if (recovered === null) return null;
+    let current: MigrationState = { ...state, driver: recovered.driver };
+    for (const send of recovered.sends) {
+      current = this.deliver(current, send.to, send.command).state;
+    }
+    return current;
+  }
+
+  private clientRequest(
+    state: MigrationState,
+    clientIndex: number,
+    lost: boolean,
+    duplicate: boolean,
+  ): MigrationState | null {
+    const client = state.clients[clientIndex]!;
+    if (client.done >= this.bounds.ops) return null;
+    const request = scriptRequest(this.bounds, clientIndex, client.done);
+    const shard = (clientIndex + client.done) % this.bounds.shards;
+    const owner = state.controller.configs[client.configNum]!.shards[shard]!;
+    if (owner === 0) return null;
+    const command: GroupCommand = { type: 'client', request };
+    let current = state;
+    if (duplicate) {
+      if (state.duplicates >= this.bounds.maxDuplicates) return null;
+      current = withCopy(current, { to: owner, command });
+    }
+    const delivered = this.deliver(current, owner, command);
+    if (lost) return delivered.state;
+    return this.replyToSender(delivered.state, command, delivered.result);
+  }
+
+  /**
+   * A reply reaches whoever sent the command: the driver takes it if it is for the step and
+   * identity it is at; a client takes a value if it is for its outstanding request.
+   */
+  private replyToSender(
+    state: MigrationState,
+    command: GroupCommand,
+    result: GroupResult,
+  ): MigrationState {
+    if (command.type === 'client') {
+      const request = command.request;
+      const client = state.clients[request.client]!;
+      if (result.type !== 'value' || client.done !== request.seq) return state;
+      const clients = state.clients.slice();
+      clients[request.client] = {
+        ...client,
+        done: client.done + 1,
+        results: [...client.results, result.value],
+      };
+      return { ...state, clients };
+    }
+    if (!('identity' in command)) return state;
+    const index = moveIndex(state.controller, command.identity.shard);
+    if (index < 0) return state;
+    const driver = handleReply(state.controller, state.driver, index, result);
+    return driver === state.driver ? state : { ...state, driver };
+  }
+
+  /** Group `to` applies `command`; the history variables note what it changed. */
+  private deliver(
+    state: MigrationState,
+    to: Gid,
+    command: GroupCommand,
+  ): { state: MigrationState; result: GroupResult } {
+    const group = state.groups[to - 1]!;
+    const applied = applyCommand(group, command, { bug: this.bug });
+    if (applied.state === group) return { state, result: applied.result };
+    const groups = state.groups.slice();
+    groups[to - 1] = applied.state;
+    let history = state.history;
+    if (command.type === 'client' && applied.result.type === 'value') {
+      history = recordClientEffect(history, this.bounds, command.request, applied.result.value);
+    } else if ('identity' in command) {
+      const before = group.shards[command.identity.shard]!.identity;
+      if (before !== null && before.epoch > command.identity.epoch && !history.staleChanged) {
+        history = { ...history, staleChanged: true };
+      }
+    }
+    return { state: { ...state, groups, history }, result: applied.result };
+  }
+}
+
+/** The state with one more kept copy, in canonical order. */
+function withCopy(state: MigrationState, copy: InFlight): MigrationState {
+  const network = [...state.network, copy];
+  network.sort((a, b) => compareText(JSON.stringify(a), JSON.stringify(b)));
+  return { ...state, network, duplicates: state.duplicates + 1 };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,133 @@
+/**
+ * The `migration` model (DESIGN §3): the controller's driver, G replica groups as atomic
+ * replicated state machines and C clients, composed with a network that loses replies,
+ * duplicates messages and delivers the copies late, and an environment that crashes the
+ * driver and changes the configuration (join / leave / move). It starts from configuration 1
+ * (group 1 holds every shard) and checks the seven invariants of invariants.ts.
+ */
+import type {
+  BugSpec,
+  Model,
+  ModelDefinition,
+  Params,
+  ParamSpec,
+} from '../../checker/model.js';
+import { migrationBugs, type MigrationBug } from '../shardkv/types.js';
+import { migrationCodec } from './codec.js';
+import { invariantNames, migrationInvariants } from './invariants.js';
+import {
+  actionLabel,
+  allActions,
+  MigrationStepper,
+  type MigrationAction,
+} from './model-actions.js';
+import {
+  initialState,
+  maximumOps,
+  type MigrationBounds,
+  type MigrationState,
+} from './model-state.js';
+
+export function createMigrationModel(
+  bounds: MigrationBounds,
+  bug?: MigrationBug,
+): Model<MigrationState, MigrationAction> {
+  const actions = allActions(bounds, bug);
+  const stepper = new MigrationStepper(bounds, bug);
+  const initial = initialState(bounds);
+  return {
+    name: 'migration',
+    initialStates: () => [initial],
+    actions: () => actions,
+    next: (state, action) => stepper.next(state, action),
+    label: actionLabel,
+    invariants: migrationInvariants(bounds),
+    codec: migrationCodec(bounds),
+    variables: (state) => ({ ...state }),
+  };
+}
+
+export const migrationBugSpecs: readonly BugSpec[] = [
+  {
+    name: 'skip-freeze',
+    description: 'src hands out its image for install at dst without freezing the shard',
+    breaks: ['AtMostOneServer'],
+  },
+  {
+    name: 'unfreeze-on-recovery',
+    description: 'a recovering driver unfreezes src because current still names it',
+    breaks: ['AtMostOneServer'],
+  },
+  {
+    name: 'reinstall-overwrites',
+    description: "a repeated Install overwrites what dst has served since the first one",
+    breaks: ['NoLostWrite'],
+  },
+  {
+    name: 'delete-before-receipt',
+    description: "the driver deletes at src as soon as it holds the image, before dst's receipt",
+    breaks: ['NoLostWrite'],
+  },
+  {
+    name: 'accept-stale-epoch',
+    description: 'groups act on freeze/install/delete messages of an older epoch',
+    breaks: ['StaleRejected', 'NoLostWrite'],
+  },
+  {
+    name: 'skip-config',
+    description:
+      'the driver plans from current straight to the newest configuration, abandoning next',
+    breaks: ['ConfigsInOrder', 'NoLostWrite', 'AtMostOneServer'],
+  },
+  {
+    name: 'dedup-not-migrated',
+    description: 'the image carries the KV data but not the dedup table',
+    breaks: ['ExactlyOnce'],
+  },
+];
+
+function integerParam(
+  name: string,
+  description: string,
+  defaultValue: number,
+  min: number,
+  max: number,
+): ParamSpec {
+  return { name, description, default: defaultValue, kind: 'integer', min, max };
+}
+
+function boundsOf(params: Params): MigrationBounds {
+  return {
+    groups: params['groups'] as number,
+    shards: params['shards'] as number,
+    clients: params['clients'] as number,
+    ops: params['ops'] as number,
+    maxReconfigs: params['max-reconfigs'] as number,
+    maxCrashes: params['max-crashes'] as number,
+    maxDuplicates: params['max-duplicates'] as number,
+  };
+}
+
+export const migrationDefinition: ModelDefinition = {
+  name: 'migration',
+  description:
+    'Shard migration (freeze / install / delete / publish) with driver crashes, a lossy ' +
+    'duplicating network, clients and join/leave/move',
+  params: [
+    integerParam('groups', 'replica groups', 2, 1, 3),
+    integerParam('shards', 'shards', 2, 1, 3),
+    integerParam('clients', 'clients', 2, 0, 3),
+    integerParam('ops', 'operations per client', 2, 0, maximumOps),
+    integerParam('max-reconfigs', 'admin join/leave/move', 2, 0, 3),
+    integerParam('max-crashes', 'driver crashes', 1, 0, 3),
+    integerParam('max-duplicates', 'messages the network duplicates', 1, 0, 3),
+  ],
+  invariants: [...invariantNames],
+  bugs: migrationBugSpecs,
+  create: (params, bug) => {
+    if (bug !== undefined && !migrationBugs.includes(bug as MigrationBug)) {
+      throw new Error(`migration has no bug '${bug}'`);
+    }
+    return createMigrationModel(boundsOf(params), bug as MigrationBug | undefined) as never;
+  },
+};

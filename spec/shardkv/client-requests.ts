@@ -1,0 +1,75 @@
+/**
+ * Client Get / Put / Append at a replica group, with exactly-once semantics (DESIGN §3; Raft
+ * dissertation §6.3). A request is served only while the group's record of the key's shard is
+ * `serving`; otherwise the client gets ErrWrongGroup and asks the controller again.
+ *
+ * The dedup table is part of the shard (it moves with the image) and keeps, per client, the
+ * latest request: its sequence number, the digest of the whole request and the first result.
+ * A retry returns the first result and changes nothing; the same (client, seq) carrying a
+ * different request is an `identity-conflict`; an older sequence number is `stale-request`
+ * (the client already moved on, so this is a late network duplicate). Every operation's
+ * result is the key's value after it (for a get, the value read).
+ */
+import { assert } from '../assert.js';
+import { key2shard, requestDigest } from './digest.js';
+import { readValue, withShard, writeValue } from './group.js';
+import type { Applied, ClientRequest, DedupRecord, GroupState } from './types.js';
+
+function withRecord(dedup: readonly DedupRecord[], record: DedupRecord): DedupRecord[] {
+  const result = dedup.filter((existing) => existing.client !== record.client);
+  let index = 0;
+  while (index < result.length && result[index]!.client < record.client) index++;
+  result.splice(index, 0, record);
+  return result;
+}
+
+export function applyClientRequest(group: GroupState, request: ClientRequest): Applied {
+  assert(Number.isInteger(request.seq) && request.seq >= 0, `bad seq ${request.seq}`);
+  assert(request.op !== 'get' || request.value === '', 'a get carries no value');
+  const shard = key2shard(request.key, group.shards.length);
+  const record = group.shards[shard]!;
+  if (record.phase !== 'serving') {
+    return { state: group, result: { type: 'error', error: 'ErrWrongGroup' } };
+  }
+  const digest = requestDigest(request);
+  const previous = record.dedup.find((existing) => existing.client === request.client);
+  if (previous !== undefined && previous.seq === request.seq) {
+    if (previous.digest !== digest) {
+      return { state: group, result: { type: 'error', error: 'identity-conflict' } };
+    }
+    return { state: group, result: { type: 'value', value: previous.result } };
+  }
+  if (previous !== undefined && previous.seq > request.seq) {
+    return { state: group, result: { type: 'error', error: 'stale-request' } };
+  }
+  const before = readValue(record.kv, request.key);
+  const after =
+    request.op === 'get' ? before : request.op === 'put' ? request.value : before + request.value;
+  const kv = request.op === 'get' ? record.kv : writeValue(record.kv, request.key, after);
+  const dedup = withRecord(record.dedup, {
+    client: request.client,
+    seq: request.seq,
+    digest,
+    result: after,
+  });
+  const state = withShard(group, shard, { ...record, kv, dedup });
+  return { state, result: { type: 'value', value: after } };
+}
+
+/**
+ * Drops one client's dedup records from the shards this group serves. The decision to expire
+ * is itself a log entry, so every replica expires the same sessions at the same point.
+ * Frozen images stay untouched: their digest is bound into the receipt.
+ */
+export function expireSession(group: GroupState, client: number): Applied {
+  let state = group;
+  let records = 0;
+  group.shards.forEach((record, shard) => {
+    if (record.phase !== 'serving') return;
+    const dedup = record.dedup.filter((existing) => existing.client !== client);
+    if (dedup.length === record.dedup.length) return;
+    records += record.dedup.length - dedup.length;
+    state = withShard(state, shard, { ...record, dedup });
+  });
+  return { state, result: { type: 'expired', records } };
+}

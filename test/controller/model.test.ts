@@ -1,0 +1,160 @@
+// The `controller` model: exact state counts, the bug switch's counterexample, its replay.
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { breadthFirstSearch } from '../../checker/bfs.js';
+import { depthFirstSearch } from '../../checker/dfs.js';
+import { resolveParams } from '../../checker/params.js';
+import { parseTrace, replayTrace } from '../../checker/replay.js';
+import { executePath } from '../../checker/trace.js';
+import { WordReader, WordWriter } from '../../checker/words.js';
+import {
+  controllerDefinition,
+  createControllerModel,
+  initialConfig,
+  rebalanceFromScratch,
+  stepController,
+  rebalance,
+  type ControllerModelState,
+} from '../../spec/controller/index.js';
+import { findModel } from '../../spec/registry.js';
+
+const model = (gids: number, shards: number, ops: number, moves: number) =>
+  createControllerModel({ gids, shards, ops, moves });
+
+test('registered as "controller" with its bounds and bug', () => {
+  assert.is(findModel('controller'), controllerDefinition);
+  assert.equal(resolveParams(controllerDefinition, undefined, {}), { gids: 4, shards: 10, ops: 6, moves: 2 });
+  assert.equal(controllerDefinition.bugs.map((bug) => [bug.name, bug.breaks]), [
+    ['non-minimal-rebalance', ['MinimalMoves']],
+  ]);
+});
+
+test('gids 2, shards 1, ops 2, moves 1: the 11 states counted by hand', () => {
+  // Depth 1: Join(1), Join(2), Join(1,2). Depth 2: from {1}: Join(2), Leave(1); from {2}:
+  // Join(1), Leave(2); from {1,2}: Leave(1), Leave(2), Move(0,2) (Leave(1,2) repeats {1}'s
+  // Leave(1): the same configuration, rebalanced from the same shards).
+  const result = breadthFirstSearch(model(2, 1, 2, 1));
+  assert.is(result.result, 'ok');
+  assert.is(result.distinctStates, 11);
+  assert.is(result.depth, 2);
+});
+
+for (const [gids, shards, ops, moves, distinct] of [
+  [2, 3, 4, 4, 116],
+  [3, 4, 4, 2, 1423],
+  [4, 10, 3, 1, 3642],
+] as const) {
+  test(`gids ${gids}, shards ${shards}, ops ${ops}, moves ${moves}: ${distinct} states (bfs = dfs)`, () => {
+    const checked = model(gids, shards, ops, moves);
+    const breadth = breadthFirstSearch(checked);
+    assert.is(breadth.result, 'ok');
+    assert.is(breadth.distinctStates, distinct);
+    assert.is(depthFirstSearch(checked).distinctStates, distinct);
+  });
+}
+
+test('non-minimal-rebalance: BFS finds MinimalMoves broken after 2 steps', () => {
+  const params = resolveParams(controllerDefinition, 'non-minimal-rebalance', {});
+  const buggy = controllerDefinition.create(params, 'non-minimal-rebalance');
+  const result = breadthFirstSearch(buggy);
+  assert.is(result.result, 'violation');
+  assert.is(result.invariant, 'MinimalMoves');
+  const { actions } = executePath(buggy, result.path!);
+  assert.equal(actions.map((action) => buggy.label(action)), ['Join(2)', 'Join(1,3)']);
+});
+
+test('the kept counterexample of non-minimal-rebalance replays to MinimalMoves', () => {
+  const text = readFileSync('traces/controller/non-minimal-rebalance.trace.json', 'utf8');
+  const trace = parseTrace(text);
+  assert.is(trace.bug, 'non-minimal-rebalance');
+  const outcome = replayTrace(controllerDefinition, trace);
+  assert.equal(outcome, { result: 'violation', steps: 2, invariant: 'MinimalMoves', step: 2 });
+  // Without the bug the same steps are a correct behaviour.
+  assert.equal(replayTrace(controllerDefinition, { ...trace, bug: null, states: [] }), {
+    result: 'ok',
+    steps: 2,
+  });
+});
+
+test('refused and no-op requests leave the state as it was; bounds are guards', () => {
+  const checked = model(2, 4, 2, 0);
+  const [initial] = checked.initialStates();
+  const joined = checked.next(initial!, { type: 'join', groups: { 1: ['g1-0'] } })!;
+  assert.equal(joined.latest.shards, [1, 1, 1, 1]);
+  assert.is(checked.next(joined, { type: 'join', groups: { 1: ['g1-0'] } }), joined);
+  assert.is(checked.next(joined, { type: 'leave', gids: [2] }), joined);
+  // moves = 0: no Move is enabled, even one that would change the owner.
+  const both = checked.next(joined, { type: 'join', groups: { 2: ['g2-0'] } })!;
+  assert.is(checked.next(both, { type: 'move', shard: 0, gid: 2 }), null);
+  // ops = 2 reached: nothing is enabled.
+  assert.is(checked.next(both, { type: 'leave', gids: [1] }), null);
+  const moved = stepController(both, { type: 'move', shard: 0, gid: 2 }, rebalance);
+  assert.equal(moved, {
+    latest: { num: 3, shards: [2, 1, 2, 2], groups: both.latest.groups },
+    rebalancedFrom: null,
+    historyKept: true,
+    movesDone: 1,
+  });
+});
+
+test('each invariant fails on a state that breaks it', () => {
+  const checked = model(3, 4, 6, 6);
+  const failing = (state: ControllerModelState) =>
+    checked.invariants.filter((invariant) => !invariant.holds(state)).map((invariant) => invariant.name);
+  const groups = { 1: ['g1-0'], 2: ['g2-0'] };
+  const good: ControllerModelState = {
+    latest: { num: 2, shards: [1, 1, 2, 2], groups },
+    rebalancedFrom: [1, 1, 1, 1],
+    historyKept: true,
+    movesDone: 0,
+  };
+  assert.equal(failing(good), []);
+  assert.equal(failing({ ...good, historyKept: false }), ['HistoryImmutable']);
+  assert.equal(failing({ ...good, latest: { ...good.latest, shards: [1, 2, 3, 2] } }), [
+    'ValidConfig', 'Balanced', 'MinimalMoves', 'Deterministic',
+  ]);
+  assert.equal(failing({ ...good, latest: { ...good.latest, shards: [1, 1, 1, 2] } }), [
+    'Balanced', 'MinimalMoves', 'Deterministic',
+  ]);
+  // Minimal and balanced, but not what the documented tie-breaking rules produce.
+  assert.equal(failing({ ...good, latest: { ...good.latest, shards: [2, 1, 2, 1] } }), ['Deterministic']);
+  // After a Move only the structural properties apply: an unbalanced result is fine.
+  assert.equal(failing({ ...good, latest: { ...good.latest, shards: [1, 1, 1, 2] }, rebalancedFrom: null }), []);
+  assert.equal(failing({ ...good, latest: { ...good.latest, shards: [1, 0, 1, 2] }, rebalancedFrom: null }), [
+    'Balanced',
+  ]);
+});
+
+test('Deterministic catches a rebalancer that depends on the order of its gids', () => {
+  const byFirstListed = (shards: readonly number[], gids: readonly number[]) =>
+    gids.length === 0 ? rebalance(shards, gids) : shards.map(() => gids[0]!);
+  const checked = createControllerModel({ gids: 2, shards: 2, ops: 2, moves: 0 }, byFirstListed);
+  const result = breadthFirstSearch(checked);
+  assert.is(result.invariant, 'Balanced');
+  const orderOnly = (shards: readonly number[], gids: readonly number[]) =>
+    gids[0] === Math.min(...gids) ? rebalance(shards, gids) : rebalanceFromScratch(shards, gids);
+  const second = breadthFirstSearch(createControllerModel({ gids: 3, shards: 4, ops: 2, moves: 0 }, orderOnly));
+  assert.is(second.invariant, 'Deterministic');
+});
+
+test('the codec round-trips states with and without rebalancedFrom', () => {
+  const checked = model(4, 10, 6, 2);
+  const states: ControllerModelState[] = [
+    { latest: initialConfig(10), rebalancedFrom: null, historyKept: true, movesDone: 0 },
+    {
+      latest: { num: 5, shards: [4, 4, 4, 1, 1, 1, 3, 3, 2, 2], groups: { 1: ['g1-0'], 2: ['g2-0'], 3: ['g3-0'], 4: ['g4-0'] } },
+      rebalancedFrom: [4, 4, 4, 4, 1, 1, 3, 3, 3, 0],
+      historyKept: false,
+      movesDone: 2,
+    },
+  ];
+  for (const state of states) {
+    const out = new WordWriter();
+    checked.codec.encode(state, out);
+    const decoded = checked.codec.decode(new WordReader(out.words.slice(0, out.length)));
+    assert.equal(decoded, state);
+  }
+});
+
+test.run();

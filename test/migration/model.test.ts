@@ -1,0 +1,138 @@
+// The `migration` model: its state space at small bounds (exact counts), its codec, and the
+// seven known bugs of DESIGN §3, each found by BFS and kept as a replayable trace.
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { breadthFirstSearch } from '../../checker/bfs.js';
+import { resolveParams } from '../../checker/params.js';
+import { parseTrace, replayTrace } from '../../checker/replay.js';
+import { WordReader, WordWriter } from '../../checker/words.js';
+import { createMigrationModel, migrationDefinition } from '../../spec/migration/model.js';
+import type { MigrationBounds } from '../../spec/migration/model-state.js';
+import { migrationBugs } from '../../spec/shardkv/types.js';
+
+const small: MigrationBounds = {
+  groups: 2, shards: 2, clients: 1, ops: 1, maxReconfigs: 1, maxCrashes: 1, maxDuplicates: 1,
+};
+
+test('initial state: configuration 1 published, g1 serves every shard from epoch 1', () => {
+  const [initial] = createMigrationModel(small).initialStates();
+  assert.is(initial!.controller.current, 1);
+  assert.equal(initial!.controller.configs[1]!.shards, [1, 1]);
+  assert.equal(initial!.groups[0]!.shards.map((record) => [record.phase, record.identity?.epoch]),
+    [['serving', 1], ['serving', 1]]);
+  assert.equal(initial!.groups[1]!.shards.map((record) => record.phase), ['absent', 'absent']);
+});
+
+test('exact distinct-state counts at small bounds (all invariants hold)', () => {
+  const cases: [Partial<MigrationBounds>, number][] = [
+    [{}, 313],
+    [{ maxCrashes: 0, maxDuplicates: 0 }, 33],
+    [{ clients: 2 }, 1598],
+  ];
+  for (const [change, distinct] of cases) {
+    const result = breadthFirstSearch(createMigrationModel({ ...small, ...change }));
+    assert.is(result.result, 'ok', JSON.stringify(change));
+    assert.is(result.distinctStates, distinct, JSON.stringify(change));
+  }
+});
+
+test('the hand codec round-trips every state of a small space', () => {
+  const model = createMigrationModel({ ...small, clients: 2, maxReconfigs: 2 });
+  const writer = new WordWriter();
+  let frontier = [...model.initialStates()];
+  let checked = 0;
+  for (let depth = 0; depth < 7; depth++) {
+    const next = [];
+    for (const state of frontier) {
+      writer.reset();
+      model.codec.encode(state, writer);
+      const decoded = model.codec.decode(new WordReader(writer.words, 0, writer.length));
+      assert.equal(decoded, state);
+      checked++;
+      for (const action of model.actions(state)) {
+        const successor = model.next(state, action);
+        if (successor !== null && next.length < 400) next.push(successor);
+      }
+    }
+    frontier = next;
+  }
+  assert.ok(checked > 1000, `only ${checked} states checked`);
+});
+
+test('each invariant fails on a hand-made bad state (none is vacuous)', () => {
+  const model = createMigrationModel(small);
+  const initial = model.initialStates()[0]!;
+  const failing = (state: typeof initial) =>
+    model.invariants
+      .filter((invariant) => !invariant.holds(state))
+      .map((invariant) => invariant.name);
+  assert.equal(failing(initial), []);
+  const g1 = initial.groups[0]!;
+  const g2 = initial.groups[1]!;
+  const frozen = { ...g1, shards: [{ ...g1.shards[0]!, phase: 'frozen' as const }, g1.shards[1]!] };
+  assert.equal(failing({ ...initial, groups: [frozen, g2] }), ['UnaffectedServed', 'GarbageBound']);
+  const kept = { ...g2.shards[0]!, kv: [{ key: 'b', value: 'A' }] };
+  const leftover = { ...g2, shards: [kept, g2.shards[1]!] };
+  assert.equal(failing({ ...initial, groups: [g1, leftover] }), ['GarbageBound']);
+  const twoServers = { ...g2, shards: [g1.shards[0]!, g2.shards[1]!] };
+  assert.equal(failing({ ...initial, groups: [g1, twoServers] }), ['AtMostOneServer']);
+  const history = initial.history;
+  const stale = { ...history, staleChanged: true };
+  assert.equal(failing({ ...initial, history: stale }), ['StaleRejected']);
+  assert.equal(failing({ ...initial, history: { ...history, applied: [2] } }), ['ExactlyOnce']);
+  const acknowledged = { done: 1, configNum: 1, results: ['A'] };
+  const written = { ...history, applied: [1], first: ['A'], ghost: ['A', ''] };
+  const lost = { ...initial, clients: [acknowledged], history: written };
+  assert.equal(failing(lost), ['NoLostWrite']);
+  const early = { shard: 0, epoch: 3, src: 1, dst: 2 };
+  const frozenEarly = { ...g1.shards[0]!, phase: 'frozen' as const, identity: early };
+  const ahead = { ...initial, groups: [{ ...g1, shards: [frozenEarly, g1.shards[1]!] }, g2] };
+  assert.equal(failing(ahead), ['ConfigsInOrder', 'UnaffectedServed', 'GarbageBound']);
+});
+
+// Shortest counterexamples at each bug's bounds: the invariant and the number of steps.
+const expected: Record<string, [string, number]> = {
+  'skip-freeze': ['AtMostOneServer', 4],
+  'unfreeze-on-recovery': ['AtMostOneServer', 6],
+  'reinstall-overwrites': ['NoLostWrite', 9],
+  'delete-before-receipt': ['NoLostWrite', 5],
+  'accept-stale-epoch': ['StaleRejected', 11],
+  'skip-config': ['ConfigsInOrder', 4],
+  'dedup-not-migrated': ['ExactlyOnce', 9],
+};
+
+test('every bug of the catalog is listed with the invariants it breaks', () => {
+  assert.equal(migrationDefinition.bugs.map((bug) => bug.name), [...migrationBugs]);
+  for (const bug of migrationDefinition.bugs) {
+    assert.ok(bug.breaks.includes(expected[bug.name]![0]), bug.name);
+  }
+});
+
+for (const bug of migrationBugs) {
+  test(`bug ${bug}: the kept trace replays to a violation of ${expected[bug]![0]}`, () => {
+    const trace = parseTrace(readFileSync(`traces/migration/${bug}.trace.json`, 'utf8'));
+    assert.is(trace.bug, bug);
+    assert.is(trace.steps.length, expected[bug]![1]);
+    const outcome = replayTrace(migrationDefinition, trace);
+    assert.equal(outcome, {
+      result: 'violation',
+      steps: expected[bug]![1],
+      invariant: expected[bug]![0],
+      step: expected[bug]![1],
+    });
+  });
+}
+
+const quickBugs = ['skip-freeze', 'unfreeze-on-recovery', 'delete-before-receipt', 'skip-config'];
+for (const bug of quickBugs) {
+  test(`bug ${bug}: BFS at its bounds finds the shortest violation`, () => {
+    const params = resolveParams(migrationDefinition, bug, {});
+    const result = breadthFirstSearch(migrationDefinition.create(params, bug));
+    assert.is(result.result, 'violation');
+    assert.is(result.invariant, expected[bug]![0]);
+    assert.is(result.path?.actionIndexes.length, expected[bug]![1]);
+  });
+}
+
+test.run();

@@ -1,0 +1,222 @@
+// The replica group's state machine (DESIGN §3): client operations with exactly-once dedup,
+// freeze / install / delete and their refusals.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  absentShard,
+  applyCommand,
+  emptyGroup,
+  imageDigest,
+  key2shard,
+  requestDigest,
+  servedShards,
+  withShard,
+  type ClientRequest,
+  type GroupState,
+  type Identity,
+} from '../../spec/shardkv/index.js';
+
+// Key 'b' is in shard 0 and key 'c' in shard 1 of two ('b' = 98, 'c' = 99).
+const servingBoth = (gid: number): GroupState => {
+  let group = emptyGroup(gid, 2);
+  for (const shard of [0, 1]) group = withShard(group, shard, { ...absentShard, phase: 'serving' });
+  return group;
+};
+const request = (
+  client: number,
+  seq: number,
+  op: ClientRequest['op'],
+  key: string,
+  value = '',
+): ClientRequest => ({ client, seq, op, key, value });
+const client = (group: GroupState, r: ClientRequest) =>
+  applyCommand(group, { type: 'client', request: r });
+const wrongGroup = { type: 'error', error: 'ErrWrongGroup' };
+const move: Identity = { shard: 0, epoch: 2, src: 1, dst: 2 };
+
+test('key2shard: first UTF-8 byte mod S, 0 for the empty key (CONTRACT)', () => {
+  assert.is(key2shard('', 10), 0);
+  assert.is(key2shard('a', 10), 97 % 10);
+  assert.is(key2shard('é', 10), 0xc3 % 10);
+  assert.is(key2shard('€', 10), 0xe2 % 10);
+  assert.is(key2shard('😀', 10), 0xf0 % 10);
+});
+
+test('put, append and get return the value after the operation', () => {
+  let group = servingBoth(1);
+  const put = client(group, request(1, 0, 'put', 'b', 'x'));
+  assert.equal(put.result, { type: 'value', value: 'x' });
+  group = put.state;
+  const append = client(group, request(1, 1, 'append', 'b', 'y'));
+  assert.equal(append.result, { type: 'value', value: 'xy' });
+  group = append.state;
+  assert.equal(client(group, request(2, 0, 'get', 'b')).result, { type: 'value', value: 'xy' });
+  assert.equal(client(group, request(2, 0, 'get', 'zz')).result, { type: 'value', value: '' });
+  assert.equal(group.shards[0]!.kv, [{ key: 'b', value: 'xy' }]);
+  assert.equal(servedShards(group), [0, 1]);
+});
+
+test('ExactlyOnce: a retry returns the first result and changes nothing', () => {
+  const first = client(servingBoth(1), request(1, 0, 'append', 'b', 'x'));
+  const second = client(first.state, request(2, 0, 'put', 'b', 'p'));
+  const retry = client(second.state, request(1, 0, 'append', 'b', 'x'));
+  assert.equal(retry.result, { type: 'value', value: 'x' });
+  assert.is(retry.state, second.state);
+  assert.equal(second.state.shards[0]!.dedup, [
+    { client: 1, seq: 0, digest: requestDigest(request(1, 0, 'append', 'b', 'x')), result: 'x' },
+    { client: 2, seq: 0, digest: requestDigest(request(2, 0, 'put', 'b', 'p')), result: 'p' },
+  ]);
+});
+
+test('identity-conflict: the same (client, seq) with another request', () => {
+  const first = client(servingBoth(1), request(1, 0, 'append', 'b', 'x'));
+  const conflict = client(first.state, request(1, 0, 'append', 'b', 'z'));
+  assert.equal(conflict.result, { type: 'error', error: 'identity-conflict' });
+  assert.is(conflict.state, first.state);
+});
+
+test('dedup keeps only the latest seq per client and shard; older seqs are stale', () => {
+  let group = servingBoth(1);
+  for (let seq = 0; seq < 3; seq++) {
+    group = client(group, request(1, seq, 'append', 'b', String(seq))).state;
+  }
+  assert.is(group.shards[0]!.dedup.length, 1);
+  assert.is(group.shards[0]!.dedup[0]!.seq, 2);
+  const late = client(group, request(1, 1, 'append', 'b', '1'));
+  assert.equal(late.result, { type: 'error', error: 'stale-request' });
+  assert.is(late.state, group);
+});
+
+test('ErrWrongGroup for a shard the group does not serve (absent or frozen)', () => {
+  const group = emptyGroup(1, 2);
+  assert.equal(client(group, request(1, 0, 'get', 'b')).result, wrongGroup);
+  const frozen = applyCommand(servingBoth(1), { type: 'freeze', identity: move }).state;
+  assert.equal(client(frozen, request(1, 0, 'put', 'b', 'v')).result, wrongGroup);
+  const other = client(frozen, request(1, 0, 'put', 'c', 'v'));
+  assert.equal(other.result, { type: 'value', value: 'v' });
+});
+
+test('expire-session drops a client\'s records from served shards only', () => {
+  let group = client(servingBoth(1), request(1, 0, 'put', 'b', 'x')).state;
+  group = client(group, request(1, 1, 'put', 'c', 'y')).state;
+  group = applyCommand(group, { type: 'freeze', identity: move }).state;
+  const expired = applyCommand(group, { type: 'expire-session', client: 1 });
+  assert.equal(expired.result, { type: 'expired', records: 1 });
+  assert.is(expired.state.shards[0]!.dedup.length, 1);
+  assert.is(expired.state.shards[1]!.dedup.length, 0);
+  const again = applyCommand(expired.state, { type: 'expire-session', client: 1 });
+  assert.is(again.state, expired.state);
+});
+
+test('freeze returns the fixed image; a repeat returns the same image', () => {
+  const source = client(servingBoth(1), request(1, 0, 'put', 'b', 'x')).state;
+  const frozen = applyCommand(source, { type: 'freeze', identity: move });
+  assert.is(frozen.state.shards[0]!.phase, 'frozen');
+  const { kv, dedup } = source.shards[0]!;
+  assert.equal(frozen.result, { type: 'image', identity: move, image: { kv, dedup } });
+  const repeat = applyCommand(frozen.state, { type: 'freeze', identity: move });
+  assert.is(repeat.state, frozen.state);
+  assert.equal(repeat.result, frozen.result);
+});
+
+test('freeze refusals: wrong group, absent shard, frozen for another identity', () => {
+  const source = servingBoth(1);
+  assert.equal(applyCommand(source, { type: 'freeze', identity: { ...move, src: 3 } }).result,
+    { type: 'error', error: 'ErrWrongGroup' });
+  assert.equal(applyCommand(emptyGroup(1, 2), { type: 'freeze', identity: move }).result,
+    { type: 'error', error: 'not-held' });
+  const frozen = applyCommand(source, { type: 'freeze', identity: move }).state;
+  assert.equal(applyCommand(frozen, { type: 'freeze', identity: { ...move, epoch: 3 } }).result,
+    { type: 'error', error: 'not-held' });
+  assert.equal(applyCommand(frozen, { type: 'freeze', identity: { ...move, shard: 7 } }).result,
+    { type: 'error', error: 'not-held' });
+});
+
+test('install stores image and receipt; same digest again: original receipt, no change', () => {
+  const image = { kv: [{ key: 'b', value: 'x' }], dedup: [] };
+  const target = emptyGroup(2, 2);
+  const installed = applyCommand(target, { type: 'install', identity: move, image });
+  const receipt = { identity: move, digest: imageDigest(image) };
+  assert.equal(installed.result, { type: 'receipt', receipt });
+  assert.is(installed.state.shards[0]!.phase, 'serving');
+  assert.equal(installed.state.shards[0]!.receipt, receipt);
+  const again = applyCommand(installed.state, { type: 'install', identity: move, image });
+  assert.is(again.state, installed.state);
+  assert.equal(again.result, { type: 'receipt', receipt });
+  const empty = { kv: [], dedup: [] };
+  const other = applyCommand(installed.state, { type: 'install', identity: move, image: empty });
+  assert.equal(other.result, { type: 'error', error: 'digest-mismatch' });
+  assert.is(other.state, installed.state);
+});
+
+test('install refusals: wrong group, shard already present, older epoch', () => {
+  const image = { kv: [], dedup: [] };
+  assert.equal(applyCommand(emptyGroup(3, 2), { type: 'install', identity: move, image }).result,
+    { type: 'error', error: 'ErrWrongGroup' });
+  const present = servingBoth(2);
+  assert.equal(applyCommand(present, { type: 'install', identity: move, image }).result,
+    { type: 'error', error: 'shard-present' });
+  const later = { ...move, epoch: 5 };
+  const newer = applyCommand(emptyGroup(2, 2), { type: 'install', identity: later, image }).state;
+  const stale = applyCommand(newer, { type: 'install', identity: move, image });
+  assert.equal(stale.result, { type: 'error', error: 'stale-epoch' });
+  assert.is(stale.state, newer);
+});
+
+test('delete: only with the receipt of the same identity and image; keeps a tombstone', () => {
+  const source = client(servingBoth(1), request(1, 0, 'put', 'b', 'x')).state;
+  const frozen = applyCommand(source, { type: 'freeze', identity: move });
+  assert.ok(frozen.result.type === 'image');
+  const receipt = { identity: move, digest: imageDigest(frozen.result.image) };
+  const forgedReceipt = { ...receipt, digest: 1 };
+  const forgedDelete = { type: 'delete', identity: move, receipt: forgedReceipt } as const;
+  const forged = applyCommand(frozen.state, forgedDelete);
+  assert.equal(forged.result, { type: 'error', error: 'digest-mismatch' });
+  const deleted = applyCommand(frozen.state, { type: 'delete', identity: move, receipt });
+  assert.equal(deleted.result, { type: 'deleted', tombstone: move });
+  assert.equal(deleted.state.shards[0], {
+    phase: 'absent', identity: move, kv: [], dedup: [], receipt: null, tombstone: move,
+  });
+  const again = applyCommand(deleted.state, { type: 'delete', identity: move, receipt });
+  assert.is(again.state, deleted.state);
+  assert.equal(applyCommand(deleted.state, { type: 'freeze', identity: move }).result,
+    { type: 'error', error: 'already-deleted' });
+  assert.equal(applyCommand(source, { type: 'delete', identity: move, receipt }).result,
+    { type: 'error', error: 'not-frozen' });
+});
+
+test('unfreeze serves a frozen shard again (only the unfreeze-on-recovery driver sends it)', () => {
+  const frozen = applyCommand(servingBoth(1), { type: 'freeze', identity: move }).state;
+  const unfrozen = applyCommand(frozen, { type: 'unfreeze', identity: move });
+  assert.equal(unfrozen.result, { type: 'unfrozen' });
+  assert.is(unfrozen.state.shards[0]!.phase, 'serving');
+  assert.equal(applyCommand(unfrozen.state, { type: 'unfreeze', identity: move }).result,
+    { type: 'error', error: 'not-frozen' });
+});
+
+test('query-shard reports the facts and changes nothing', () => {
+  const frozen = applyCommand(servingBoth(1), { type: 'freeze', identity: move }).state;
+  const query = applyCommand(frozen, { type: 'query-shard', shard: 0 });
+  assert.is(query.state, frozen);
+  const facts = { phase: 'frozen', identity: move, receipt: null, tombstone: null };
+  assert.equal(query.result, { type: 'facts', facts });
+  const outOfRange = applyCommand(frozen, { type: 'query-shard', shard: 9 });
+  assert.equal(outOfRange.result, { type: 'error', error: 'not-held' });
+});
+
+test('bug switches change exactly their step', () => {
+  const source = servingBoth(1);
+  const skip = applyCommand(source, { type: 'freeze', identity: move }, { bug: 'skip-freeze' });
+  assert.is(skip.state.shards[0]!.phase, 'serving');
+  const written = client(source, request(1, 0, 'put', 'b', 'x')).state;
+  const freeze = { type: 'freeze', identity: move } as const;
+  const noDedup = applyCommand(written, freeze, { bug: 'dedup-not-migrated' });
+  const image = { kv: [{ key: 'b', value: 'x' }], dedup: [] };
+  assert.equal(noDedup.result, { type: 'image', identity: move, image });
+  const frozen = applyCommand(source, { type: 'freeze', identity: move }).state;
+  const early = applyCommand(frozen, { type: 'delete', identity: move, receipt: null },
+    { bug: 'delete-before-receipt' });
+  assert.equal(early.result, { type: 'deleted', tombstone: move });
+});
+
+test.run();
