@@ -10,7 +10,7 @@ const c8 = [
   // Files of types only compile to nothing; counting their comments would be noise.
   '--exclude', 'checker/model.ts', '--exclude', '**/types.ts',
   '--reporter', 'text-summary', '--reporter', 'text',
-  'uvu', '-r', 'tsx', 'test', pattern,
+  'node', '--import', 'tsx', 'node_modules/uvu/bin.js', 'test', pattern,
 ];
 const child = spawn('npx', c8, { stdio: ['ignore', 'pipe', 'inherit'] });
 let output = '';
