@@ -3,25 +3,39 @@
  * returns its exit code; a UsageError anywhere becomes a one-line reason and exit 2.
  */
 import { UsageError } from '../checker/params.js';
-import { bugsCommand, modelsCommand } from './catalog.js';
-import { checkAllCommand } from './check-all.js';
-import { checkCommand } from './check.js';
 import { exitOk, exitProblem, exitUsage, processIo, type Io } from './io.js';
-import { lincheckCommand } from './lincheck.js';
-import { replayCommand } from './replay.js';
 
 interface Command {
   readonly summary: string;
   run(argv: readonly string[], io: Io): number | Promise<number>;
 }
 
+// Commands load their modules on first use: `lincheck` need not load every model.
 const commands: Readonly<Record<string, Command>> = {
-  check: { summary: 'bounded model check of a model (check MODEL --help)', run: checkCommand },
-  replay: { summary: 're-execute a trace through the spec', run: replayCommand },
-  models: { summary: 'list the models, their bounds and invariants', run: modelsCommand },
-  bugs: { summary: 'list the known-bug mutations', run: bugsCommand },
-  lincheck: { summary: 'check that a key/value history is linearizable', run: lincheckCommand },
-  'check-all': { summary: 'default bounded check of every model, as a table (npm start)', run: checkAllCommand },
+  check: {
+    summary: 'bounded model check of a model (check MODEL --help)',
+    run: async (argv, io) => (await import('./check.js')).checkCommand(argv, io),
+  },
+  replay: {
+    summary: 're-execute a trace through the spec',
+    run: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),
+  },
+  models: {
+    summary: 'list the models, their bounds and invariants',
+    run: async (argv, io) => (await import('./catalog.js')).modelsCommand(argv, io),
+  },
+  bugs: {
+    summary: 'list the known-bug mutations',
+    run: async (argv, io) => (await import('./catalog.js')).bugsCommand(argv, io),
+  },
+  lincheck: {
+    summary: 'check that a key/value history is linearizable',
+    run: async (argv, io) => (await import('./lincheck.js')).lincheckCommand(argv, io),
+  },
+  'check-all': {
+    summary: 'default bounded check of every model, as a table (npm start)',
+    run: async (argv, io) => (await import('./check-all.js')).checkAllCommand(argv, io),
+  },
 };
 
 export function mainHelp(): string {
