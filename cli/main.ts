@@ -64,7 +64,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     if (!command) throw new UsageError(`unknown command '${name}' (see shardkv --help)`);
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
+    // By name: a command module loaded by import() may hold its own copy of the class.
+    if (error instanceof Error && error.name === UsageError.name) {
       io.stderr(`shardkv ${command ? name + ': ' : ''}${error.message}`);
       return exitUsage;
     }
