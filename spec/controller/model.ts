@@ -22,12 +22,12 @@ import type { Model, ModelDefinition, Params } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
 import { assert } from '../assert.js';
 import {
-  copyConfigs,
+  freezeConfig,
   isBalanced,
   isFullyAssigned,
   isOrderIndependent,
   isValidConfig,
-  keepsHistory,
+  keepsFrozenHistory,
 } from './invariants.js';
 import { initialConfig, memberGids } from './operations.js';
 import {
@@ -73,8 +73,14 @@ export const maximumModelGids = 8;
 export const maximumModelShards = 64;
 export const maximumModelOps = 30;
 
+/** The servers of the model's groups, one frozen list per gid, shared by every state. */
+const modelServers: readonly (readonly string[])[] = Array.from(
+  { length: maximumModelGids + 1 },
+  (_, gid) => Object.freeze([`g${gid}-0`]),
+);
+
 /** A group's servers in the model: one server named as `cluster start` names nodes. */
-export const serversOf = (gid: Gid): readonly string[] => [`g${gid}-0`];
+export const serversOf = (gid: Gid): readonly string[] => modelServers[gid]!;
 
 /** Join(S) and Leave(S) for every non-empty S of 1..gids, then Move(shard, gid). */
 export function controllerActions(bounds: ControllerBounds): ControllerAction[] {
@@ -103,15 +109,18 @@ export function stepController(
   action: ControllerAction,
   rebalancer: Rebalancer,
 ): ControllerModelState {
+  // The model's configurations are frozen (decode and this function freeze them), so a step
+  // that wrote into one would throw; keepsFrozenHistory checks that none was replaced.
   const machine = { configs: [state.latest], sessions: {} };
-  const beforeCopy = copyConfigs(machine.configs);
   const after = applyCommand(machine, action, rebalancer).state;
-  const historyKept = state.historyKept && keepsHistory(beforeCopy, after);
-  const latest = latestConfig(after);
+  const historyKept = state.historyKept && keepsFrozenHistory(machine, after);
+  const latest = freezeConfig(latestConfig(after));
   if (latest === state.latest) {
     return historyKept === state.historyKept ? state : { ...state, historyKept };
   }
-  if (action.type === 'move') return { latest, lastRebalance: null, historyKept, movesDone: state.movesDone + 1 };
+  if (action.type === 'move') {
+    return { latest, lastRebalance: null, historyKept, movesDone: state.movesDone + 1 };
+  }
   const lastRebalance = summarizeRebalance(state.latest.shards, latest, rebalancer);
   return { latest, lastRebalance, historyKept, movesDone: state.movesDone };
 }
@@ -175,7 +184,8 @@ const orderIndependentBit = 1 << 18;
 function encode(state: ControllerModelState, out: WordWriter): void {
   let head = state.historyKept ? keptBit : 0;
   const summary = state.lastRebalance;
-  if (summary !== null) head |= rebalancedBit | (summary.orderIndependent ? orderIndependentBit : 0);
+  if (summary !== null) head |= rebalancedBit;
+  if (summary?.orderIndependent) head |= orderIndependentBit;
   for (const gid of memberGids(state.latest)) head |= 1 << (gid - 1);
   out.push(state.latest.num);
   out.push(state.movesDone);
@@ -201,7 +211,8 @@ function decoder(shardCount: number) {
       orderIndependent: (head & orderIndependentBit) !== 0,
     };
     const historyKept = (head & keptBit) !== 0;
-    return { latest: { num, shards, groups }, lastRebalance, historyKept, movesDone };
+    const latest = freezeConfig({ num, shards, groups });
+    return { latest, lastRebalance, historyKept, movesDone };
   };
 }
 
@@ -209,28 +220,37 @@ export function createControllerModel(
   bounds: ControllerBounds,
   rebalancer: Rebalancer = rebalance,
 ): Model<ControllerModelState, ControllerAction> {
-  assert(bounds.gids >= 1 && bounds.gids <= maximumModelGids, `controller: bad gids ${bounds.gids}`);
+  const gidsInRange = bounds.gids >= 1 && bounds.gids <= maximumModelGids;
+  assert(gidsInRange, `controller: bad gids ${bounds.gids}`);
   const actions = controllerActions(bounds);
   const rebalanced = (state: ControllerModelState, holds: (summary: RebalanceSummary) => boolean) =>
     state.lastRebalance === null || holds(state.lastRebalance);
   return {
     name: 'controller',
-    initialStates: () => [
-      { latest: initialConfig(bounds.shards), lastRebalance: null, historyKept: true, movesDone: 0 },
-    ],
+    initialStates: () => [{
+      latest: freezeConfig(initialConfig(bounds.shards)),
+      lastRebalance: null,
+      historyKept: true,
+      movesDone: 0,
+    }],
     actions: () => actions,
     next: (state, action) => {
       // The bounds are guards: a step past them is not enabled (cheaper than a constraint).
       if (state.latest.num >= bounds.ops) return null;
       if (action.type === 'move' && state.movesDone >= bounds.moves) return null;
-      return stepController(state, action, rebalancer);
+      // A request that changes nothing (refused, or a Move to the owner) is a self-loop and
+      // can reach no new state, so it is reported as not enabled; it still ran, so a refusal
+      // that did change something would be explored and checked.
+      const next = stepController(state, action, rebalancer);
+      return next === state ? null : next;
     },
     label,
     invariants: [
       { name: 'ValidConfig', holds: (state) => isValidConfig(state.latest, bounds.shards) },
       {
         name: 'Balanced',
-        holds: (state) => isFullyAssigned(state.latest) && rebalanced(state, () => isBalanced(state.latest)),
+        holds: (state) =>
+          isFullyAssigned(state.latest) && rebalanced(state, () => isBalanced(state.latest)),
       },
       {
         name: 'MinimalMoves',
@@ -267,14 +287,18 @@ const rebalancers: Readonly<Record<string, Rebalancer>> = {
   'non-minimal-rebalance': rebalanceFromScratch,
 };
 
+function integerParam(name: string, description: string, value: number, min: number, max: number) {
+  return { name, description, default: value, kind: 'integer', min, max } as const;
+}
+
 export const controllerDefinition: ModelDefinition = {
   name: 'controller',
   description: 'the shard controller: every Join/Leave/Move sequence over a small gid universe',
   params: [
-    { name: 'gids', description: 'gid universe 1..N', default: 4, kind: 'integer', min: 1, max: maximumModelGids },
-    { name: 'shards', description: 'shards', default: 10, kind: 'integer', min: 1, max: maximumModelShards },
-    { name: 'ops', description: 'configuration changes', default: 6, kind: 'integer', min: 0, max: maximumModelOps },
-    { name: 'moves', description: 'of which Moves', default: 2, kind: 'integer', min: 0, max: maximumModelOps },
+    integerParam('gids', 'gid universe 1..N', 4, 1, maximumModelGids),
+    integerParam('shards', 'shards', 10, 1, maximumModelShards),
+    integerParam('ops', 'configuration changes (Join, Leave, Move)', 6, 0, maximumModelOps),
+    integerParam('moves', 'of which Moves (each one: about 5x the states)', 1, 0, maximumModelOps),
   ],
   invariants: controllerInvariants,
   bugs: [
@@ -285,7 +309,12 @@ export const controllerDefinition: ModelDefinition = {
     },
   ],
   create: (params: Params, bug: string | undefined) => {
-    const bounds = { gids: params['gids'] as number, shards: params['shards'] as number, ops: params['ops'] as number, moves: params['moves'] as number };
+    const bounds = {
+      gids: params['gids'] as number,
+      shards: params['shards'] as number,
+      ops: params['ops'] as number,
+      moves: params['moves'] as number,
+    };
     const rebalancer = bug === undefined ? rebalance : rebalancers[bug];
     assert(rebalancer !== undefined, `controller: unknown bug ${bug}`);
     return createControllerModel(bounds, rebalancer);

@@ -88,7 +88,8 @@ export function rebalance(shards: readonly Gid[], gids: readonly Gid[]): Gid[] {
     counts[chosen]! += 1;
     result[shard] = sorted[chosen]!;
   }
-  assert(counts.every((count, position) => count === targets[position]), 'rebalance: targets missed');
+  const reached = counts.every((count, position) => count === targets[position]);
+  assert(reached, 'rebalance: a group missed its target');
   return result;
 }
 

@@ -25,7 +25,9 @@ const model = (gids: number, shards: number, ops: number, moves: number) =>
 
 test('registered as "controller" with its bounds and bug', () => {
   assert.is(findModel('controller'), controllerDefinition);
-  assert.equal(resolveParams(controllerDefinition, undefined, {}), { gids: 4, shards: 10, ops: 6, moves: 2 });
+  assert.equal(resolveParams(controllerDefinition, undefined, {}), {
+    gids: 4, shards: 10, ops: 6, moves: 1,
+  });
   assert.equal(controllerDefinition.bugs.map((bug) => [bug.name, bug.breaks]), [
     ['non-minimal-rebalance', ['MinimalMoves']],
   ]);
@@ -47,7 +49,8 @@ for (const [gids, shards, ops, moves, distinct] of [
   [3, 4, 4, 2, 686],
   [4, 10, 3, 1, 2435],
 ] as const) {
-  test(`gids ${gids}, shards ${shards}, ops ${ops}, moves ${moves}: ${distinct} states (bfs = dfs)`, () => {
+  const bounds = `gids ${gids}, shards ${shards}, ops ${ops}, moves ${moves}`;
+  test(`${bounds}: ${distinct} states (bfs = dfs)`, () => {
     const checked = model(gids, shards, ops, moves);
     const breadth = breadthFirstSearch(checked);
     assert.is(breadth.result, 'ok');
@@ -84,8 +87,11 @@ test('refused and no-op requests leave the state as it was; bounds are guards', 
   const [initial] = checked.initialStates();
   const joined = checked.next(initial!, { type: 'join', groups: { 1: ['g1-0'] } })!;
   assert.equal(joined.latest.shards, [1, 1, 1, 1]);
-  assert.is(checked.next(joined, { type: 'join', groups: { 1: ['g1-0'] } }), joined);
-  assert.is(checked.next(joined, { type: 'leave', gids: [2] }), joined);
+  assert.is(stepController(joined, { type: 'join', groups: { 1: ['g1-0'] } }, rebalance), joined);
+  assert.is(stepController(joined, { type: 'leave', gids: [2] }, rebalance), joined);
+  assert.is(stepController(joined, { type: 'move', shard: 0, gid: 1 }, rebalance), joined);
+  // A self-loop reaches nothing new: the model reports it as not enabled.
+  assert.is(checked.next(joined, { type: 'join', groups: { 1: ['g1-0'] } }), null);
   // moves = 0: no Move is enabled, even one that would change the owner.
   const both = checked.next(joined, { type: 'join', groups: { 2: ['g2-0'] } })!;
   assert.is(checked.next(both, { type: 'move', shard: 0, gid: 2 }), null);
@@ -104,7 +110,11 @@ test('refused and no-op requests leave the state as it was; bounds are guards', 
 test('each invariant fails on a state that breaks it', () => {
   const checked = model(3, 4, 6, 6);
   const failing = (state: ControllerModelState) =>
-    checked.invariants.filter((invariant) => !invariant.holds(state)).map((invariant) => invariant.name);
+    checked.invariants
+      .filter((invariant) => !invariant.holds(state))
+      .map((invariant) => invariant.name);
+  const withShards = (state: ControllerModelState, shards: number[]) =>
+    ({ ...state, latest: { ...state.latest, shards } });
   const groups = { 1: ['g1-0'], 2: ['g2-0'] };
   const good: ControllerModelState = {
     latest: { num: 2, shards: [1, 1, 2, 2], groups },
@@ -114,20 +124,18 @@ test('each invariant fails on a state that breaks it', () => {
   };
   assert.equal(failing(good), []);
   assert.equal(failing({ ...good, historyKept: false }), ['HistoryImmutable']);
-  assert.equal(failing({ ...good, latest: { ...good.latest, shards: [1, 2, 3, 2] } }), [
+  assert.equal(failing(withShards(good, [1, 2, 3, 2])), [
     'ValidConfig', 'Balanced',
   ]);
-  assert.equal(failing({ ...good, latest: { ...good.latest, shards: [1, 1, 1, 2] } }), ['Balanced']);
-  assert.equal(failing({ ...good, lastRebalance: { moved: 3, minimum: 2, orderIndependent: true } }), [
-    'MinimalMoves',
-  ]);
-  assert.equal(failing({ ...good, lastRebalance: { moved: 2, minimum: 2, orderIndependent: false } }), [
-    'Deterministic',
-  ]);
+  assert.equal(failing(withShards(good, [1, 1, 1, 2])), ['Balanced']);
+  const summary = { moved: 2, minimum: 2, orderIndependent: true };
+  assert.equal(failing({ ...good, lastRebalance: { ...summary, moved: 3 } }), ['MinimalMoves']);
+  const orderDependent = { ...summary, orderIndependent: false };
+  assert.equal(failing({ ...good, lastRebalance: orderDependent }), ['Deterministic']);
   // After a Move only the structural properties apply: an unbalanced result is fine.
   const afterMove = { ...good, lastRebalance: null };
-  assert.equal(failing({ ...afterMove, latest: { ...good.latest, shards: [1, 1, 1, 2] } }), []);
-  assert.equal(failing({ ...afterMove, latest: { ...good.latest, shards: [1, 0, 1, 2] } }), ['Balanced']);
+  assert.equal(failing(withShards(afterMove, [1, 1, 1, 2])), []);
+  assert.equal(failing(withShards(afterMove, [1, 0, 1, 2])), ['Balanced']);
 });
 
 test('summarizeRebalance measures moves against the bound and the order of the gids', () => {
@@ -153,7 +161,8 @@ test('Deterministic catches a rebalancer that depends on the order of its gids',
   assert.is(result.invariant, 'Balanced');
   const orderOnly = (shards: readonly number[], gids: readonly number[]) =>
     gids[0] === Math.min(...gids) ? rebalance(shards, gids) : rebalanceFromScratch(shards, gids);
-  const second = breadthFirstSearch(createControllerModel({ gids: 3, shards: 4, ops: 2, moves: 0 }, orderOnly));
+  const bounds = { gids: 3, shards: 4, ops: 2, moves: 0 };
+  const second = breadthFirstSearch(createControllerModel(bounds, orderOnly));
   assert.is(second.invariant, 'Deterministic');
 });
 
@@ -162,7 +171,11 @@ test('the codec round-trips states with and without a rebalance summary', () => 
   const states: ControllerModelState[] = [
     { latest: initialConfig(10), lastRebalance: null, historyKept: true, movesDone: 0 },
     {
-      latest: { num: 5, shards: [4, 4, 4, 1, 1, 1, 3, 3, 2, 2], groups: { 1: ['g1-0'], 2: ['g2-0'], 3: ['g3-0'], 4: ['g4-0'] } },
+      latest: {
+        num: 5,
+        shards: [4, 4, 4, 1, 1, 1, 3, 3, 2, 2],
+        groups: { 1: ['g1-0'], 2: ['g2-0'], 3: ['g3-0'], 4: ['g4-0'] },
+      },
       lastRebalance: { moved: 10, minimum: 9, orderIndependent: false },
       historyKept: false,
       movesDone: 2,
