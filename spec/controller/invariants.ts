@@ -15,7 +15,7 @@
  */
 import { assert } from '../assert.js';
 import { groupGids, memberGids } from './operations.js';
-import { minimumMoves, movedShards, type Rebalancer } from './rebalance.js';
+import type { Rebalancer } from './rebalance.js';
 import type { ControllerState } from './state-machine.js';
 import { unassignedGid, type Config, type Gid } from './types.js';
 
@@ -52,11 +52,6 @@ export function isBalanced(config: Config): boolean {
   }
   const values = [...counts.values()];
   return Math.max(...values) - Math.min(...values) <= 1;
-}
-
-/** The rebalance from `before` to `after`'s groups moved no more shards than it had to. */
-export function isMinimalRebalance(before: readonly Gid[], after: Config): boolean {
-  return movedShards(before, after.shards) === minimumMoves(before, memberGids(after));
 }
 
 /**

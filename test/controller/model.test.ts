@@ -9,7 +9,9 @@ import { parseTrace, replayTrace } from '../../checker/replay.js';
 import { executePath } from '../../checker/trace.js';
 import { WordReader, WordWriter } from '../../checker/words.js';
 import {
+  controllerActions,
   controllerDefinition,
+  label,
   createControllerModel,
   initialConfig,
   rebalanceFromScratch,
@@ -58,6 +60,15 @@ for (const [gids, shards, ops, moves, distinct] of [
     assert.is(depthFirstSearch(checked).distinctStates, distinct);
   });
 }
+
+test('actions: every Join and Leave of a non-empty gid set, then every Move, labelled', () => {
+  const actions = controllerActions({ gids: 4, shards: 10, ops: 6, moves: 1 });
+  assert.is(actions.length, 15 + 15 + 40);
+  assert.equal([0, 14, 15, 29, 30, 69].map((index) => label(actions[index]!)), [
+    'Join(1)', 'Join(1,2,3,4)', 'Leave(1)', 'Leave(1,2,3,4)', 'Move(0,1)', 'Move(9,4)',
+  ]);
+  assert.equal(actions[2], { type: 'join', groups: { 1: ['g1-0'], 2: ['g2-0'] } });
+});
 
 test('non-minimal-rebalance: BFS finds MinimalMoves broken after 2 steps', () => {
   const params = resolveParams(controllerDefinition, 'non-minimal-rebalance', {});
