@@ -55,14 +55,15 @@ export function isBalanced(config: Config): boolean {
 }
 
 /**
- * The orders of `gids` tried for Deterministic: as given, reversed, and rotated by one. Every
- * adjacent pair appears in both orders, which catches a rebalancer that reads its input in
- * order; the property tests try shuffled orders besides. All permutations would cost the
- * model a rebalance per order for every Join and Leave it explores (24 for four gids).
+ * The other orders of `gids` tried for Deterministic: reversed, and rotated by one. With the
+ * given order, every adjacent pair appears both ways round, which catches a rebalancer that
+ * reads its input in order; the property tests try shuffled orders besides. All permutations
+ * would cost the model a rebalance per order for every Join and Leave it explores (24 for
+ * four gids).
  */
 export function gidOrders(gids: readonly Gid[]): readonly (readonly Gid[])[] {
-  if (gids.length < 2) return [gids];
-  return [gids, gids.slice().reverse(), [...gids.slice(1), gids[0]!]];
+  if (gids.length < 2) return [];
+  return [gids.slice().reverse(), [...gids.slice(1), gids[0]!]];
 }
 
 /** Rebalancing `before` onto `gids` in every order of `gidOrders` gives `expected`. */
