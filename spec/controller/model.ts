@@ -2,9 +2,9 @@
  * The `controller` model: every sequence of Join / Leave / Move over a small universe of gids
  * (1..gids), applied to the controller's replicated state machine, up to `ops` configuration
  * changes of which at most `moves` are Moves. Join and Leave take any non-empty set of gids,
- * Move any shard and gid; requests the controller refuses (joining a member, leaving a
- * non-member) or that change nothing (moving a shard to its owner) are explored too and must
- * leave the state as it was.
+ * Move any shard and gid. Requests the controller refuses (joining a member, leaving a
+ * non-member) or that change nothing (moving a shard to its owner) are run too, but as
+ * self-loops they can reach no new state, so the model reports them as not enabled.
  *
  * The state is kept small so the space stays finite and small: the operations read only the
  * latest configuration, so the model keeps that one, not the list (the num in it counts the
@@ -14,10 +14,11 @@
  * `lastRebalance` (moved, minimum, orderIndependent) for the Join or Leave that made the
  * latest configuration, and `historyKept`, false once a step rewrote an earlier
  * configuration. Keeping the summary instead of the configuration before cuts the states
- * four-fold at the default bounds: many configurations before lead to the same one after.
+ * more than three-fold at the default bounds: many configurations lead to the same one.
  *
- * `moves` bounds the Moves separately because each one multiplies the space by about ten
- * (any shard to any group, and shards are not interchangeable: ties are broken by number). */
+ * `moves` bounds the Moves separately because each one multiplies the space by four or five
+ * (any shard to any group, and shards are not interchangeable: ties are broken by number).
+ */
 import type { Model, ModelDefinition, Params } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
 import { assert } from '../assert.js';
@@ -46,7 +47,7 @@ export interface RebalanceSummary {
   readonly moved: number;
   /** The lower bound on that number (`minimumMoves` of the configuration before). */
   readonly minimum: number;
-  /** Rebalancing the configuration before with the gids in every other order gave the same. */
+  /** Rebalancing the configuration before with the gids in other orders gave the same. */
   readonly orderIndependent: boolean;
 }
 
