@@ -25,7 +25,8 @@ export const controllerSection: BenchSection = {
   async run() {
     for (const [shardCount, gidCount] of [[10, 4], [64, 8], [64, 40]] as const) {
       const rate = rebalanceRate(shardCount, gidCount, 200_000);
-      console.log(`rebalance ${shardCount} shards over ${gidCount} gids: ${Math.round(rate)} calls/s`);
+      const perSecond = Math.round(rate);
+      console.log(`rebalance ${shardCount} shards over ${gidCount} gids: ${perSecond} calls/s`);
     }
     const bounds = { gids: 4, shards: 10, ops: 6, moves: 1 };
     const result = breadthFirstSearch(createControllerModel(bounds));
