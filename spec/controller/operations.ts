@@ -69,6 +69,8 @@ export function joinConfig(
   if (keys.length === 0) return refuse('join: no groups given');
   for (const key of keys) {
     const gid = Number(key);
+    // A key such as '02' or 'x' names no gid: reject it rather than guess.
+    if (String(gid) !== key) return refuse(`join: gid '${key}' is not an integer`);
     const problem = gidProblem('join', gid);
     if (problem) return refuse(problem);
     if (gid in latest.groups) return refuse(`join: gid ${gid} is already a member`);
