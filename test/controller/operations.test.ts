@@ -108,8 +108,9 @@ test('refusals are one-line reasons', () => {
   assert.is(error(joinConfig(config, { 0: ['a'] })), notPositive('join', 0));
   assert.is(error(joinConfig(config, { [-3]: ['a'] })), notPositive('join', -3));
   assert.is(error(joinConfig(config, { 2: [] })), 'join: gid 2 has no servers');
-  assert.is(error(joinConfig(config, { '02': ['a'] } as never)), "join: gid '02' is not an integer");
-  assert.is(error(joinConfig(config, { x: ['a'] } as never)), "join: gid 'x' is not an integer");
+  const notInteger = (key: string) => `join: gid '${key}' is not an integer`;
+  assert.is(error(joinConfig(config, { '02': ['a'] } as never)), notInteger('02'));
+  assert.is(error(joinConfig(config, { x: ['a'] } as never)), notInteger('x'));
   assert.is(error(joinConfig(config, { 1.5: ['a'] })), 'join: gid 1.5 is not an integer');
   assert.is(error(leaveConfig(config, [])), 'leave: no gids given');
   assert.is(error(leaveConfig(config, [2])), 'leave: unknown gid 2 (not a member)');
