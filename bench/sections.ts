@@ -1,5 +1,6 @@
 /** The benchmark sections, each in a file of its own. */
 import { checkerBench } from './checker.js';
+import { controllerBench } from './controller.js';
 import { lincheckBench } from './lincheck.js';
 import { migrationBench } from './migration.js';
 
@@ -9,4 +10,9 @@ export interface BenchSection {
   run(): Promise<void>;
 }
 
-export const sections: readonly BenchSection[] = [checkerBench, lincheckBench, migrationBench];
+export const sections: readonly BenchSection[] = [
+  checkerBench,
+  controllerBench,
+  migrationBench,
+  lincheckBench,
+];

@@ -1,39 +1,60 @@
 /**
  * The `controller` model: every sequence of Join / Leave / Move over a small universe of gids
  * (1..gids), applied to the controller's replicated state machine, up to `ops` configuration
- * changes. Join and Leave take any non-empty set of gids, Move any shard and gid; requests
- * the controller refuses (joining a member, leaving a non-member) or that change nothing
- * (moving a shard to its owner) are explored too and must leave the state as it was.
+ * changes of which at most `moves` are Moves. Join and Leave take any non-empty set of gids,
+ * Move any shard and gid. Requests the controller refuses (joining a member, leaving a
+ * non-member) or that change nothing (moving a shard to its owner) are run too, but as
+ * self-loops they can reach no new state, so the model reports them as not enabled.
  *
- * The state is kept small so the space stays finite: operations read only the latest
- * configuration, so the model keeps that one, not the list. Two history variables (TLA+
- * style, proof-only) carry what the invariants need from the step that made it:
- * `rebalancedFrom`, the shards the Join or Leave rebalanced (null after a Move and for
- * configuration 0), for Balanced, MinimalMoves and Deterministic; and `historyKept`, false
- * once a step rewrote an earlier configuration (HistoryImmutable is a property of steps,
- * checked on each step of the state machine and remembered here).
+ * The state is kept small so the space stays finite and small: the operations read only the
+ * latest configuration, so the model keeps that one, not the list (the num in it counts the
+ * configuration changes). MinimalMoves, Deterministic and HistoryImmutable are properties of
+ * a step (they relate the configuration before to the one after), so, as TLA+ specs do with
+ * history variables, the step measures them and the state keeps the measurement:
+ * `lastRebalance` (moved, minimum, orderIndependent) for the Join or Leave that made the
+ * latest configuration, and `historyKept`, false once a step rewrote an earlier
+ * configuration. Keeping the summary instead of the configuration before cuts the states
+ * more than three-fold at the default bounds: many configurations lead to the same one.
+ *
+ * `moves` bounds the Moves separately because each one multiplies the space by four or five
+ * (any shard to any group, and shards are not interchangeable: ties are broken by number).
  */
 import type { Model, ModelDefinition, Params } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
 import { assert } from '../assert.js';
 import {
-  copyConfigs,
+  freezeConfig,
   isBalanced,
   isFullyAssigned,
-  isMinimalRebalance,
   isOrderIndependent,
   isValidConfig,
-  keepsHistory,
+  keepsFrozenHistory,
 } from './invariants.js';
 import { initialConfig, memberGids } from './operations.js';
-import { rebalance, rebalanceFromScratch, type Rebalancer } from './rebalance.js';
+import {
+  minimumMoves,
+  movedShards,
+  rebalance,
+  rebalanceFromScratch,
+  type Rebalancer,
+} from './rebalance.js';
 import { applyCommand, latestConfig, type ControllerCommand } from './state-machine.js';
 import type { Config, Gid } from './types.js';
 
+/** What the Join or Leave that made the latest configuration did, measured at that step. */
+export interface RebalanceSummary {
+  /** Shards whose gid changed. */
+  readonly moved: number;
+  /** The lower bound on that number (`minimumMoves` of the configuration before). */
+  readonly minimum: number;
+  /** Rebalancing the configuration before with the gids in other orders gave the same. */
+  readonly orderIndependent: boolean;
+}
+
 export interface ControllerModelState {
   readonly latest: Config;
-  /** History variable: the shards that the Join or Leave which made `latest` rebalanced. */
-  readonly rebalancedFrom: readonly Gid[] | null;
+  /** History variable: the step that made `latest`, when it was a Join or Leave. */
+  readonly lastRebalance: RebalanceSummary | null;
   /** History variable: every step so far kept the earlier configurations unchanged. */
   readonly historyKept: boolean;
   /** How many Moves made a configuration so far (bounded by `moves`). */
@@ -53,8 +74,14 @@ export const maximumModelGids = 8;
 export const maximumModelShards = 64;
 export const maximumModelOps = 30;
 
+/** The servers of the model's groups, one frozen list per gid, shared by every state. */
+const modelServers: readonly (readonly string[])[] = Array.from(
+  { length: maximumModelGids + 1 },
+  (_, gid) => Object.freeze([`g${gid}-0`]),
+);
+
 /** A group's servers in the model: one server named as `cluster start` names nodes. */
-export const serversOf = (gid: Gid): readonly string[] => [`g${gid}-0`];
+export const serversOf = (gid: Gid): readonly string[] => modelServers[gid]!;
 
 /** Join(S) and Leave(S) for every non-empty S of 1..gids, then Move(shard, gid). */
 export function controllerActions(bounds: ControllerBounds): ControllerAction[] {
@@ -83,16 +110,34 @@ export function stepController(
   action: ControllerAction,
   rebalancer: Rebalancer,
 ): ControllerModelState {
+  // The model's configurations are frozen (decode and this function freeze them), so a step
+  // that wrote into one would throw; keepsFrozenHistory checks that none was replaced.
   const machine = { configs: [state.latest], sessions: {} };
-  const beforeCopy = copyConfigs(machine.configs);
   const after = applyCommand(machine, action, rebalancer).state;
-  const historyKept = state.historyKept && keepsHistory(beforeCopy, after);
-  const latest = latestConfig(after);
+  const historyKept = state.historyKept && keepsFrozenHistory(machine, after);
+  const latest = freezeConfig(latestConfig(after));
   if (latest === state.latest) {
     return historyKept === state.historyKept ? state : { ...state, historyKept };
   }
-  if (action.type === 'move') return { latest, rebalancedFrom: null, historyKept, movesDone: state.movesDone + 1 };
-  return { latest, rebalancedFrom: state.latest.shards, historyKept, movesDone: state.movesDone };
+  if (action.type === 'move') {
+    return { latest, lastRebalance: null, historyKept, movesDone: state.movesDone + 1 };
+  }
+  const lastRebalance = summarizeRebalance(state.latest.shards, latest, rebalancer);
+  return { latest, lastRebalance, historyKept, movesDone: state.movesDone };
+}
+
+/** Measures a Join's or Leave's rebalance of `before` into `after`. */
+export function summarizeRebalance(
+  before: readonly Gid[],
+  after: Config,
+  rebalancer: Rebalancer,
+): RebalanceSummary {
+  const gids = memberGids(after);
+  return {
+    moved: movedShards(before, after.shards),
+    minimum: minimumMoves(before, gids),
+    orderIndependent: isOrderIndependent(rebalancer, before, gids, after.shards),
+  };
 }
 
 export function label(action: ControllerAction): string {
@@ -131,17 +176,23 @@ function readShards(shardCount: number, input: WordReader): Gid[] {
 
 const keptBit = 1 << 16;
 const rebalancedBit = 1 << 17;
+const orderIndependentBit = 1 << 18;
 
-/** num, then members as a bit set with the two flags, then 4 bits per shard (gids <= 15). */
+/**
+ * num, movesDone, then members as a bit set with the flags, the summary's two counts, then
+ * 4 bits per shard (gids <= 15).
+ */
 function encode(state: ControllerModelState, out: WordWriter): void {
   let head = state.historyKept ? keptBit : 0;
-  if (state.rebalancedFrom !== null) head |= rebalancedBit;
+  const summary = state.lastRebalance;
+  if (summary !== null) head |= rebalancedBit;
+  if (summary?.orderIndependent) head |= orderIndependentBit;
   for (const gid of memberGids(state.latest)) head |= 1 << (gid - 1);
   out.push(state.latest.num);
   out.push(state.movesDone);
   out.push(head);
+  out.push(summary === null ? 0 : summary.moved | (summary.minimum << 8));
   pushShards(state.latest.shards, out);
-  if (state.rebalancedFrom !== null) pushShards(state.rebalancedFrom, out);
 }
 
 function decoder(shardCount: number) {
@@ -149,14 +200,20 @@ function decoder(shardCount: number) {
     const num = input.next();
     const movesDone = input.next();
     const head = input.next();
+    const counts = input.next();
     const groups: Record<number, readonly string[]> = {};
     for (let gid = 1; gid <= maximumModelGids; gid++) {
       if ((head & (1 << (gid - 1))) !== 0) groups[gid] = serversOf(gid);
     }
     const shards = readShards(shardCount, input);
-    const rebalancedFrom = (head & rebalancedBit) !== 0 ? readShards(shardCount, input) : null;
+    const lastRebalance = (head & rebalancedBit) === 0 ? null : {
+      moved: counts & 255,
+      minimum: counts >>> 8,
+      orderIndependent: (head & orderIndependentBit) !== 0,
+    };
     const historyKept = (head & keptBit) !== 0;
-    return { latest: { num, shards, groups }, rebalancedFrom, historyKept, movesDone };
+    const latest = freezeConfig({ num, shards, groups });
+    return { latest, lastRebalance, historyKept, movesDone };
   };
 }
 
@@ -164,37 +221,45 @@ export function createControllerModel(
   bounds: ControllerBounds,
   rebalancer: Rebalancer = rebalance,
 ): Model<ControllerModelState, ControllerAction> {
-  assert(bounds.gids >= 1 && bounds.gids <= maximumModelGids, `controller: bad gids ${bounds.gids}`);
+  const gidsInRange = bounds.gids >= 1 && bounds.gids <= maximumModelGids;
+  assert(gidsInRange, `controller: bad gids ${bounds.gids}`);
   const actions = controllerActions(bounds);
-  const rebalanced = (state: ControllerModelState, holds: (from: readonly Gid[]) => boolean) =>
-    state.rebalancedFrom === null || holds(state.rebalancedFrom);
+  const rebalanced = (state: ControllerModelState, holds: (summary: RebalanceSummary) => boolean) =>
+    state.lastRebalance === null || holds(state.lastRebalance);
   return {
     name: 'controller',
-    initialStates: () => [
-      { latest: initialConfig(bounds.shards), rebalancedFrom: null, historyKept: true, movesDone: 0 },
-    ],
+    initialStates: () => [{
+      latest: freezeConfig(initialConfig(bounds.shards)),
+      lastRebalance: null,
+      historyKept: true,
+      movesDone: 0,
+    }],
     actions: () => actions,
     next: (state, action) => {
       // The bounds are guards: a step past them is not enabled (cheaper than a constraint).
       if (state.latest.num >= bounds.ops) return null;
       if (action.type === 'move' && state.movesDone >= bounds.moves) return null;
-      return stepController(state, action, rebalancer);
+      // A request that changes nothing (refused, or a Move to the owner) is a self-loop and
+      // can reach no new state, so it is reported as not enabled; it still ran, so a refusal
+      // that did change something would be explored and checked.
+      const next = stepController(state, action, rebalancer);
+      return next === state ? null : next;
     },
     label,
     invariants: [
       { name: 'ValidConfig', holds: (state) => isValidConfig(state.latest, bounds.shards) },
       {
         name: 'Balanced',
-        holds: (state) => isFullyAssigned(state.latest) && rebalanced(state, () => isBalanced(state.latest)),
+        holds: (state) =>
+          isFullyAssigned(state.latest) && rebalanced(state, () => isBalanced(state.latest)),
       },
       {
         name: 'MinimalMoves',
-        holds: (state) => rebalanced(state, (from) => isMinimalRebalance(from, state.latest)),
+        holds: (state) => rebalanced(state, (summary) => summary.moved === summary.minimum),
       },
       {
         name: 'Deterministic',
-        holds: (state) => rebalanced(state, (from) =>
-          isOrderIndependent(rebalancer, from, memberGids(state.latest), state.latest.shards)),
+        holds: (state) => rebalanced(state, (summary) => summary.orderIndependent),
       },
       { name: 'HistoryImmutable', holds: (state) => state.historyKept },
     ],
@@ -203,8 +268,8 @@ export function createControllerModel(
       num: state.latest.num,
       shards: state.latest.shards,
       groups: state.latest.groups,
-      // ITF has no null: an empty list stands for "not made by Join or Leave".
-      rebalancedFrom: state.rebalancedFrom ?? [],
+      // ITF has no null: an empty record stands for "not made by Join or Leave".
+      lastRebalance: state.lastRebalance ?? {},
       historyKept: state.historyKept,
       movesDone: state.movesDone,
     }),
@@ -223,14 +288,18 @@ const rebalancers: Readonly<Record<string, Rebalancer>> = {
   'non-minimal-rebalance': rebalanceFromScratch,
 };
 
+function integerParam(name: string, description: string, value: number, min: number, max: number) {
+  return { name, description, default: value, kind: 'integer', min, max } as const;
+}
+
 export const controllerDefinition: ModelDefinition = {
   name: 'controller',
   description: 'the shard controller: every Join/Leave/Move sequence over a small gid universe',
   params: [
-    { name: 'gids', description: 'gid universe 1..N', default: 4, kind: 'integer', min: 1, max: maximumModelGids },
-    { name: 'shards', description: 'shards', default: 10, kind: 'integer', min: 1, max: maximumModelShards },
-    { name: 'ops', description: 'configuration changes', default: 6, kind: 'integer', min: 0, max: maximumModelOps },
-    { name: 'moves', description: 'of which Moves', default: 2, kind: 'integer', min: 0, max: maximumModelOps },
+    integerParam('gids', 'gid universe 1..N', 4, 1, maximumModelGids),
+    integerParam('shards', 'shards', 10, 1, maximumModelShards),
+    integerParam('ops', 'configuration changes (Join, Leave, Move)', 6, 0, maximumModelOps),
+    integerParam('moves', 'of which Moves (each one: about 5x the states)', 1, 0, maximumModelOps),
   ],
   invariants: controllerInvariants,
   bugs: [
@@ -241,7 +310,12 @@ export const controllerDefinition: ModelDefinition = {
     },
   ],
   create: (params: Params, bug: string | undefined) => {
-    const bounds = { gids: params['gids'] as number, shards: params['shards'] as number, ops: params['ops'] as number, moves: params['moves'] as number };
+    const bounds = {
+      gids: params['gids'] as number,
+      shards: params['shards'] as number,
+      ops: params['ops'] as number,
+      moves: params['moves'] as number,
+    };
     const rebalancer = bug === undefined ? rebalance : rebalancers[bug];
     assert(rebalancer !== undefined, `controller: unknown bug ${bug}`);
     return createControllerModel(bounds, rebalancer);

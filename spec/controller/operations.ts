@@ -13,15 +13,38 @@ import { unassignedGid, type Config, type ControllerResult, type Gid } from './t
 
 /** Configuration 0: every shard unassigned, no groups. */
 export function initialConfig(shardCount: number): Config {
-  assert(Number.isInteger(shardCount) && shardCount > 0, `initialConfig: bad shard count ${shardCount}`);
+  const valid = Number.isInteger(shardCount) && shardCount > 0;
+  assert(valid, `initialConfig: bad shard count ${shardCount}`);
   return { num: 0, shards: Array<Gid>(shardCount).fill(unassignedGid), groups: {} };
 }
 
 const refuse = (error: string): { ok: false; error: string } => ({ ok: false, error });
 
-/** The member gids of a configuration, ascending (integer keys iterate in ascending order). */
-export function memberGids(config: Config): Gid[] {
-  return Object.keys(config.groups).map(Number);
+/**
+ * The gids that key a groups record, ascending (integer keys iterate in ascending order). Not
+ * memoised: use it where a record may have been changed in place (HistoryImmutable checks).
+ */
+export function groupGids(groups: Config['groups']): Gid[] {
+  const gids: Gid[] = [];
+  for (const key in groups) gids.push(Number(key));
+  return gids;
+}
+
+/** Memo of `memberGids`, by groups record: reading integer keys is slow in V8 (~0.5 us). */
+const memberGidsMemo = new WeakMap<Config['groups'], readonly Gid[]>();
+
+/**
+ * The member gids of a configuration, ascending. Memoised per groups record, which is sound
+ * because configurations are never changed once made (HistoryImmutable); the checker calls
+ * this several times for every state.
+ */
+export function memberGids(config: Config): readonly Gid[] {
+  let gids = memberGidsMemo.get(config.groups);
+  if (gids === undefined) {
+    gids = Object.freeze(groupGids(config.groups));
+    memberGidsMemo.set(config.groups, gids);
+  }
+  return gids;
 }
 
 function gidProblem(operation: string, gid: number): string | null {
@@ -46,6 +69,8 @@ export function joinConfig(
   if (keys.length === 0) return refuse('join: no groups given');
   for (const key of keys) {
     const gid = Number(key);
+    // A key such as '02' or 'x' names no gid: reject it rather than guess.
+    if (String(gid) !== key) return refuse(`join: gid '${key}' is not an integer`);
     const problem = gidProblem('join', gid);
     if (problem) return refuse(problem);
     if (gid in latest.groups) return refuse(`join: gid ${gid} is already a member`);
@@ -84,7 +109,11 @@ export function leaveConfig(
 }
 
 /** Move: assigns one shard to one member group; null when it already belongs to that group. */
-export function moveConfig(latest: Config, shard: number, gid: Gid): ControllerResult<Config | null> {
+export function moveConfig(
+  latest: Config,
+  shard: number,
+  gid: Gid,
+): ControllerResult<Config | null> {
   const shardCount = latest.shards.length;
   if (!Number.isSafeInteger(shard) || shard < 0 || shard >= shardCount) {
     return refuse(`move: shard ${shard} out of range 0..${shardCount - 1}`);

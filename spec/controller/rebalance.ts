@@ -30,10 +30,11 @@ export type Rebalancer = (shards: readonly Gid[], gids: readonly Gid[]) => Gid[]
 /** The gids sorted ascending; asserts they are positive integers with no repeats. */
 export function sortedGids(gids: readonly Gid[]): Gid[] {
   const sorted = gids.slice().sort((a, b) => a - b);
-  sorted.forEach((gid, index) => {
+  for (let index = 0; index < sorted.length; index++) {
+    const gid = sorted[index]!;
     assert(Number.isInteger(gid) && gid > 0, `rebalance: gid ${gid} is not a positive integer`);
     assert(index === 0 || sorted[index - 1] !== gid, `rebalance: gid ${gid} listed twice`);
-  });
+  }
   return sorted;
 }
 
@@ -88,7 +89,8 @@ export function rebalance(shards: readonly Gid[], gids: readonly Gid[]): Gid[] {
     counts[chosen]! += 1;
     result[shard] = sorted[chosen]!;
   }
-  assert(counts.every((count, position) => count === targets[position]), 'rebalance: targets missed');
+  const reached = counts.every((count, position) => count === targets[position]);
+  assert(reached, 'rebalance: a group missed its target');
   return result;
 }
 

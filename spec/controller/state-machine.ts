@@ -83,31 +83,50 @@ export function canonicalCommand(command: ControllerCommand): string {
 /** Query(num): -1 or past the end is the latest; another negative or non-integer is refused. */
 export function queryConfig(state: ControllerState, num: number): ControllerReply {
   if (!Number.isSafeInteger(num) || num < -1) return { ok: false, error: `query: bad num ${num}` };
-  const config = num === -1 || num >= state.configs.length ? latestConfig(state) : state.configs[num]!;
+  const latest = num === -1 || num >= state.configs.length;
+  const config = latest ? latestConfig(state) : state.configs[num]!;
   return { ok: true, value: config };
 }
 
-function appendConfig(state: ControllerState, result: ControllerResult<Config | null>): ControllerStep {
+function appendConfig(
+  state: ControllerState,
+  result: ControllerResult<Config | null>,
+): ControllerStep {
   if (!result.ok) return { state, reply: result };
   if (result.value === null) return { state, reply: { ok: true, value: latestConfig(state) } };
   const config = result.value;
   assert(config.num === latestConfig(state).num + 1, 'a new configuration is numbered latest + 1');
-  return { state: { ...state, configs: [...state.configs, config] }, reply: { ok: true, value: config } };
+  const configs = [...state.configs, config];
+  return { state: { ...state, configs }, reply: { ok: true, value: config } };
 }
 
-/** Applies one command, with no session bookkeeping. */
+/**
+ * Applies one command, with no session bookkeeping. A switch, not ts-pattern: the checker
+ * calls this for every successor and `match` cost a fifth of its time; `never` keeps the
+ * switch exhaustive.
+ */
 export function applyCommand(
   state: ControllerState,
   command: ControllerCommand,
   rebalancer: Rebalancer = rebalance,
 ): ControllerStep {
   const latest = latestConfig(state);
-  return match(command)
-    .with({ type: 'join' }, ({ groups }) => appendConfig(state, joinConfig(latest, groups, rebalancer)))
-    .with({ type: 'leave' }, ({ gids }) => appendConfig(state, leaveConfig(latest, gids, rebalancer)))
-    .with({ type: 'move' }, ({ shard, gid }) => appendConfig(state, moveConfig(latest, shard, gid)))
-    .with({ type: 'query' }, ({ num }) => ({ state, reply: queryConfig(state, num) }))
-    .exhaustive();
+  switch (command.type) {
+    case 'join':
+      return appendConfig(state, joinConfig(latest, command.groups, rebalancer));
+    case 'leave':
+      return appendConfig(state, leaveConfig(latest, command.gids, rebalancer));
+    case 'move':
+      return appendConfig(state, moveConfig(latest, command.shard, command.gid));
+    case 'query':
+      return { state, reply: queryConfig(state, command.num) };
+    default:
+      return unknownCommand(command);
+  }
+}
+
+function unknownCommand(command: never): never {
+  throw new Error(`unknown controller command ${JSON.stringify(command)}`);
 }
 
 /** Applies one committed request: deduplicated by (client, seq), then `applyCommand`. */
@@ -121,7 +140,8 @@ export function applyRequest(
   const text = canonicalCommand(request.command);
   const session = Object.hasOwn(state.sessions, client) ? state.sessions[client] : undefined;
   if (session !== undefined && seq < session.seq) {
-    return { state, reply: { ok: false, error: `stale: client ${client} seq ${seq} < ${session.seq}` } };
+    const error = `stale: client ${client} seq ${seq} < ${session.seq}`;
+    return { state, reply: { ok: false, error } };
   }
   if (session !== undefined && seq === session.seq) {
     if (session.request === text) return { state, reply: session.reply };

@@ -81,7 +81,8 @@ test('leave: the leaving group\'s shards go to the groups with the fewest', () =
 });
 
 test('more groups than shards: the extra groups get none', () => {
-  const config = value(joinConfig(initialConfig(3), { 1: ['a'], 2: ['b'], 3: ['c'], 4: ['d'], 5: ['e'] }));
+  const groups = { 1: ['a'], 2: ['b'], 3: ['c'], 4: ['d'], 5: ['e'] };
+  const config = value(joinConfig(initialConfig(3), groups));
   assert.equal(config.shards, [1, 2, 3]);
   const after = value(leaveConfig(config, [2]));
   // Shard 1 is free; gids 4 and 5 hold none, the smaller gid takes it.
@@ -102,18 +103,24 @@ test('refusals are one-line reasons', () => {
   const config = value(joinConfig(initialConfig(4), { 1: ['a'] }));
   assert.is(error(joinConfig(config, {})), 'join: no groups given');
   assert.is(error(joinConfig(config, { 1: ['a'] })), 'join: gid 1 is already a member');
-  assert.is(error(joinConfig(config, { 0: ['a'] })), 'join: gid 0 is not positive (gid 0 means unassigned)');
-  assert.is(error(joinConfig(config, { [-3]: ['a'] })), 'join: gid -3 is not positive (gid 0 means unassigned)');
+  const notPositive = (operation: string, gid: number) =>
+    `${operation}: gid ${gid} is not positive (gid 0 means unassigned)`;
+  assert.is(error(joinConfig(config, { 0: ['a'] })), notPositive('join', 0));
+  assert.is(error(joinConfig(config, { [-3]: ['a'] })), notPositive('join', -3));
   assert.is(error(joinConfig(config, { 2: [] })), 'join: gid 2 has no servers');
+  const notInteger = (key: string) => `join: gid '${key}' is not an integer`;
+  assert.is(error(joinConfig(config, { '02': ['a'] } as never)), notInteger('02'));
+  assert.is(error(joinConfig(config, { x: ['a'] } as never)), notInteger('x'));
+  assert.is(error(joinConfig(config, { 1.5: ['a'] })), 'join: gid 1.5 is not an integer');
   assert.is(error(leaveConfig(config, [])), 'leave: no gids given');
   assert.is(error(leaveConfig(config, [2])), 'leave: unknown gid 2 (not a member)');
   assert.is(error(leaveConfig(config, [1, 1])), 'leave: gid 1 listed twice');
-  assert.is(error(leaveConfig(config, [0])), 'leave: gid 0 is not positive (gid 0 means unassigned)');
+  assert.is(error(leaveConfig(config, [0])), notPositive('leave', 0));
   assert.is(error(leaveConfig(config, [1.5])), 'leave: gid 1.5 is not an integer');
   assert.is(error(moveConfig(config, 4, 1)), 'move: shard 4 out of range 0..3');
   assert.is(error(moveConfig(config, -1, 1)), 'move: shard -1 out of range 0..3');
   assert.is(error(moveConfig(config, 0, 2)), 'move: unknown gid 2 (not a member)');
-  assert.is(error(moveConfig(config, 0, 0)), 'move: gid 0 is not positive (gid 0 means unassigned)');
+  assert.is(error(moveConfig(config, 0, 0)), notPositive('move', 0));
 });
 
 test('rebalance: the order of the gids does not matter; bad gids are assertions', () => {

@@ -6,7 +6,9 @@ import {
   applyRequest,
   canonicalCommand,
   copyConfigs,
+  freezeConfig,
   initialControllerState,
+  keepsFrozenHistory,
   keepsHistory,
   latestConfig,
   queryConfig,
@@ -40,7 +42,8 @@ test('Join/Leave append one configuration each; Move one unless the owner is unc
   ]);
   assert.equal(state.configs.map((config) => config.num), [0, 1, 2, 3, 4]);
   assert.equal(state.configs[3]!.shards, [2, 1, 1, 1, 1, 2, 2, 2, 2, 2]);
-  assert.equal(replies.map((reply) => (reply.ok ? reply.value.num : reply.error)), [1, 2, 3, 3, 4, 2]);
+  const outcomes = replies.map((reply) => (reply.ok ? reply.value.num : reply.error));
+  assert.equal(outcomes, [1, 2, 3, 3, 4, 2]);
   assert.equal(latestConfig(state).shards, Array(10).fill(2));
 });
 
@@ -95,14 +98,16 @@ test('canonical requests: group key order and leave order do not matter', () => 
   const backward: Record<number, string[]> = {};
   backward[2] = ['y'];
   backward[1] = ['x'];
-  assert.is(canonicalCommand({ type: 'join', groups: forward }), canonicalCommand({ type: 'join', groups: backward }));
+  const forwardText = canonicalCommand({ type: 'join', groups: forward });
+  assert.is(forwardText, canonicalCommand({ type: 'join', groups: backward }));
   assert.is(canonicalCommand({ type: 'leave', gids: [3, 1] }), '["leave",[1,3]]');
   const { state } = run([{ client: 'a', seq: 1, command: { type: 'join', groups: forward } }]);
-  const retry = applyRequest(state, { client: 'a', seq: 1, command: { type: 'join', groups: backward } });
+  const command = { type: 'join', groups: backward } as const;
+  const retry = applyRequest(state, { client: 'a', seq: 1, command });
   assert.is(retry.state, state);
 });
 
-test('HistoryImmutable (keepsHistory) catches a rewrite in place and a dropped configuration', () => {
+test('HistoryImmutable (keepsHistory) catches a rewrite and a dropped configuration', () => {
   const { state } = run([join('a', 1, 1), join('a', 2, 2)]);
   const before = copyConfigs(state.configs);
   const rewritten: ControllerState = {
@@ -114,7 +119,8 @@ test('HistoryImmutable (keepsHistory) catches a rewrite in place and a dropped c
   assert.is(keepsHistory(before, { ...state, configs: state.configs.slice(1) }), false);
   const skipped = applyCommand(state, { type: 'join', groups: { 3: ['c'] } }).state;
   assert.is(keepsHistory(before, skipped), true);
-  const renumbered = { ...skipped, configs: [...state.configs, { ...latestConfig(skipped), num: 9 }] };
+  const renumberedConfig = { ...latestConfig(skipped), num: 9 };
+  const renumbered = { ...skipped, configs: [...state.configs, renumberedConfig] };
   assert.is(keepsHistory(before, renumbered), false);
   const twoMore = applyCommand(skipped, { type: 'join', groups: { 4: ['d'] } }).state;
   assert.is(keepsHistory(before, twoMore), false);
@@ -125,6 +131,24 @@ test('an in-place mutation is visible against the copy taken before the step', (
   const before = copyConfigs(state.configs);
   (state.configs[1]!.shards as number[])[0] = 0;
   assert.is(keepsHistory(before, state), false);
+});
+
+test('keepsFrozenHistory: frozen configurations kept by identity; a write in place throws', () => {
+  const { state } = run([join('a', 1, 1)]);
+  assert.throws(() => keepsFrozenHistory(state, state), /not frozen/);
+  const frozen: ControllerState = { ...state, configs: state.configs.map(freezeConfig) };
+  const next = applyCommand(frozen, { type: 'join', groups: { 2: ['b'] } }).state;
+  assert.is(keepsFrozenHistory(frozen, next), true);
+  assert.is(keepsFrozenHistory(frozen, frozen), true);
+  const replaced = { ...next, configs: [frozen.configs[0]!, { ...frozen.configs[1]! }] };
+  assert.is(keepsFrozenHistory(frozen, replaced), false);
+  assert.is(keepsFrozenHistory(frozen, { ...frozen, configs: [] }), false);
+  assert.throws(() => {
+    (frozen.configs[1]!.shards as number[])[0] = 0;
+  }, TypeError);
+  assert.throws(() => {
+    (frozen.configs[1]!.groups[1] as string[]).push('x');
+  }, TypeError);
 });
 
 test.run();
