@@ -1,6 +1,6 @@
 /** The benchmark sections, each in a file of its own. */
 import { checkerBench } from './checker.js';
-import { controllerBench } from './controller.js';
+import { controllerSection } from './controller.js';
 import { lincheckBench } from './lincheck.js';
 import { migrationBench } from './migration.js';
 
@@ -12,7 +12,7 @@ export interface BenchSection {
 
 export const sections: readonly BenchSection[] = [
   checkerBench,
-  controllerBench,
+  controllerSection,
   migrationBench,
   lincheckBench,
 ];
