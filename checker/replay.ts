@@ -82,6 +82,8 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
       const recorded = JSON.stringify(recordedStep.action);
       return { result: 'invalid', step, reason: `action ${recorded} is not an action of this state` };
     }
+    const inconsistency = stepInconsistency(recordedStep, enabled.indexOf(action), model.label(action));
+    if (inconsistency) return { result: 'invalid', step, reason: inconsistency };
     const next = model.next(state, action);
     if (next === null) {
       return { result: 'invalid', step, reason: `${model.label(action)} is not enabled in this state` };
@@ -94,4 +96,19 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
   assert(state !== undefined, 'replay lost its state');
   const steps = trace.steps.length;
   return firstViolation ? { result: 'violation', steps, ...firstViolation } : { result: 'ok', steps };
+}
+
+/** A step whose index or label disagrees with its action was edited by hand: say so. */
+function stepInconsistency(
+  recorded: { readonly actionIndex?: unknown; readonly label?: unknown },
+  actionIndex: number,
+  label: string,
+): string | null {
+  if (recorded.actionIndex !== undefined && recorded.actionIndex !== actionIndex) {
+    return `actionIndex ${String(recorded.actionIndex)} does not match the action (index ${actionIndex})`;
+  }
+  if (recorded.label !== undefined && recorded.label !== label) {
+    return `label ${JSON.stringify(recorded.label)} does not match the action (${label})`;
+  }
+  return null;
 }

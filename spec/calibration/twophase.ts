@@ -96,28 +96,41 @@ function allActions(resourceManagers: number): TwoPhaseAction[] {
 const rmStates: readonly ResourceManagerState[] = ['working', 'prepared', 'committed', 'aborted'];
 const tmStates: readonly TransactionManagerState[] = ['init', 'committed', 'aborted'];
 
-const rmStateCode: Readonly<Record<ResourceManagerState, number>> = {
-  working: 0,
-  prepared: 1,
-  committed: 2,
-  aborted: 3,
-};
-const tmStateCode: Readonly<Record<TransactionManagerState, number>> = {
-  init: 0,
-  committed: 1,
-  aborted: 2,
-};
+// Switches on interned strings compare pointers: faster than a keyed lookup in the hot loop.
+function rmStateCode(value: ResourceManagerState): number {
+  switch (value) {
+    case 'working':
+      return 0;
+    case 'prepared':
+      return 1;
+    case 'committed':
+      return 2;
+    case 'aborted':
+      return 3;
+  }
+}
+
+function tmStateCode(value: TransactionManagerState): number {
+  switch (value) {
+    case 'init':
+      return 0;
+    case 'committed':
+      return 1;
+    case 'aborted':
+      return 2;
+  }
+}
 
 /** Four bits per resource manager (state, tmPrepared, Prepared message), eight per word. */
 function encode(state: TwoPhaseState, out: WordWriter): void {
   out.push(
-    tmStateCode[state.tmState] | (state.commitMsg ? 4 : 0) | (state.abortMsg ? 8 : 0),
+    tmStateCode(state.tmState) | (state.commitMsg ? 4 : 0) | (state.abortMsg ? 8 : 0),
   );
   let word = 0;
   const count = state.rmState.length;
   for (let rm = 0; rm < count; rm++) {
     const bits =
-      rmStateCode[state.rmState[rm]!] |
+      rmStateCode(state.rmState[rm]!) |
       (state.tmPrepared[rm] ? 4 : 0) |
       (state.preparedMsgs[rm] ? 8 : 0);
     word |= bits << ((rm & 7) * 4);

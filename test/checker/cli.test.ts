@@ -66,6 +66,18 @@ test('replay: a tampered action or state is invalid input (exit 2, step named)',
   const first = await runCli('replay', join(scratch, 'bad-action.json'));
   assert.is(first.code, 2);
   assert.match(first.stderr, 'step 3: action "PourEverywhere" is not an action of this state');
+  const badIndex = structuredClone(trace);
+  badIndex.steps[0].actionIndex = 4;
+  writeFileSync(join(scratch, 'bad-index.json'), JSON.stringify(badIndex));
+  const third = await runCli('replay', join(scratch, 'bad-index.json'));
+  assert.is(third.code, 2);
+  assert.match(third.stderr, 'step 1: actionIndex 4 does not match the action (index 1)');
+  const badLabel = structuredClone(trace);
+  badLabel.steps[1].label = 'FillSmallJug';
+  writeFileSync(join(scratch, 'bad-label.json'), JSON.stringify(badLabel));
+  const fourth = await runCli('replay', join(scratch, 'bad-label.json'));
+  assert.is(fourth.code, 2);
+  assert.match(fourth.stderr, 'step 2: label "FillSmallJug" does not match the action (BigToSmall)');
   const badState = structuredClone(trace);
   badState.states[4].big = { '#bigint': '1' };
   writeFileSync(join(scratch, 'bad-state.json'), JSON.stringify(badState));
