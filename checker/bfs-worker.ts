@@ -67,29 +67,38 @@ function publishCounters(): void {
   Atomics.store(control, counterBase + 3, depth);
 }
 
-function check(state: unknown, found: () => FoundViolation): void {
+/**
+ * Checks a state's invariants. `stateId` is its global id, or, with `extraAction`, its
+ * parent's: a state outside the bounds or owned by another worker has no id here.
+ */
+function check(state: unknown, stateId: number, extraAction?: number): void {
   if (violation && setup.continueAfterViolation) return;
   const invariant = violatedInvariant(model, state);
   if (invariant === null) return;
-  if (!violation) violation = { ...found(), invariant };
+  if (!violation) violation = { invariant, stateId, ...(extraAction === undefined ? {} : { extraAction }) };
   if (!setup.continueAfterViolation) requestStop(StopReason.Violation);
 }
 
-/** Inserts a state this worker owns; `state` is decoded lazily for the invariant check. */
-function insert(high: number, low: number, parentId: number, action: number, state: () => unknown): void {
-  if (!visited.add(high, low)) return;
+/** Adds a state this worker owns; returns its global id, or -1 when it was already known. */
+function insert(high: number, low: number, parentId: number, action: number,
+  words: Int32Array, start: number, end: number): number {
+  if (!visited.add(high, low)) return -1;
   const id = globalId(parents.add(parentId, action));
-  upcoming.push(id, encoded);
-  check(state(), () => ({ invariant: '', stateId: id }));
+  upcoming.pushWords(id, words, start, end);
   const distinct = Atomics.add(control, distinctWord, 1) + 1;
   if (setup.maxStates > 0 && distinct >= setup.maxStates) requestStop(StopReason.MaxStates);
+  return id;
 }
 
+/**
+ * Handles one generated state. A state another worker owns is checked here, where it is
+ * still an object, and sent as words: the owner then only deduplicates it.
+ */
 function generate(state: unknown, parentId: number, action: number): void {
   if (stopped() && !setup.continueAfterViolation) return;
   statesGenerated++;
   if (model.withinBounds && !model.withinBounds(state)) {
-    check(state, () => ({ invariant: '', stateId: parentId, extraAction: action }));
+    check(state, parentId, action);
     return;
   }
   encoded.reset();
@@ -104,9 +113,11 @@ function generate(state: unknown, parentId: number, action: number): void {
   const { high, low } = fingerprint;
   const owner = ownerOf(low);
   if (owner === setup.workerIndex) {
-    insert(high, low, parentId, action, () => state);
+    const id = insert(high, low, parentId, action, encoded.words, 0, encoded.length);
+    if (id >= 0) check(state, id);
     return;
   }
+  check(state, parentId, action);
   const outbox = outboxes.get(owner)!;
   outbox.push(parentId);
   outbox.push(action);
@@ -136,9 +147,7 @@ function receiveBatch(words: Int32Array, length: number): void {
     const start = position + 5;
     position = start + size;
     if (stopped() && !setup.continueAfterViolation) continue;
-    encoded.reset();
-    encoded.pushWords(words, start, start + size);
-    insert(high, low, parentId, action, () => model.codec.decode(new WordReader(words, start, start + size)));
+    insert(high, low, parentId, action, words, start, start + size);
   }
 }
 

@@ -76,13 +76,18 @@ export class StateQueue {
   count = 0;
 
   push(id: number, encoded: WordWriter): void {
-    const length = encoded.length;
+    this.pushWords(id, encoded.words, 0, encoded.length);
+  }
+
+  /** Appends an entry whose encoded state is source[start, end). */
+  pushWords(id: number, source: Int32Array, start: number, end: number): void {
+    const length = end - start;
     const needed = this.end + length + 3;
     if (needed > this.words.length) this.grow(needed);
     const words = this.words;
     words[this.end] = length;
     words[this.end + 1] = id;
-    words.set(encoded.words.subarray(0, length), this.end + 2);
+    words.set(source.subarray(start, end), this.end + 2);
     words[this.end + 2 + length] = length;
     this.end += length + 3;
     this.count++;
