@@ -92,6 +92,11 @@ export interface ModelDefinition {
   readonly params: readonly ParamSpec[];
   readonly invariants: readonly string[];
   readonly bugs: readonly BugSpec[];
+  /**
+   * An invariant that fails on purpose at the default bounds (DieHard's NotSolved: its
+   * counterexample is the puzzle's answer). `check-all` reports that violation as expected.
+   */
+  readonly expectedViolation?: string;
   /** Builds the model; `bug` is one of `bugs` or undefined. Must be deterministic. */
   create(params: Params, bug: string | undefined): AnyModel;
 }

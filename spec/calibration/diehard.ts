@@ -83,5 +83,6 @@ export const dieHardDefinition: ModelDefinition = {
   params: [],
   invariants: ['TypeOK', 'NotSolved'],
   bugs: [],
+  expectedViolation: 'NotSolved',
   create: () => createDieHardModel(),
 };
