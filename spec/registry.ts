@@ -6,10 +6,12 @@
 import type { ModelDefinition } from '../checker/model.js';
 import { dieHardDefinition } from './calibration/diehard.js';
 import { twoPhaseDefinition } from './calibration/twophase.js';
+import { raftDefinition } from './raft/index.js';
 
 export const modelDefinitions: readonly ModelDefinition[] = [
   dieHardDefinition,
   twoPhaseDefinition,
+  raftDefinition,
 ];
 
 export function findModel(name: string): ModelDefinition | undefined {
