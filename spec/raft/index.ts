@@ -22,8 +22,8 @@ export type * from './types.js';
 export const defaultRaftBounds: RaftBounds = {
   servers: 3,
   values: 1,
-  maxTerm: 3,
-  maxLog: 2,
+  maxTerm: 2,
+  maxLog: 1,
   maxMsgs: 1,
   maxRestarts: 1,
   maxCompactions: 1,
