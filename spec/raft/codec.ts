@@ -207,26 +207,129 @@ export function raftCodec(bounds: RaftBounds): StateCodec<RaftModelState> {
 // ---- symmetry ----
 
 function permutations(count: number): number[][] {
-  const all: number[][] = [[]];
+  let all: number[][] = [[]];
   for (let size = 0; size < count; size++) {
     const grown: number[][] = [];
     for (const partial of all) {
       for (let id = 0; id < count; id++) if (!partial.includes(id)) grown.push([...partial, id]);
     }
-    all.splice(0, all.length, ...grown);
+    all = grown;
   }
   return all;
 }
 
-function permuteMask(mask: number, rename: readonly number[]): number {
+function renameMask(mask: number, rename: readonly number[]): number {
   let result = 0;
-  rename.forEach((to, from) => {
-    if ((mask & (1 << from)) !== 0) result |= 1 << to;
-  });
+  for (let from = 0; from < rename.length; from++) if ((mask & (1 << from)) !== 0) result |= 1 << rename[from]!;
   return result;
 }
 
-/** The same state with server `from` renamed `rename[from]`. */
+const renameVote = (votedFor: number | null, rename: readonly number[]) =>
+  votedFor === null ? 0 : rename[votedFor]! + 1;
+
+/**
+ * The encoding of the state with server `from` renamed `rename[from]` (`order` is the
+ * inverse renaming), written without building the renamed state. Messages are written in the
+ * order of their own words so that the order does not depend on the names.
+ */
+function writeRenamed(
+  state: RaftModelState, rename: readonly number[], order: readonly number[], out: WordWriter,
+): void {
+  for (const from of order) {
+    const server = state.servers[from]!;
+    out.push(server.currentTerm);
+    out.push(renameVote(server.votedFor, rename));
+    writeSnapshot(server.snapshot, out);
+    writeEntries(server.log, out);
+    out.push(roles.indexOf(server.role) | (renameMask(server.votesGranted, rename) << 2));
+    out.push(server.commitIndex);
+    for (const peer of order) out.push(server.nextIndex[peer]!);
+    for (const peer of order) out.push(server.matchIndex[peer]!);
+  }
+  for (const from of order) {
+    const persisted = state.persisted[from]!;
+    if (sameHardState(persisted, state.servers[from]!)) out.push(0);
+    else {
+      out.push(1);
+      out.push(persisted.currentTerm);
+      out.push(renameVote(persisted.votedFor, rename));
+      writeSnapshot(persisted.snapshot, out);
+      writeEntries(persisted.log, out);
+    }
+  }
+  writeRenamedMessages(state.messages, rename, out);
+  out.push(state.restarts | (state.compactions << 8) | (state.leaderLogRewritten ? 1 << 16 : 0));
+  out.push(state.elected.length);
+  for (const mask of state.elected) out.push(renameMask(mask, rename));
+  out.push(state.committed.length);
+  for (const record of state.committed) out.push((record.term << 16) | (record.value << 8) | record.inTerm);
+}
+
+const messageScratch: WordWriter[] = [];
+
+function writeRenamedMessages(bag: Bag, rename: readonly number[], out: WordWriter): void {
+  out.push(bag.length);
+  while (messageScratch.length < bag.length) messageScratch.push(new WordWriter(16));
+  const written = bag.map((item, index) => {
+    const scratchWriter = messageScratch[index]!;
+    scratchWriter.reset();
+    const { from, to, message } = item.envelope;
+    scratchWriter.push(rename[from]! | (rename[to]! << 8) | (item.count << 16));
+    writeMessage(message, scratchWriter);
+    return scratchWriter;
+  });
+  written.sort((a, b) => compareWords(a, b.words, 0, b.length));
+  for (const scratchWriter of written) out.pushWords(scratchWriter.words, 0, scratchWriter.length);
+}
+
+/** Orders `candidate` against words[start, start + length). */
+function compareWords(candidate: WordWriter, words: Int32Array, start: number, length: number): number {
+  const shorter = Math.min(candidate.length, length);
+  for (let index = 0; index < shorter; index++) {
+    const a = candidate.words[index]!;
+    const b = words[start + index]!;
+    if (a !== b) return a < b ? -1 : 1;
+  }
+  return candidate.length - length;
+}
+
+interface Renaming {
+  readonly rename: readonly number[];
+  readonly order: readonly number[];
+}
+
+const renamings = new Map<number, Renaming[]>();
+const scratch = new WordWriter();
+
+function renamingsOf(count: number): Renaming[] {
+  let all = renamings.get(count);
+  if (!all) {
+    all = permutations(count).map((rename) => {
+      const order: number[] = Array(count);
+      rename.forEach((to, from) => (order[to] = from));
+      return { rename, order };
+    });
+    renamings.set(count, all);
+  }
+  return all;
+}
+
+/** Writes the least encoding over all renamings of the servers (the symmetric view). */
+export function writeRaftView(state: RaftModelState, out: WordWriter, bounds: RaftBounds): void {
+  const start = out.length;
+  let first = true;
+  for (const { rename, order } of renamingsOf(bounds.servers)) {
+    scratch.reset();
+    writeRenamed(state, rename, order, scratch);
+    if (first || compareWords(scratch, out.words, start, out.length - start) < 0) {
+      out.length = start;
+      out.pushWords(scratch.words, 0, scratch.length);
+      first = false;
+    }
+  }
+}
+
+/** The same state with server `from` renamed `rename[from]` (for tests of the view). */
 export function renameServers(state: RaftModelState, rename: readonly number[]): RaftModelState {
   const count = state.servers.length;
   const servers: RaftServer[] = Array(count);
@@ -236,19 +339,19 @@ export function renameServers(state: RaftModelState, rename: readonly number[]):
     values.forEach((value, from) => (result[rename[from]!] = value));
     return result;
   };
-  const renameVote = (votedFor: number | null) => (votedFor === null ? null : rename[votedFor]!);
+  const vote = (votedFor: number | null) => (votedFor === null ? null : rename[votedFor]!);
   state.servers.forEach((server, from) => {
     const to = rename[from]!;
     servers[to] = {
       ...server,
       id: to,
-      votedFor: renameVote(server.votedFor),
-      votesGranted: permuteMask(server.votesGranted, rename),
+      votedFor: vote(server.votedFor),
+      votesGranted: renameMask(server.votesGranted, rename),
       nextIndex: reorder(server.nextIndex),
       matchIndex: reorder(server.matchIndex),
     };
     const hard = state.persisted[from]!;
-    persisted[to] = { ...hard, votedFor: renameVote(hard.votedFor) };
+    persisted[to] = { ...hard, votedFor: vote(hard.votedFor) };
   });
   const messages: Bag = state.messages
     .map((item) => {
@@ -256,37 +359,6 @@ export function renameServers(state: RaftModelState, rename: readonly number[]):
       return { key: envelopeKey(envelope), envelope, count: item.count };
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const elected = state.elected.map((mask) => permuteMask(mask, rename));
+  const elected = state.elected.map((mask) => renameMask(mask, rename));
   return { ...state, servers, persisted, messages, elected };
-}
-
-const renamings = new Map<number, number[][]>();
-const scratch = new WordWriter();
-
-/** Writes the least encoding over all renamings of the servers. */
-export function writeRaftView(state: RaftModelState, out: WordWriter, bounds: RaftBounds): void {
-  let all = renamings.get(bounds.servers);
-  if (!all) renamings.set(bounds.servers, (all = permutations(bounds.servers)));
-  const start = out.length;
-  let best = -1;
-  for (const rename of all) {
-    scratch.reset();
-    encodeRaftState(renameServers(state, rename), scratch);
-    if (best < 0 || lessThan(scratch, out, start)) {
-      out.length = start;
-      out.pushWords(scratch.words, 0, scratch.length);
-      best = 0;
-    }
-  }
-}
-
-function lessThan(candidate: WordWriter, out: WordWriter, start: number): boolean {
-  const length = out.length - start;
-  if (candidate.length !== length) return candidate.length < length;
-  for (let index = 0; index < length; index++) {
-    const a = candidate.words[index]!;
-    const b = out.words[start + index]!;
-    if (a !== b) return a < b;
-  }
-  return false;
 }

@@ -89,7 +89,7 @@ export const raftDefinition: ModelDefinition = {
       name: 'commit-prev-term',
       description: 'a leader commits an entry of an earlier term by counting replicas (Raft paper, Figure 8)',
       breaks: ['StateMachineSafety', 'LeaderCompleteness', 'CommittedDurable'],
-      bounds: { 'max-term': 4, 'max-log': 1, 'max-restarts': 0, 'max-compactions': 0 },
+      bounds: { 'max-term': 4, 'max-log': 1, 'max-restarts': 0, 'max-compactions': 0, symmetry: true },
     },
     {
       name: 'vote-ignores-log',
