@@ -144,16 +144,24 @@ function recordHistory(state: RaftModelState, before: RaftServer, after: RaftSer
   return { ...state, elected, committed, leaderLogRewritten };
 }
 
-export function nextModelState(
+/** A model step: the successor and the effects the acting server asked for. */
+export interface ModelStep {
+  readonly state: RaftModelState;
+  readonly effects: readonly Effect[];
+}
+
+export function stepModel(
   state: RaftModelState,
   action: RaftAction,
   options: RaftOptions,
   bounds: RaftBounds,
-): RaftModelState | null {
+): ModelStep | null {
   const key = 'envelope' in action ? keyOf(state.messages, action.envelope) : undefined;
   if ('envelope' in action && key === undefined) return null;
-  if (action.type === 'Duplicate') return { ...state, messages: sendMessage(state.messages, action.envelope) };
-  if (action.type === 'Drop') return { ...state, messages: removeMessage(state.messages, key!) };
+  if (action.type === 'Duplicate') {
+    return { state: { ...state, messages: sendMessage(state.messages, action.envelope) }, effects: [] };
+  }
+  if (action.type === 'Drop') return { state: { ...state, messages: removeMessage(state.messages, key!) }, effects: [] };
   const step = localStep(state, action, options, bounds);
   if (step === null) return null;
   const id = serverOf(action);
@@ -161,7 +169,16 @@ export function nextModelState(
   let next = perform(consumed, id, step);
   if (action.type === 'Restart') next = { ...next, restarts: next.restarts + 1 };
   if (action.type === 'CompactLog') next = { ...next, compactions: next.compactions + 1 };
-  return recordHistory(next, state.servers[id]!, step.server);
+  return { state: recordHistory(next, state.servers[id]!, step.server), effects: step.effects };
+}
+
+export function nextModelState(
+  state: RaftModelState,
+  action: RaftAction,
+  options: RaftOptions,
+  bounds: RaftBounds,
+): RaftModelState | null {
+  return stepModel(state, action, options, bounds)?.state ?? null;
 }
 
 /** The bag key of an action's message: by identity first (the checker's own actions). */
