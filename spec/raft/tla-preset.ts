@@ -55,7 +55,7 @@ export type TlaAction =
 
 /** What one step computes: the successor's variables, before allLogs is added. */
 interface Successor {
-  servers: Int32Array;
+  servers: readonly number[];
   messages: Int32Array;
   elections: readonly Int32Array[];
 }
@@ -76,7 +76,7 @@ export class TlaRaft {
 
   initialState(): TlaState {
     const { servers } = this.bounds;
-    const words = new Int32Array(servers * this.width);
+    const words: number[] = Array<number>(servers * this.width).fill(0);
     for (let i = 0; i < servers; i++) {
       const base = i * this.width;
       words[base + termOffset] = 1;
@@ -95,7 +95,7 @@ export class TlaRaft {
     };
   }
 
-  private field(state: { servers: Int32Array }, i: number, offset: number): number {
+  private field(state: { servers: readonly number[] }, i: number, offset: number): number {
     return state.servers[i * this.width + offset]!;
   }
 
@@ -121,7 +121,7 @@ export class TlaRaft {
   }
 
   /** Whether the server at `base` holds only what Restart leaves. */
-  private isRestarted(servers: Int32Array, base: number): boolean {
+  private isRestarted(servers: readonly number[], base: number): boolean {
     const count = this.bounds.servers;
     if (servers[base + roleOffset] !== follower || servers[base + commitIndexOffset] !== 0) return false;
     if (servers[base + votesRespondedOffset] !== 0 || servers[base + votesGrantedOffset] !== 0) return false;
@@ -278,8 +278,9 @@ export class TlaRaft {
     const grant = messageTerm(low) === term && logOk && (votedFor === nil || votedFor === j);
     let servers = state.servers;
     if (grant && votedFor !== j) {
-      servers = servers.slice();
-      servers[base + votedForOffset] = j;
+      const voted = servers.slice();
+      voted[base + votedForOffset] = j;
+      servers = voted;
     }
     const response = messageLow(requestVoteResponse, term, i, j, grant ? 1 : 0);
     const messages = withoutMessage(withMessage(state.messages, response, log), low, 0);
@@ -395,7 +396,7 @@ function popCount(mask: number): number {
 // ---- the checker's view ----
 
 /** Copies words one by one: for arrays this short it beats `set` on a subarray view. */
-function pushAll(out: WordWriter, words: Int32Array): void {
+function pushAll(out: WordWriter, words: ArrayLike<number>): void {
   for (let index = 0; index < words.length; index++) out.push(words[index]!);
 }
 
@@ -418,7 +419,8 @@ function decoder(raft: TlaRaft) {
     return words;
   };
   return (input: WordReader): TlaState => {
-    const servers = take(input, serverWords);
+    const servers: number[] = [];
+    for (let index = 0; index < serverWords; index++) servers.push(input.next());
     const messages = take(input, input.next());
     const electionCount = input.next();
     const elections: Int32Array[] = [];

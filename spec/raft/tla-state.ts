@@ -16,7 +16,8 @@
 import { assert } from '../assert.js';
 
 export interface TlaState {
-  readonly servers: Int32Array;
+  /** Per-server words: a plain array of small integers clones faster than a typed array. */
+  readonly servers: readonly number[];
   readonly messages: Int32Array;
   readonly elections: readonly Int32Array[];
   readonly allLogs: Int32Array;
@@ -261,7 +262,7 @@ export function withElection(
 }
 
 /** allLogs with the logs of `servers` added (the same array when none is new). */
-export function withLogs(allLogs: Int32Array, servers: Int32Array, count: number): Int32Array {
+export function withLogs(allLogs: Int32Array, servers: readonly number[], count: number): Int32Array {
   const width = stride(count);
   let result = allLogs;
   for (let server = 0; server < count; server++) {

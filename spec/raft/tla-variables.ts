@@ -21,7 +21,7 @@ function members(mask: number, count: number): Set<string> {
   return set;
 }
 
-function voterLogMap(words: Int32Array, start: number, count: number): Map<string, unknown> {
+function voterLogMap(words: ArrayLike<number>, start: number, count: number): Map<string, unknown> {
   const map = new Map<string, unknown>();
   for (let voter = 0; voter < count; voter++) {
     const log = words[start + voter]!;
