@@ -314,11 +314,35 @@ function renamingsOf(count: number): Renaming[] {
   return all;
 }
 
+/**
+ * What a server looks like whatever the names: renaming never changes it, so the canonical
+ * order of servers can be sorted by it, and only renamings that sort it need comparing.
+ */
+function localKey(server: RaftServer): number {
+  const vote = server.votedFor === null ? 0 : server.votedFor === server.id ? 1 : 2;
+  const last = server.log[server.log.length - 1];
+  let key = server.currentTerm;
+  key = key * 4 + roles.indexOf(server.role);
+  key = key * 64 + server.commitIndex;
+  key = key * 64 + server.log.length;
+  key = key * 64 + (last ? last.term : 0);
+  key = key * 64 + server.snapshot.lastIncludedIndex;
+  return key * 3 + vote;
+}
+
+const keys: number[] = [];
+
 /** Writes the least encoding over all renamings of the servers (the symmetric view). */
 export function writeRaftView(state: RaftModelState, out: WordWriter, bounds: RaftBounds): void {
   const start = out.length;
   let first = true;
+  for (let id = 0; id < bounds.servers; id++) keys[id] = localKey(state.servers[id]!);
   for (const { rename, order } of renamingsOf(bounds.servers)) {
+    let sorted = true;
+    for (let position = 1; position < order.length && sorted; position++) {
+      sorted = keys[order[position - 1]!]! <= keys[order[position]!]!;
+    }
+    if (!sorted) continue;
     scratch.reset();
     writeRenamed(state, rename, order, scratch);
     if (first || compareWords(scratch, out.words, start, out.length - start) < 0) {
