@@ -19,7 +19,8 @@ function line(label: string, result: SearchResult): string {
   const generatedRate = Math.round(result.statesGenerated / result.seconds);
   const heapMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
   return (
-    `${label}: ${result.result}, ${result.distinctStates} distinct, ${result.statesGenerated} generated, ` +
+    `${label}: ${result.result}, ${result.distinctStates} distinct, ` +
+    `${result.statesGenerated} generated, ` +
     `depth ${result.depth}, ${result.seconds.toFixed(1)} s, ${distinctRate} distinct/s, ` +
     `${generatedRate} generated/s, heap ${heapMiB} MiB`
   );
@@ -27,14 +28,21 @@ function line(label: string, result: SearchResult): string {
 
 async function run(): Promise<void> {
   const presetParams = resolveParams(raftDefinition, undefined, {
-    preset: 'raft.tla', servers: '3', values: '1', 'max-term': '2', 'max-log': '1', 'max-msgs': '1',
+    preset: 'raft.tla',
+    servers: '3',
+    values: '1',
+    'max-term': '2',
+    'max-log': '1',
+    'max-msgs': '1',
   });
   const preset = breadthFirstSearch(raftDefinition.create(presetParams, undefined));
   console.log(line('raft.tla preset (TLC bounds)', preset));
   console.log(
     `  TLC: ${tlcDistinct} distinct, ${tlcGenerated} generated in ${tlcSeconds} s ` +
-      `(${Math.round(tlcDistinct / tlcSeconds)} distinct/s, ${Math.round(tlcGenerated / tlcSeconds)} generated/s); ` +
-      `speed-up ${(tlcSeconds / preset.seconds).toFixed(1)}x, counts ${preset.distinctStates === tlcDistinct ? 'equal' : 'DIFFER'}`,
+      `(${Math.round(tlcDistinct / tlcSeconds)} distinct/s, ` +
+      `${Math.round(tlcGenerated / tlcSeconds)} generated/s); ` +
+      `speed-up ${(tlcSeconds / preset.seconds).toFixed(1)}x, ` +
+      `counts ${preset.distinctStates === tlcDistinct ? 'equal' : 'DIFFER'}`,
   );
   for (const symmetry of [false, true]) {
     const params = resolveParams(raftDefinition, undefined, symmetry ? { symmetry: 'true' } : {});

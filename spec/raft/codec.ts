@@ -11,8 +11,12 @@ import type { Entry, HardState, Message, RaftServer, Role, Snapshot } from './ty
 
 const roles: readonly Role[] = ['follower', 'candidate', 'leader'];
 const messageTypes: readonly Message['type'][] = [
-  'RequestVoteRequest', 'RequestVoteResponse', 'AppendEntriesRequest',
-  'AppendEntriesResponse', 'InstallSnapshotRequest', 'InstallSnapshotResponse',
+  'RequestVoteRequest',
+  'RequestVoteResponse',
+  'AppendEntriesRequest',
+  'AppendEntriesResponse',
+  'InstallSnapshotRequest',
+  'InstallSnapshotResponse',
 ];
 
 function writeSnapshot(snapshot: Snapshot, out: WordWriter): void {
@@ -55,11 +59,20 @@ function readHardState(input: WordReader): HardState {
   const currentTerm = input.next();
   const voted = input.next();
   const snapshot = readSnapshot(input);
-  return { currentTerm, votedFor: voted === 0 ? null : voted - 1, snapshot, log: readEntries(input) };
+  return {
+    currentTerm,
+    votedFor: voted === 0 ? null : voted - 1,
+    snapshot,
+    log: readEntries(input),
+  };
 }
 
 function sameEntries(a: readonly Entry[], b: readonly Entry[]): boolean {
-  return a === b || (a.length === b.length && a.every((entry, index) => entry.term === b[index]!.term && entry.value === b[index]!.value));
+  return (
+    a === b ||
+    (a.length === b.length &&
+      a.every((entry, index) => entry.term === b[index]!.term && entry.value === b[index]!.value))
+  );
 }
 
 function sameHardState(a: HardState, b: HardState): boolean {
@@ -142,7 +155,14 @@ function readServer(input: WordReader, id: number, clusterSize: number): RaftSer
   for (let peer = 0; peer < clusterSize; peer++) nextIndex.push(input.next());
   for (let peer = 0; peer < clusterSize; peer++) matchIndex.push(input.next());
   return {
-    id, clusterSize, ...hard, role: roles[word & 3]!, votesGranted: word >>> 2, commitIndex, nextIndex, matchIndex,
+    id,
+    clusterSize,
+    ...hard,
+    role: roles[word & 3]!,
+    votesGranted: word >>> 2,
+    commitIndex,
+    nextIndex,
+    matchIndex,
   };
 }
 
@@ -164,7 +184,8 @@ export function encodeRaftState(state: RaftModelState, out: WordWriter): void {
   out.push(state.elected.length);
   for (const mask of state.elected) out.push(mask);
   out.push(state.committed.length);
-  for (const record of state.committed) out.push((record.term << 16) | (record.value << 8) | record.inTerm);
+  for (const record of state.committed)
+    out.push((record.term << 16) | (record.value << 8) | record.inTerm);
 }
 
 export function decodeRaftState(input: WordReader, clusterSize: number): RaftModelState {
@@ -193,7 +214,11 @@ export function decodeRaftState(input: WordReader, clusterSize: number): RaftMod
     committed.push({ index, term: word >>> 16, value: (word >>> 8) & 0xff, inTerm: word & 0xff });
   }
   return {
-    servers, persisted, messages, elected, committed,
+    servers,
+    persisted,
+    messages,
+    elected,
+    committed,
     restarts: counters & 0xff,
     compactions: (counters >>> 8) & 0xff,
     leaderLogRewritten: (counters & (1 << 16)) !== 0,
@@ -220,7 +245,8 @@ function permutations(count: number): number[][] {
 
 function renameMask(mask: number, rename: readonly number[]): number {
   let result = 0;
-  for (let from = 0; from < rename.length; from++) if ((mask & (1 << from)) !== 0) result |= 1 << rename[from]!;
+  for (let from = 0; from < rename.length; from++)
+    if ((mask & (1 << from)) !== 0) result |= 1 << rename[from]!;
   return result;
 }
 
@@ -233,7 +259,10 @@ const renameVote = (votedFor: number | null, rename: readonly number[]) =>
  * order of their own words so that the order does not depend on the names.
  */
 function writeRenamed(
-  state: RaftModelState, rename: readonly number[], order: readonly number[], out: WordWriter,
+  state: RaftModelState,
+  rename: readonly number[],
+  order: readonly number[],
+  out: WordWriter,
 ): void {
   for (const from of order) {
     const server = state.servers[from]!;
@@ -262,7 +291,8 @@ function writeRenamed(
   out.push(state.elected.length);
   for (const mask of state.elected) out.push(renameMask(mask, rename));
   out.push(state.committed.length);
-  for (const record of state.committed) out.push((record.term << 16) | (record.value << 8) | record.inTerm);
+  for (const record of state.committed)
+    out.push((record.term << 16) | (record.value << 8) | record.inTerm);
 }
 
 const messageScratch: WordWriter[] = [];
@@ -283,7 +313,12 @@ function writeRenamedMessages(bag: Bag, rename: readonly number[], out: WordWrit
 }
 
 /** Orders `candidate` against words[start, start + length). */
-function compareWords(candidate: WordWriter, words: Int32Array, start: number, length: number): number {
+function compareWords(
+  candidate: WordWriter,
+  words: Int32Array,
+  start: number,
+  length: number,
+): number {
   const shorter = Math.min(candidate.length, length);
   for (let index = 0; index < shorter; index++) {
     const a = candidate.words[index]!;
@@ -379,7 +414,11 @@ export function renameServers(state: RaftModelState, rename: readonly number[]):
   });
   const messages: Bag = state.messages
     .map((item) => {
-      const envelope = { ...item.envelope, from: rename[item.envelope.from]!, to: rename[item.envelope.to]! };
+      const envelope = {
+        ...item.envelope,
+        from: rename[item.envelope.from]!,
+        to: rename[item.envelope.to]!,
+      };
       return { key: envelopeKey(envelope), envelope, count: item.count };
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

@@ -15,12 +15,20 @@ type InstallSnapshotResponse = Extract<Message, { type: 'InstallSnapshotResponse
  * Compact the log up to `index` (the caller decides when and how far: the runtime by log size,
  * the model by a bounded action). Only committed entries are compacted.
  */
-export function compactLog(server: RaftServer, index: number, options: RaftOptions = {}): Step | null {
+export function compactLog(
+  server: RaftServer,
+  index: number,
+  options: RaftOptions = {},
+): Step | null {
   const base = server.snapshot.lastIncludedIndex;
   if (index <= base || index > server.commitIndex) return null;
   const values = server.snapshot.values.slice();
   for (let at = base + 1; at <= index; at++) values.push(valueAt(server, at)!);
-  const snapshot: Snapshot = { lastIncludedIndex: index, lastIncludedTerm: termAt(server, index)!, values };
+  const snapshot: Snapshot = {
+    lastIncludedIndex: index,
+    lastIncludedTerm: termAt(server, index)!,
+    values,
+  };
   const next = { ...server, snapshot, log: server.log.slice(index - base) };
   assert(lastLogIndex(next) === lastLogIndex(server), 'compaction keeps the last index');
   return { server: next, effects: [persistEffect(next, options)] };
@@ -30,7 +38,11 @@ export function compactLog(server: RaftServer, index: number, options: RaftOptio
 export function installSnapshot(server: RaftServer, peer: number): Step | null {
   if (server.role !== 'leader' || peer === server.id) return null;
   if (server.nextIndex[peer]! > server.snapshot.lastIncludedIndex) return null;
-  const message: Message = { type: 'InstallSnapshotRequest', term: server.currentTerm, snapshot: server.snapshot };
+  const message: Message = {
+    type: 'InstallSnapshotRequest',
+    term: server.currentTerm,
+    snapshot: server.snapshot,
+  };
   return { server, effects: [{ type: 'send', to: peer, message }] };
 }
 
@@ -59,7 +71,9 @@ export function handleInstallSnapshotRequest(
     return { server: follower, effects };
   }
   const keep = termAt(follower, snapshot.lastIncludedIndex) === snapshot.lastIncludedTerm;
-  const log = keep ? follower.log.slice(snapshot.lastIncludedIndex - follower.snapshot.lastIncludedIndex) : [];
+  const log = keep
+    ? follower.log.slice(snapshot.lastIncludedIndex - follower.snapshot.lastIncludedIndex)
+    : [];
   const next = { ...follower, snapshot, log, commitIndex: snapshot.lastIncludedIndex };
   effects.unshift(persistEffect(next, options), { type: 'restoreSnapshot', snapshot });
   effects.push(reply(next.currentTerm, snapshot.lastIncludedIndex));
@@ -72,7 +86,8 @@ export function handleInstallSnapshotResponse(
   from: number,
   response: InstallSnapshotResponse,
 ): Step {
-  if (response.term !== server.currentTerm || server.role !== 'leader') return { server, effects: [] };
+  if (response.term !== server.currentTerm || server.role !== 'leader')
+    return { server, effects: [] };
   const nextIndex = server.nextIndex.slice();
   const matchIndex = server.matchIndex.slice();
   matchIndex[from] = Math.max(matchIndex[from]!, response.matchIndex);

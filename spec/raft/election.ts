@@ -5,9 +5,7 @@
  */
 import { assert } from '../assert.js';
 import { isUpToDate, lastLogIndex, lastLogTerm } from './log.js';
-import {
-  becomeCandidate, becomeLeaderState, countVotes, persistEffect, quorum,
-} from './server.js';
+import { becomeCandidate, becomeLeaderState, countVotes, persistEffect, quorum } from './server.js';
 import type { Effect, Message, RaftOptions, RaftServer, Step } from './types.js';
 
 type RequestVoteRequest = Extract<Message, { type: 'RequestVoteRequest' }>;
@@ -82,7 +80,11 @@ export function handleRequestVoteResponse(
   from: number,
   response: RequestVoteResponse,
 ): Step {
-  if (response.term !== server.currentTerm || server.role !== 'candidate' || !response.voteGranted) {
+  if (
+    response.term !== server.currentTerm ||
+    server.role !== 'candidate' ||
+    !response.voteGranted
+  ) {
     return { server, effects: [] };
   }
   return { server: { ...server, votesGranted: server.votesGranted | (1 << from) }, effects: [] };

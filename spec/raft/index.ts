@@ -48,7 +48,8 @@ function boundsOf(params: Params): RaftBounds {
 }
 
 function createPreset(bounds: RaftBounds, bug: string | undefined, symmetry: boolean) {
-  if (bug !== undefined || symmetry) throw new UsageError('--preset raft.tla takes no --bug and no --symmetry');
+  if (bug !== undefined || symmetry)
+    throw new UsageError('--preset raft.tla takes no --bug and no --symmetry');
   const limits = [
     ['servers', bounds.servers, maximumServers],
     ['values', bounds.values, maximumValues],
@@ -56,7 +57,8 @@ function createPreset(bounds: RaftBounds, bug: string | undefined, symmetry: boo
     ['max-log', bounds.maxLog, maximumLogLength],
   ] as const;
   for (const [name, value, maximum] of limits) {
-    if (value > maximum) throw new UsageError(`--preset raft.tla supports --${name} up to ${maximum}, got ${value}`);
+    if (value > maximum)
+      throw new UsageError(`--preset raft.tla supports --${name} up to ${maximum}, got ${value}`);
   }
   return createTlaModel(bounds);
 }
@@ -65,16 +67,70 @@ export const raftDefinition: ModelDefinition = {
   name: 'raft',
   description:
     'Raft (paper §5, §7): election, replication, crash + restart, log compaction, over a ' +
-    'lossy duplicating network bag. --preset raft.tla: Ongaro\'s raft.tla, for calibration with TLC',
+    "lossy duplicating network bag. --preset raft.tla: Ongaro's raft.tla, for calibration with TLC",
   params: [
-    { name: 'servers', description: 'servers in the cluster', default: defaultRaftBounds.servers, kind: 'integer', min: 1, max: 5 },
-    { name: 'values', description: 'client values', default: defaultRaftBounds.values, kind: 'integer', min: 1, max: 4 },
-    { name: 'max-term', description: 'state constraint: currentTerm <= N', default: defaultRaftBounds.maxTerm, kind: 'integer', min: 1, max: 20 },
-    { name: 'max-log', description: 'state constraint: log length (last index) <= N', default: defaultRaftBounds.maxLog, kind: 'integer', min: 0, max: 6 },
-    { name: 'max-msgs', description: 'state constraint: copies in flight <= N', default: defaultRaftBounds.maxMsgs, kind: 'integer', min: 0, max: 8 },
-    { name: 'max-restarts', description: 'crash + restarts in a behaviour', default: defaultRaftBounds.maxRestarts, kind: 'integer', min: 0, max: 8 },
-    { name: 'max-compactions', description: 'log compactions in a behaviour', default: defaultRaftBounds.maxCompactions, kind: 'integer', min: 0, max: 8 },
-    { name: 'symmetry', description: 'count states up to renaming of servers', default: false, kind: 'boolean' },
+    {
+      name: 'servers',
+      description: 'servers in the cluster',
+      default: defaultRaftBounds.servers,
+      kind: 'integer',
+      min: 1,
+      max: 5,
+    },
+    {
+      name: 'values',
+      description: 'client values',
+      default: defaultRaftBounds.values,
+      kind: 'integer',
+      min: 1,
+      max: 4,
+    },
+    {
+      name: 'max-term',
+      description: 'state constraint: currentTerm <= N',
+      default: defaultRaftBounds.maxTerm,
+      kind: 'integer',
+      min: 1,
+      max: 20,
+    },
+    {
+      name: 'max-log',
+      description: 'state constraint: log length (last index) <= N',
+      default: defaultRaftBounds.maxLog,
+      kind: 'integer',
+      min: 0,
+      max: 6,
+    },
+    {
+      name: 'max-msgs',
+      description: 'state constraint: copies in flight <= N',
+      default: defaultRaftBounds.maxMsgs,
+      kind: 'integer',
+      min: 0,
+      max: 8,
+    },
+    {
+      name: 'max-restarts',
+      description: 'crash + restarts in a behaviour',
+      default: defaultRaftBounds.maxRestarts,
+      kind: 'integer',
+      min: 0,
+      max: 8,
+    },
+    {
+      name: 'max-compactions',
+      description: 'log compactions in a behaviour',
+      default: defaultRaftBounds.maxCompactions,
+      kind: 'integer',
+      min: 0,
+      max: 8,
+    },
+    {
+      name: 'symmetry',
+      description: 'count states up to renaming of servers',
+      default: false,
+      kind: 'boolean',
+    },
     {
       name: 'preset',
       description: "raft.tla: Ongaro's raft.tla exactly (ignores max-restarts, max-compactions)",
@@ -87,13 +143,21 @@ export const raftDefinition: ModelDefinition = {
   bugs: [
     {
       name: 'commit-prev-term',
-      description: 'a leader commits an entry of an earlier term by counting replicas (Raft paper, Figure 8)',
+      description:
+        'a leader commits an entry of an earlier term by counting replicas (Raft paper, Figure 8)',
       breaks: ['StateMachineSafety', 'LeaderCompleteness'],
-      bounds: { 'max-term': 4, 'max-log': 1, 'max-restarts': 0, 'max-compactions': 0, symmetry: true },
+      bounds: {
+        'max-term': 4,
+        'max-log': 1,
+        'max-restarts': 0,
+        'max-compactions': 0,
+        symmetry: true,
+      },
     },
     {
       name: 'vote-ignores-log',
-      description: 'a server grants its vote without checking that the candidate log is up to date (§5.4.1)',
+      description:
+        'a server grants its vote without checking that the candidate log is up to date (§5.4.1)',
       breaks: ['LeaderCompleteness'],
       bounds: { 'max-term': 2, 'max-log': 1, 'max-restarts': 0, 'max-compactions': 0 },
     },

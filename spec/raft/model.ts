@@ -31,15 +31,26 @@ import type { Effect, Envelope, RaftOptions, RaftServer, Step } from './types.js
 
 export type RaftAction =
   | { readonly type: 'Timeout' | 'Restart' | 'CompactLog'; readonly server: number }
-  | { readonly type: 'RequestVote' | 'AppendEntries' | 'InstallSnapshot'; readonly server: number; readonly peer: number }
+  | {
+      readonly type: 'RequestVote' | 'AppendEntries' | 'InstallSnapshot';
+      readonly server: number;
+      readonly peer: number;
+    }
   | { readonly type: 'ClientRequest'; readonly server: number; readonly value: number }
   | { readonly type: 'Deliver' | 'Duplicate' | 'Drop'; readonly envelope: Envelope };
 
 export function initialModelState(bounds: RaftBounds): RaftModelState {
-  const servers = Array.from({ length: bounds.servers }, (_, id) => initialServer(id, bounds.servers));
+  const servers = Array.from({ length: bounds.servers }, (_, id) =>
+    initialServer(id, bounds.servers),
+  );
   return {
     servers,
-    persisted: servers.map(({ currentTerm, votedFor, log, snapshot }) => ({ currentTerm, votedFor, log, snapshot })),
+    persisted: servers.map(({ currentTerm, votedFor, log, snapshot }) => ({
+      currentTerm,
+      votedFor,
+      log,
+      snapshot,
+    })),
     messages: [],
     restarts: 0,
     compactions: 0,
@@ -70,13 +81,20 @@ function perform(state: RaftModelState, id: number, step: Step): RaftModelState 
 function settle(step: Step, options: RaftOptions): Step {
   let current = step;
   const elected = becomeLeader(current.server);
-  if (elected) current = { server: elected.server, effects: [...current.effects, ...elected.effects] };
+  if (elected)
+    current = { server: elected.server, effects: [...current.effects, ...elected.effects] };
   const committed = advanceCommitIndex(current.server, options);
-  if (committed) current = { server: committed.server, effects: [...current.effects, ...committed.effects] };
+  if (committed)
+    current = { server: committed.server, effects: [...current.effects, ...committed.effects] };
   return current;
 }
 
-function localStep(state: RaftModelState, action: RaftAction, options: RaftOptions, bounds: RaftBounds): Step | null {
+function localStep(
+  state: RaftModelState,
+  action: RaftAction,
+  options: RaftOptions,
+  bounds: RaftBounds,
+): Step | null {
   switch (action.type) {
     case 'Timeout': {
       const step = timeout(state.servers[action.server]!, options);
@@ -115,7 +133,11 @@ function serverOf(action: RaftAction): number {
 }
 
 /** The proof-only history after a step of server `id` from `before` to `after`. */
-function recordHistory(state: RaftModelState, before: RaftServer, after: RaftServer): RaftModelState {
+function recordHistory(
+  state: RaftModelState,
+  before: RaftServer,
+  after: RaftServer,
+): RaftModelState {
   let { elected, committed, leaderLogRewritten } = state;
   const term = after.currentTerm;
   if (after.role === 'leader' && (before.role !== 'leader' || before.currentTerm !== term)) {
@@ -126,7 +148,12 @@ function recordHistory(state: RaftModelState, before: RaftServer, after: RaftSer
   if (after.role === 'leader' && after.commitIndex > committed.length) {
     const records: CommitRecord[] = committed.slice();
     for (let index = committed.length + 1; index <= after.commitIndex; index++) {
-      records.push({ index, term: termAt(after, index)!, value: valueAt(after, index)!, inTerm: term });
+      records.push({
+        index,
+        term: termAt(after, index)!,
+        value: valueAt(after, index)!,
+        inTerm: term,
+      });
     }
     committed = records;
   }
@@ -135,10 +162,15 @@ function recordHistory(state: RaftModelState, before: RaftServer, after: RaftSer
       const beforeTerm = termAt(before, index);
       const afterTerm = termAt(after, index);
       if (valueAt(before, index) !== valueAt(after, index)) leaderLogRewritten = true;
-      if (beforeTerm !== undefined && afterTerm !== undefined && beforeTerm !== afterTerm) leaderLogRewritten = true;
+      if (beforeTerm !== undefined && afterTerm !== undefined && beforeTerm !== afterTerm)
+        leaderLogRewritten = true;
     }
   }
-  if (elected === state.elected && committed === state.committed && leaderLogRewritten === state.leaderLogRewritten) {
+  if (
+    elected === state.elected &&
+    committed === state.committed &&
+    leaderLogRewritten === state.leaderLogRewritten
+  ) {
     return state;
   }
   return { ...state, elected, committed, leaderLogRewritten };
@@ -159,13 +191,18 @@ export function stepModel(
   const key = 'envelope' in action ? keyOf(state.messages, action.envelope) : undefined;
   if ('envelope' in action && key === undefined) return null;
   if (action.type === 'Duplicate') {
-    return { state: { ...state, messages: sendMessage(state.messages, action.envelope) }, effects: [] };
+    return {
+      state: { ...state, messages: sendMessage(state.messages, action.envelope) },
+      effects: [],
+    };
   }
-  if (action.type === 'Drop') return { state: { ...state, messages: removeMessage(state.messages, key!) }, effects: [] };
+  if (action.type === 'Drop')
+    return { state: { ...state, messages: removeMessage(state.messages, key!) }, effects: [] };
   const step = localStep(state, action, options, bounds);
   if (step === null) return null;
   const id = serverOf(action);
-  const consumed = key === undefined ? state : { ...state, messages: removeMessage(state.messages, key) };
+  const consumed =
+    key === undefined ? state : { ...state, messages: removeMessage(state.messages, key) };
   let next = perform(consumed, id, step);
   if (action.type === 'Restart') next = { ...next, restarts: next.restarts + 1 };
   if (action.type === 'CompactLog') next = { ...next, compactions: next.compactions + 1 };
@@ -201,10 +238,16 @@ function localActions(bounds: RaftBounds): RaftAction[] {
   const { servers, values } = bounds;
   for (let server = 0; server < servers; server++) {
     actions.push({ type: 'Timeout', server });
-    for (let peer = 0; peer < servers; peer++) if (peer !== server) actions.push({ type: 'RequestVote', server, peer });
-    for (let value = 0; value < values; value++) actions.push({ type: 'ClientRequest', server, value });
+    for (let peer = 0; peer < servers; peer++)
+      if (peer !== server) actions.push({ type: 'RequestVote', server, peer });
+    for (let value = 0; value < values; value++)
+      actions.push({ type: 'ClientRequest', server, value });
     for (let peer = 0; peer < servers; peer++) {
-      if (peer !== server) actions.push({ type: 'AppendEntries', server, peer }, { type: 'InstallSnapshot', server, peer });
+      if (peer !== server)
+        actions.push(
+          { type: 'AppendEntries', server, peer },
+          { type: 'InstallSnapshot', server, peer },
+        );
     }
     actions.push({ type: 'Restart', server }, { type: 'CompactLog', server });
   }
@@ -255,6 +298,8 @@ export function createRaftModel(
     invariants: raftInvariants,
     withinBounds: (state) => withinRaftBounds(state, bounds),
     codec: raftCodec(bounds),
-    ...(symmetry ? { writeView: (state: RaftModelState, out) => writeRaftView(state, out, bounds) } : {}),
+    ...(symmetry
+      ? { writeView: (state: RaftModelState, out) => writeRaftView(state, out, bounds) }
+      : {}),
   };
 }

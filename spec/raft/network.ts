@@ -21,13 +21,15 @@ function messageFields(message: Message): string {
       return `b${message.term},${message.voteGranted ? 1 : 0}`;
     case 'AppendEntriesRequest': {
       const entries = message.entries.map((entry) => `${entry.term}:${entry.value}`).join(';');
-      return `c${message.term},${message.prevLogIndex},${message.prevLogTerm},${message.leaderCommit},${entries}`;
+      const { term, prevLogIndex, prevLogTerm, leaderCommit } = message;
+      return `c${term},${prevLogIndex},${prevLogTerm},${leaderCommit},${entries}`;
     }
     case 'AppendEntriesResponse':
       return `d${message.term},${message.success ? 1 : 0},${message.matchIndex}`;
     case 'InstallSnapshotRequest': {
       const snapshot = message.snapshot;
-      return `e${message.term},${snapshot.lastIncludedIndex},${snapshot.lastIncludedTerm},${snapshot.values.join(';')}`;
+      const values = snapshot.values.join(';');
+      return `e${message.term},${snapshot.lastIncludedIndex},${snapshot.lastIncludedTerm},${values}`;
     }
     case 'InstallSnapshotResponse':
       return `f${message.term},${message.matchIndex}`;

@@ -12,7 +12,11 @@ type AppendEntriesRequest = Extract<Message, { type: 'AppendEntriesRequest' }>;
 type AppendEntriesResponse = Extract<Message, { type: 'AppendEntriesResponse' }>;
 
 /** The leader appends a client's value to its log and persists it. */
-export function clientRequest(server: RaftServer, value: number, options: RaftOptions = {}): Step | null {
+export function clientRequest(
+  server: RaftServer,
+  value: number,
+  options: RaftOptions = {},
+): Step | null {
   if (server.role !== 'leader') return null;
   const log = [...server.log, { term: server.currentTerm, value }];
   const matchIndex = server.matchIndex.slice();
@@ -51,7 +55,9 @@ export function advanceCommitIndex(server: RaftServer, options: RaftOptions = {}
   const needed = quorum(server.clusterSize);
   let newCommit = server.commitIndex;
   for (let index = lastLogIndex(server); index > server.commitIndex; index--) {
-    const agree = server.matchIndex.filter((match, peer) => peer === server.id || match >= index).length;
+    const agree = server.matchIndex.filter(
+      (match, peer) => peer === server.id || match >= index,
+    ).length;
     if (agree < needed) continue;
     if (options.commitPrevTerm || termAt(server, index) === server.currentTerm) newCommit = index;
     break;
@@ -62,7 +68,11 @@ export function advanceCommitIndex(server: RaftServer, options: RaftOptions = {}
 }
 
 function reply(to: number, term: number, success: boolean, matchIndex: number): Effect {
-  return { type: 'send', to, message: { type: 'AppendEntriesResponse', term, success, matchIndex } };
+  return {
+    type: 'send',
+    to,
+    message: { type: 'AppendEntriesResponse', term, success, matchIndex },
+  };
 }
 
 /**
@@ -118,7 +128,8 @@ export function handleAppendEntriesResponse(
   from: number,
   response: AppendEntriesResponse,
 ): Step {
-  if (response.term !== server.currentTerm || server.role !== 'leader') return { server, effects: [] };
+  if (response.term !== server.currentTerm || server.role !== 'leader')
+    return { server, effects: [] };
   const nextIndex = server.nextIndex.slice();
   const matchIndex = server.matchIndex.slice();
   if (response.success) {

@@ -116,7 +116,12 @@ export function restart(id: number, clusterSize: number, persisted: HardState): 
  * A message from `from` arrives. A newer term makes the server a follower of it first, and
  * that is persisted (§5.1); then the handler of the message's type runs.
  */
-export function receive(server: RaftServer, from: number, message: Message, options: RaftOptions = {}): Step {
+export function receive(
+  server: RaftServer,
+  from: number,
+  message: Message,
+  options: RaftOptions = {},
+): Step {
   assert(from >= 0 && from < server.clusterSize, `message from unknown server ${from}`);
   let current = server;
   const effects: Effect[] = [];
@@ -125,12 +130,20 @@ export function receive(server: RaftServer, from: number, message: Message, opti
     effects.push(persistEffect(current, options));
   }
   const step = match(message)
-    .with({ type: 'RequestVoteRequest' }, (m) => handleRequestVoteRequest(current, from, m, options))
+    .with({ type: 'RequestVoteRequest' }, (m) =>
+      handleRequestVoteRequest(current, from, m, options),
+    )
     .with({ type: 'RequestVoteResponse' }, (m) => handleRequestVoteResponse(current, from, m))
-    .with({ type: 'AppendEntriesRequest' }, (m) => handleAppendEntriesRequest(current, from, m, options))
+    .with({ type: 'AppendEntriesRequest' }, (m) =>
+      handleAppendEntriesRequest(current, from, m, options),
+    )
     .with({ type: 'AppendEntriesResponse' }, (m) => handleAppendEntriesResponse(current, from, m))
-    .with({ type: 'InstallSnapshotRequest' }, (m) => handleInstallSnapshotRequest(current, from, m, options))
-    .with({ type: 'InstallSnapshotResponse' }, (m) => handleInstallSnapshotResponse(current, from, m))
+    .with({ type: 'InstallSnapshotRequest' }, (m) =>
+      handleInstallSnapshotRequest(current, from, m, options),
+    )
+    .with({ type: 'InstallSnapshotResponse' }, (m) =>
+      handleInstallSnapshotResponse(current, from, m),
+    )
     .exhaustive();
   return { server: step.server, effects: mergePersists([...effects, ...step.effects]) };
 }

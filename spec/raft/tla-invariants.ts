@@ -5,8 +5,15 @@
  */
 import type { Invariant } from '../../checker/model.js';
 import {
-  commitIndexOffset, entryTerm, leader, logEntry, logLength, logOffset, roleOffset,
-  termOffset, type TlaState,
+  commitIndexOffset,
+  entryTerm,
+  leader,
+  logEntry,
+  logLength,
+  logOffset,
+  roleOffset,
+  termOffset,
+  type TlaState,
 } from './tla-state.js';
 
 interface RaftShape {
@@ -22,7 +29,8 @@ function prefix(log: number, length: number): number {
 export function tlaInvariants(raft: RaftShape): Invariant<TlaState>[] {
   const count = raft.bounds.servers;
   const width = raft.width;
-  const read = (state: TlaState, server: number, offset: number) => state.servers[server * width + offset]!;
+  const read = (state: TlaState, server: number, offset: number) =>
+    state.servers[server * width + offset]!;
   return [
     {
       // At most one leader per term: every election of a term has the same leader.
@@ -83,7 +91,10 @@ export function tlaInvariants(raft: RaftShape): Invariant<TlaState>[] {
       holds: (state) => {
         for (let i = 0; i < count; i++) {
           for (let j = i + 1; j < count; j++) {
-            const both = Math.min(read(state, i, commitIndexOffset), read(state, j, commitIndexOffset));
+            const both = Math.min(
+              read(state, i, commitIndexOffset),
+              read(state, j, commitIndexOffset),
+            );
             if (both === 0) continue;
             const logI = read(state, i, logOffset);
             const logJ = read(state, j, logOffset);

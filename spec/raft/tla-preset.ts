@@ -22,15 +22,57 @@ import type { Model } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
 import { assert } from '../assert.js';
 import {
-  absent, appendCommitIndex, appendEntriesRequest, appendEntriesResponse, appendEntry,
-  appendEntryOf, appendLog, appendPrevLogIndex, appendPrevLogTerm, candidate, commitIndexOffset,
-  dropLastEntry, entryOf, entryTerm, follower, lastTerm, leader, logEntry, logLength, logOffset,
-  matchIndexOffset, maximumLogLength, maximumServers, maximumTerm, maximumValues,
-  messageDestination, messageLow, messagePayload, messageRecord, messageSource, messageTerm,
-  messageType, nextIndexOffset, nil, requestLastLogIndex, requestLastLogTerm,
-  requestVoteRequest, requestVoteResponse, roleOffset, stride, termOffset, totalCopies,
-  votedForOffset, voterLogOffset, votesGrantedOffset, votesRespondedOffset, withElection,
-  withLogs, withMessage, withoutMessage, type TlaState,
+  absent,
+  appendCommitIndex,
+  appendEntriesRequest,
+  appendEntriesResponse,
+  appendEntry,
+  appendEntryOf,
+  appendLog,
+  appendPrevLogIndex,
+  appendPrevLogTerm,
+  candidate,
+  commitIndexOffset,
+  dropLastEntry,
+  entryOf,
+  entryTerm,
+  follower,
+  lastTerm,
+  leader,
+  logEntry,
+  logLength,
+  logOffset,
+  matchIndexOffset,
+  maximumLogLength,
+  maximumServers,
+  maximumTerm,
+  maximumValues,
+  messageDestination,
+  messageLow,
+  messagePayload,
+  messageRecord,
+  messageSource,
+  messageTerm,
+  messageType,
+  nextIndexOffset,
+  nil,
+  requestLastLogIndex,
+  requestLastLogTerm,
+  requestVoteRequest,
+  requestVoteResponse,
+  roleOffset,
+  stride,
+  termOffset,
+  totalCopies,
+  votedForOffset,
+  voterLogOffset,
+  votesGrantedOffset,
+  votesRespondedOffset,
+  withElection,
+  withLogs,
+  withMessage,
+  withoutMessage,
+  type TlaState,
 } from './tla-state.js';
 import { tlaInvariants } from './tla-invariants.js';
 import { tlaVariables } from './tla-variables.js';
@@ -44,7 +86,10 @@ export interface TlaBounds {
 }
 
 export type TlaAction =
-  | { readonly type: 'Restart' | 'Timeout' | 'BecomeLeader' | 'AdvanceCommitIndex'; readonly i: number }
+  | {
+      readonly type: 'Restart' | 'Timeout' | 'BecomeLeader' | 'AdvanceCommitIndex';
+      readonly i: number;
+    }
   | { readonly type: 'RequestVote' | 'AppendEntries'; readonly i: number; readonly j: number }
   | { readonly type: 'ClientRequest'; readonly i: number; readonly v: number }
   | {
@@ -66,10 +111,16 @@ export class TlaRaft {
 
   constructor(readonly bounds: TlaBounds) {
     const { servers, values, maxTerm, maxLog } = bounds;
-    assert(servers >= 1 && servers <= maximumServers, `raft.tla preset: 1..${maximumServers} servers`);
+    assert(
+      servers >= 1 && servers <= maximumServers,
+      `raft.tla preset: 1..${maximumServers} servers`,
+    );
     assert(values >= 1 && values <= maximumValues, `raft.tla preset: 1..${maximumValues} values`);
     assert(maxTerm >= 1 && maxTerm <= maximumTerm, `raft.tla preset: max term 1..${maximumTerm}`);
-    assert(maxLog >= 0 && maxLog <= maximumLogLength, `raft.tla preset: max log 0..${maximumLogLength}`);
+    assert(
+      maxLog >= 0 && maxLog <= maximumLogLength,
+      `raft.tla preset: max log 0..${maximumLogLength}`,
+    );
     this.width = stride(servers);
     this.quorumSize = Math.floor(servers / 2) + 1;
   }
@@ -123,8 +174,10 @@ export class TlaRaft {
   /** Whether the server at `base` holds only what Restart leaves. */
   private isRestarted(servers: readonly number[], base: number): boolean {
     const count = this.bounds.servers;
-    if (servers[base + roleOffset] !== follower || servers[base + commitIndexOffset] !== 0) return false;
-    if (servers[base + votesRespondedOffset] !== 0 || servers[base + votesGrantedOffset] !== 0) return false;
+    if (servers[base + roleOffset] !== follower || servers[base + commitIndexOffset] !== 0)
+      return false;
+    if (servers[base + votesRespondedOffset] !== 0 || servers[base + votesGrantedOffset] !== 0)
+      return false;
     for (let j = 0; j < count; j++) {
       if (servers[base + voterLogOffset(count) + j] !== absent) return false;
       if (servers[base + nextIndexOffset + j] !== 1) return false;
@@ -155,7 +208,11 @@ export class TlaRaft {
     const log = this.field(state, i, logOffset);
     const payload = lastTerm(log) | (logLength(log) << 5);
     const low = messageLow(requestVoteRequest, this.field(state, i, termOffset), i, j, payload);
-    return { servers: state.servers, messages: withMessage(state.messages, low, 0), elections: state.elections };
+    return {
+      servers: state.servers,
+      messages: withMessage(state.messages, low, 0),
+      elections: state.elections,
+    };
   }
 
   /** Leader i sends j an AppendEntries request with at most one entry. */
@@ -173,7 +230,11 @@ export class TlaRaft {
     const payload = prevLogIndex | (prevLogTerm << 3) | (entry << 8);
     const low = messageLow(appendEntriesRequest, this.field(state, i, termOffset), i, j, payload);
     const high = log | (commitIndex << 24);
-    return { servers: state.servers, messages: withMessage(state.messages, low, high), elections: state.elections };
+    return {
+      servers: state.servers,
+      messages: withMessage(state.messages, low, high),
+      elections: state.elections,
+    };
   }
 
   /** Candidate i becomes leader once a quorum has granted it a vote. */
@@ -194,7 +255,11 @@ export class TlaRaft {
     election[0] = servers[base + termOffset]! | (i << 5) | (granted << 8);
     election[1] = log;
     for (let j = 0; j < count; j++) election[2 + j] = servers[base + voterLogOffset(count) + j]!;
-    return { servers, messages: state.messages, elections: withElection(state.elections, election) };
+    return {
+      servers,
+      messages: state.messages,
+      elections: withElection(state.elections, election),
+    };
   }
 
   /** Leader i appends value v to its log. */
@@ -202,7 +267,10 @@ export class TlaRaft {
     if (this.field(state, i, roleOffset) !== leader) return null;
     const servers = state.servers.slice();
     const base = i * this.width;
-    servers[base + logOffset] = appendEntry(servers[base + logOffset]!, entryOf(servers[base + termOffset]!, v));
+    servers[base + logOffset] = appendEntry(
+      servers[base + logOffset]!,
+      entryOf(servers[base + termOffset]!, v),
+    );
     return { servers, messages: state.messages, elections: state.elections };
   }
 
@@ -261,7 +329,11 @@ export class TlaRaft {
   }
 
   private dropStaleResponse(state: TlaState, low: number, high: number): Successor {
-    return { servers: state.servers, messages: withoutMessage(state.messages, low, high), elections: state.elections };
+    return {
+      servers: state.servers,
+      messages: withoutMessage(state.messages, low, high),
+      elections: state.elections,
+    };
   }
 
   private handleRequestVoteRequest(state: TlaState, i: number, j: number, low: number): Successor {
@@ -288,7 +360,11 @@ export class TlaRaft {
   }
 
   private handleRequestVoteResponse(
-    state: TlaState, i: number, j: number, low: number, high: number,
+    state: TlaState,
+    i: number,
+    j: number,
+    low: number,
+    high: number,
   ): Successor {
     const count = this.bounds.servers;
     const servers = state.servers.slice();
@@ -301,11 +377,19 @@ export class TlaRaft {
         servers[base + voterLogOffset(count) + j] = high;
       }
     }
-    return { servers, messages: withoutMessage(state.messages, low, high), elections: state.elections };
+    return {
+      servers,
+      messages: withoutMessage(state.messages, low, high),
+      elections: state.elections,
+    };
   }
 
   private handleAppendEntriesRequest(
-    state: TlaState, i: number, j: number, low: number, high: number,
+    state: TlaState,
+    i: number,
+    j: number,
+    low: number,
+    high: number,
   ): Successor | null {
     const base = i * this.width;
     const term = state.servers[base + termOffset]!;
@@ -316,7 +400,8 @@ export class TlaRaft {
     const prevLogIndex = appendPrevLogIndex(payload);
     const logOk =
       prevLogIndex === 0 ||
-      (prevLogIndex <= length && appendPrevLogTerm(payload) === entryTerm(logEntry(log, prevLogIndex)));
+      (prevLogIndex <= length &&
+        appendPrevLogTerm(payload) === entryTerm(logEntry(log, prevLogIndex)));
     const requestTerm = messageTerm(low);
     if (requestTerm < term || (role === follower && !logOk)) {
       const response = messageLow(appendEntriesResponse, term, i, j, 0);
@@ -353,7 +438,12 @@ export class TlaRaft {
     return null;
   }
 
-  private handleAppendEntriesResponse(state: TlaState, i: number, j: number, low: number): Successor {
+  private handleAppendEntriesResponse(
+    state: TlaState,
+    i: number,
+    j: number,
+    low: number,
+  ): Successor {
     const count = this.bounds.servers;
     const servers = state.servers.slice();
     const base = i * this.width;
@@ -365,15 +455,27 @@ export class TlaRaft {
     } else {
       servers[base + nextIndexOffset + j] = Math.max(servers[base + nextIndexOffset + j]! - 1, 1);
     }
-    return { servers, messages: withoutMessage(state.messages, low, 0), elections: state.elections };
+    return {
+      servers,
+      messages: withoutMessage(state.messages, low, 0),
+      elections: state.elections,
+    };
   }
 
   duplicateMessage(state: TlaState, low: number, high: number): Successor {
-    return { servers: state.servers, messages: withMessage(state.messages, low, high), elections: state.elections };
+    return {
+      servers: state.servers,
+      messages: withMessage(state.messages, low, high),
+      elections: state.elections,
+    };
   }
 
   dropMessage(state: TlaState, low: number, high: number): Successor {
-    return { servers: state.servers, messages: withoutMessage(state.messages, low, high), elections: state.elections };
+    return {
+      servers: state.servers,
+      messages: withoutMessage(state.messages, low, high),
+      elections: state.elections,
+    };
   }
 
   withinBounds(state: TlaState): boolean {
@@ -480,7 +582,11 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
     if (!byHigh) messageActions.set(low, (byHigh = new Map()));
     let triple = byHigh.get(high);
     if (!triple) {
-      triple = (['Receive', 'DuplicateMessage', 'DropMessage'] as const).map((type) => ({ type, low, high }));
+      triple = (['Receive', 'DuplicateMessage', 'DropMessage'] as const).map((type) => ({
+        type,
+        low,
+        high,
+      }));
       byHigh.set(high, triple);
     }
     return triple;
@@ -491,16 +597,26 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
   let allLogsNext: Int32Array = new Int32Array(0);
   const step = (state: TlaState, action: TlaAction): Successor | null => {
     switch (action.type) {
-      case 'Restart': return raft.restart(state, action.i);
-      case 'Timeout': return raft.timeout(state, action.i);
-      case 'RequestVote': return raft.requestVote(state, action.i, action.j);
-      case 'BecomeLeader': return raft.becomeLeader(state, action.i);
-      case 'ClientRequest': return raft.clientRequest(state, action.i, action.v);
-      case 'AdvanceCommitIndex': return raft.advanceCommitIndex(state, action.i);
-      case 'AppendEntries': return raft.appendEntries(state, action.i, action.j);
-      case 'Receive': return raft.receive(state, action.low, action.high);
-      case 'DuplicateMessage': return raft.duplicateMessage(state, action.low, action.high);
-      case 'DropMessage': return raft.dropMessage(state, action.low, action.high);
+      case 'Restart':
+        return raft.restart(state, action.i);
+      case 'Timeout':
+        return raft.timeout(state, action.i);
+      case 'RequestVote':
+        return raft.requestVote(state, action.i, action.j);
+      case 'BecomeLeader':
+        return raft.becomeLeader(state, action.i);
+      case 'ClientRequest':
+        return raft.clientRequest(state, action.i, action.v);
+      case 'AdvanceCommitIndex':
+        return raft.advanceCommitIndex(state, action.i);
+      case 'AppendEntries':
+        return raft.appendEntries(state, action.i, action.j);
+      case 'Receive':
+        return raft.receive(state, action.low, action.high);
+      case 'DuplicateMessage':
+        return raft.duplicateMessage(state, action.low, action.high);
+      case 'DropMessage':
+        return raft.dropMessage(state, action.low, action.high);
     }
   };
   return {

@@ -262,7 +262,11 @@ export function withElection(
 }
 
 /** allLogs with the logs of `servers` added (the same array when none is new). */
-export function withLogs(allLogs: Int32Array, servers: readonly number[], count: number): Int32Array {
+export function withLogs(
+  allLogs: Int32Array,
+  servers: readonly number[],
+  count: number,
+): Int32Array {
   const width = stride(count);
   let result = allLogs;
   for (let server = 0; server < count; server++) {

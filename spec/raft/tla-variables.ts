@@ -3,9 +3,22 @@
  * as sequences of [term, value] records), for traces and ITF output.
  */
 import {
-  absent, commitIndexOffset, logOffset, logToArray, matchIndexOffset, messageRecord,
-  nextIndexOffset, nil, roleNames, roleOffset, termOffset, votedForOffset, voterLogOffset,
-  votesGrantedOffset, votesRespondedOffset, type TlaState,
+  absent,
+  commitIndexOffset,
+  logOffset,
+  logToArray,
+  matchIndexOffset,
+  messageRecord,
+  nextIndexOffset,
+  nil,
+  roleNames,
+  roleOffset,
+  termOffset,
+  votedForOffset,
+  voterLogOffset,
+  votesGrantedOffset,
+  votesRespondedOffset,
+  type TlaState,
 } from './tla-state.js';
 
 interface RaftShape {
@@ -17,7 +30,8 @@ const name = (server: number) => `s${server + 1}`;
 
 function members(mask: number, count: number): Set<string> {
   const set = new Set<string>();
-  for (let server = 0; server < count; server++) if ((mask & (1 << server)) !== 0) set.add(name(server));
+  for (let server = 0; server < count; server++)
+    if ((mask & (1 << server)) !== 0) set.add(name(server));
   return set;
 }
 
@@ -33,7 +47,12 @@ function voterLogMap(words: ArrayLike<number>, start: number, count: number): Ma
 export function tlaVariables(raft: RaftShape, state: TlaState): Record<string, unknown> {
   const count = raft.bounds.servers;
   const perServer = (read: (base: number, server: number) => unknown) =>
-    new Map(Array.from({ length: count }, (_, server) => [name(server), read(server * raft.width, server)]));
+    new Map(
+      Array.from({ length: count }, (_, server) => [
+        name(server),
+        read(server * raft.width, server),
+      ]),
+    );
   const words = state.servers;
   const messages = new Map<unknown, number>();
   for (let at = 0; at < state.messages.length; at += 3) {

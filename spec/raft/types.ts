@@ -71,7 +71,11 @@ export type Message =
       readonly matchIndex: number;
     }
   | { readonly type: 'InstallSnapshotRequest'; readonly term: number; readonly snapshot: Snapshot }
-  | { readonly type: 'InstallSnapshotResponse'; readonly term: number; readonly matchIndex: number };
+  | {
+      readonly type: 'InstallSnapshotResponse';
+      readonly term: number;
+      readonly matchIndex: number;
+    };
 
 /** A message in flight. */
 export interface Envelope {

@@ -3,9 +3,20 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  advanceCommitIndex, appendEntries, becomeLeader, clientRequest, compactLog,
-  handleAppendEntriesRequest, handleInstallSnapshotRequest, handleInstallSnapshotResponse,
-  initialServer, installSnapshot, receive, requestVote, restart, timeout,
+  advanceCommitIndex,
+  appendEntries,
+  becomeLeader,
+  clientRequest,
+  compactLog,
+  handleAppendEntriesRequest,
+  handleInstallSnapshotRequest,
+  handleInstallSnapshotResponse,
+  initialServer,
+  installSnapshot,
+  receive,
+  requestVote,
+  restart,
+  timeout,
 } from '../../spec/raft/index.js';
 import type { RaftServer, Step } from '../../spec/raft/types.js';
 
@@ -19,7 +30,11 @@ const serverOf = (step: Step | null): RaftServer => {
 function leader(size = 3, values = 0): RaftServer {
   let server = serverOf(timeout(follower(0, size)));
   for (let peer = 1; peer < size; peer++) {
-    server = receive(server, peer, { type: 'RequestVoteResponse', term: 1, voteGranted: true }).server;
+    server = receive(server, peer, {
+      type: 'RequestVoteResponse',
+      term: 1,
+      voteGranted: true,
+    }).server;
   }
   server = serverOf(becomeLeader(server));
   for (let value = 0; value < values; value++) server = serverOf(clientRequest(server, value));
@@ -52,14 +67,34 @@ test('a single server elects itself and commits alone', () => {
 });
 
 test('the term rule and the vote are persisted once, before the reply is sent (§5.1)', () => {
-  const step = receive(follower(), 1, { type: 'RequestVoteRequest', term: 3, lastLogIndex: 0, lastLogTerm: 0 });
-  assert.equal(step.effects.map((effect) => effect.type), ['persist', 'setTimer', 'send']);
+  const step = receive(follower(), 1, {
+    type: 'RequestVoteRequest',
+    term: 3,
+    lastLogIndex: 0,
+    lastLogTerm: 0,
+  });
+  assert.equal(
+    step.effects.map((effect) => effect.type),
+    ['persist', 'setTimer', 'send'],
+  );
   assert.equal(step.effects[0], {
     type: 'persist',
-    state: { currentTerm: 3, votedFor: 1, log: [], snapshot: { lastIncludedIndex: 0, lastIncludedTerm: 0, values: [] } },
+    state: {
+      currentTerm: 3,
+      votedFor: 1,
+      log: [],
+      snapshot: { lastIncludedIndex: 0, lastIncludedTerm: 0, values: [] },
+    },
   });
-  const again = receive(step.server, 2, { type: 'RequestVoteRequest', term: 3, lastLogIndex: 5, lastLogTerm: 3 });
-  assert.equal(again.effects, [{ type: 'send', to: 2, message: { type: 'RequestVoteResponse', term: 3, voteGranted: false } }]);
+  const again = receive(step.server, 2, {
+    type: 'RequestVoteRequest',
+    term: 3,
+    lastLogIndex: 5,
+    lastLogTerm: 3,
+  });
+  assert.equal(again.effects, [
+    { type: 'send', to: 2, message: { type: 'RequestVoteResponse', term: 3, voteGranted: false } },
+  ]);
 });
 
 test('forget-vote-on-restart leaves the vote out of what is persisted', () => {
@@ -70,7 +105,7 @@ test('forget-vote-on-restart leaves the vote out of what is persisted', () => {
   assert.is(serverOf(restart(0, 3, persisted.state)).votedFor, null);
 });
 
-test('a leader only commits entries of its own term; commit-prev-term counts replicas (Figure 8)', () => {
+test('a leader commits only its own term; commit-prev-term counts replicas (Figure 8)', () => {
   const old = { ...leader(3, 1), currentTerm: 2, matchIndex: [1, 1, 0] };
   assert.is(advanceCommitIndex(old), null);
   assert.is(serverOf(advanceCommitIndex(old, { commitPrevTerm: true })).commitIndex, 1);
@@ -85,38 +120,97 @@ test('compaction keeps the last index and the values; InstallSnapshot carries th
   const lagging = { ...compacted, nextIndex: [3, 1, 3] };
   assert.is(appendEntries(lagging, 1), null);
   const sent = installSnapshot(lagging, 1);
-  assert.equal(sent?.effects, [{ type: 'send', to: 1, message: { type: 'InstallSnapshotRequest', term: 1, snapshot: compacted.snapshot } }]);
-  const acknowledged = handleInstallSnapshotResponse(lagging, 1, { type: 'InstallSnapshotResponse', term: 1, matchIndex: 1 });
+  assert.equal(sent?.effects, [
+    {
+      type: 'send',
+      to: 1,
+      message: { type: 'InstallSnapshotRequest', term: 1, snapshot: compacted.snapshot },
+    },
+  ]);
+  const acknowledged = handleInstallSnapshotResponse(lagging, 1, {
+    type: 'InstallSnapshotResponse',
+    term: 1,
+    matchIndex: 1,
+  });
   assert.equal(acknowledged.server.matchIndex, [2, 1, 0]);
   assert.equal(acknowledged.server.nextIndex, [3, 2, 3]);
 });
 
-test('InstallSnapshot: stale terms are refused, an older snapshot is acknowledged, a newer one kept', () => {
+test('InstallSnapshot: stale terms refused, an old snapshot acknowledged, a new one kept', () => {
   const snapshot = { lastIncludedIndex: 2, lastIncludedTerm: 1, values: [0, 1] };
   const ahead = { ...follower(1), currentTerm: 2 };
-  const stale = handleInstallSnapshotRequest(ahead, 0, { type: 'InstallSnapshotRequest', term: 1, snapshot });
-  assert.equal(stale.effects, [{ type: 'send', to: 0, message: { type: 'InstallSnapshotResponse', term: 2, matchIndex: 0 } }]);
-  const matching = { ...follower(1), currentTerm: 1, log: [{ term: 1, value: 0 }, { term: 1, value: 1 }, { term: 1, value: 2 }] };
-  const kept = handleInstallSnapshotRequest(matching, 0, { type: 'InstallSnapshotRequest', term: 1, snapshot });
-  assert.equal(kept.server.log, [{ term: 1, value: 2 }], 'the suffix after a matching snapshot stays');
+  const stale = handleInstallSnapshotRequest(ahead, 0, {
+    type: 'InstallSnapshotRequest',
+    term: 1,
+    snapshot,
+  });
+  assert.equal(stale.effects, [
+    { type: 'send', to: 0, message: { type: 'InstallSnapshotResponse', term: 2, matchIndex: 0 } },
+  ]);
+  const matching = {
+    ...follower(1),
+    currentTerm: 1,
+    log: [
+      { term: 1, value: 0 },
+      { term: 1, value: 1 },
+      { term: 1, value: 2 },
+    ],
+  };
+  const kept = handleInstallSnapshotRequest(matching, 0, {
+    type: 'InstallSnapshotRequest',
+    term: 1,
+    snapshot,
+  });
+  assert.equal(
+    kept.server.log,
+    [{ term: 1, value: 2 }],
+    'the suffix after a matching snapshot stays',
+  );
   assert.is(kept.server.commitIndex, 2);
-  const known = handleInstallSnapshotRequest({ ...matching, commitIndex: 2 }, 0, { type: 'InstallSnapshotRequest', term: 1, snapshot });
-  assert.equal(known.effects.map((effect) => effect.type), ['setTimer', 'send']);
+  const known = handleInstallSnapshotRequest({ ...matching, commitIndex: 2 }, 0, {
+    type: 'InstallSnapshotRequest',
+    term: 1,
+    snapshot,
+  });
+  assert.equal(
+    known.effects.map((effect) => effect.type),
+    ['setTimer', 'send'],
+  );
   const restarted = restart(1, 3, kept.server);
-  assert.equal(restarted.effects.map((effect) => effect.type), ['restoreSnapshot', 'setTimer']);
+  assert.equal(
+    restarted.effects.map((effect) => effect.type),
+    ['restoreSnapshot', 'setTimer'],
+  );
   assert.is(restarted.server.commitIndex, 2);
 });
 
 test('AppendEntries below the snapshot is acknowledged: those entries are committed', () => {
-  const compacted = { ...follower(1), currentTerm: 1, snapshot: { lastIncludedIndex: 2, lastIncludedTerm: 1, values: [0, 1] }, commitIndex: 2 };
+  const compacted = {
+    ...follower(1),
+    currentTerm: 1,
+    snapshot: { lastIncludedIndex: 2, lastIncludedTerm: 1, values: [0, 1] },
+    commitIndex: 2,
+  };
   const step = handleAppendEntriesRequest(compacted, 0, {
-    type: 'AppendEntriesRequest', term: 1, prevLogIndex: 0, prevLogTerm: 0, entries: [{ term: 1, value: 0 }], leaderCommit: 1,
+    type: 'AppendEntriesRequest',
+    term: 1,
+    prevLogIndex: 0,
+    prevLogTerm: 0,
+    entries: [{ term: 1, value: 0 }],
+    leaderCommit: 1,
   });
-  assert.equal(step.effects[1], { type: 'send', to: 0, message: { type: 'AppendEntriesResponse', term: 1, success: true, matchIndex: 2 } });
+  assert.equal(step.effects[1], {
+    type: 'send',
+    to: 0,
+    message: { type: 'AppendEntriesResponse', term: 1, success: true, matchIndex: 2 },
+  });
 });
 
 test('a message from outside the cluster is a loud error', () => {
-  assert.throws(() => receive(follower(), 7, { type: 'RequestVoteResponse', term: 1, voteGranted: true }), /unknown server 7/);
+  assert.throws(
+    () => receive(follower(), 7, { type: 'RequestVoteResponse', term: 1, voteGranted: true }),
+    /unknown server 7/,
+  );
 });
 
 test.run();

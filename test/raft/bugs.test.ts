@@ -29,7 +29,8 @@ for (const { bug, invariant, length, slow } of expected) {
     assert.equal(outcome, { result: 'violation', steps: length, invariant, step: length });
   });
 
-  test(`${bug}: BFS finds ${invariant} violated after ${length} steps${slow ? ' (slow)' : ''}`, () => {
+  const title = `${bug}: BFS finds ${invariant} violated after ${length} steps`;
+  test(`${title}${slow ? ' (slow)' : ''}`, () => {
     const params = resolveParams(raftDefinition, bug, {});
     const result = breadthFirstSearch(raftDefinition.create(params, bug));
     assert.is(result.result, 'violation');
@@ -40,7 +41,7 @@ for (const { bug, invariant, length, slow } of expected) {
   });
 }
 
-test('without a bug, the bug bounds of vote-ignores-log and forget-vote-on-restart are safe', () => {
+test('without the bug, the bounds of vote-ignores-log and forget-vote-on-restart are safe', () => {
   for (const bug of ['vote-ignores-log', 'forget-vote-on-restart']) {
     const params = resolveParams(raftDefinition, bug, {});
     const result = breadthFirstSearch(raftDefinition.create(params, undefined));

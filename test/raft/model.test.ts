@@ -10,10 +10,22 @@ import { raftCodec, renameServers, writeRaftView } from '../../spec/raft/codec.j
 import { defaultRaftBounds, raftDefinition } from '../../spec/raft/index.js';
 import type { RaftBounds, RaftModelState } from '../../spec/raft/model-state.js';
 import {
-  createRaftModel, initialModelState, stepModel, withinRaftBounds, type RaftAction,
+  createRaftModel,
+  initialModelState,
+  stepModel,
+  withinRaftBounds,
+  type RaftAction,
 } from '../../spec/raft/model.js';
 
-const small: RaftBounds = { servers: 3, values: 1, maxTerm: 1, maxLog: 1, maxMsgs: 1, maxRestarts: 1, maxCompactions: 1 };
+const small: RaftBounds = {
+  servers: 3,
+  values: 1,
+  maxTerm: 1,
+  maxLog: 1,
+  maxMsgs: 1,
+  maxRestarts: 1,
+  maxCompactions: 1,
+};
 const twoTerms: RaftBounds = { ...small, maxTerm: 2, maxRestarts: 0, maxCompactions: 0 };
 
 for (const [name, bounds, distinct, symmetric] of [
@@ -45,7 +57,9 @@ function reachable(bounds: RaftBounds, limit: number): RaftModelState[] {
   const states: RaftModelState[] = [];
   const collecting: Model<RaftModelState, RaftAction> = {
     ...model,
-    invariants: [{ name: 'Collect', holds: (state) => (states.length < limit && states.push(state), true) }],
+    invariants: [
+      { name: 'Collect', holds: (state) => (states.length < limit && states.push(state), true) },
+    ],
   };
   breadthFirstSearch(collecting as never);
   return states;
@@ -67,11 +81,14 @@ test('the codec round-trips and the symmetric view ignores server names', () => 
     renamedView.reset();
     writeRaftView(state, view, small);
     writeRaftView(renameServers(state, [2, 0, 1]), renamedView, small);
-    assert.equal(Array.from(renamedView.words.subarray(0, renamedView.length)), Array.from(view.words.subarray(0, view.length)));
+    assert.equal(
+      Array.from(renamedView.words.subarray(0, renamedView.length)),
+      Array.from(view.words.subarray(0, view.length)),
+    );
   }
 });
 
-test('without bugs, what a server persisted is always its hard state (persist effects suffice)', () => {
+test('without bugs, what a server persisted is always its hard state', () => {
   for (const state of reachable(small, 20000)) {
     state.servers.forEach((server, id) => {
       const persisted = state.persisted[id]!;
@@ -87,21 +104,34 @@ test('without bugs, what a server persisted is always its hard state (persist ef
 function drive(steps: readonly RaftAction[]): RaftModelState {
   let state = initialModelState(defaultRaftBounds);
   for (const action of steps) {
-    const resolved = 'envelope' in action
-      ? { ...action, envelope: state.messages.find((item) => item.envelope.from === action.envelope.from && item.envelope.to === action.envelope.to)!.envelope }
-      : action;
+    const resolved =
+      'envelope' in action
+        ? {
+            ...action,
+            envelope: state.messages.find(
+              (item) =>
+                item.envelope.from === action.envelope.from &&
+                item.envelope.to === action.envelope.to,
+            )!.envelope,
+          }
+        : action;
     const step = stepModel(state, resolved, {}, defaultRaftBounds);
     assert.ok(step, `${action.type} is enabled`);
     state = step.state;
-    assert.ok(withinRaftBounds(state, defaultRaftBounds), `${action.type} stays within the default bounds`);
+    assert.ok(
+      withinRaftBounds(state, defaultRaftBounds),
+      `${action.type} stays within the default bounds`,
+    );
   }
   return state;
 }
 
-const deliver = (from: number, to: number): RaftAction =>
-  ({ type: 'Deliver', envelope: { from, to, message: { type: 'RequestVoteResponse', term: 0, voteGranted: false } } });
+const deliver = (from: number, to: number): RaftAction => ({
+  type: 'Deliver',
+  envelope: { from, to, message: { type: 'RequestVoteResponse', term: 0, voteGranted: false } },
+});
 
-test('default bounds reach a compaction, a restart and a leader change after a committed entry', () => {
+test('default bounds reach a compaction, a restart, a leader change after a commit', () => {
   const state = drive([
     { type: 'Timeout', server: 0 },
     { type: 'RequestVote', server: 0, peer: 1 },
@@ -129,8 +159,15 @@ test('default bounds reach a compaction, a restart and a leader change after a c
 test('the default bounds are the documented ones', () => {
   const params = resolveParams(raftDefinition, undefined, {});
   assert.equal(params, {
-    servers: 3, values: 1, 'max-term': 2, 'max-log': 1, 'max-msgs': 1, 'max-restarts': 1,
-    'max-compactions': 1, symmetry: false, preset: 'none',
+    servers: 3,
+    values: 1,
+    'max-term': 2,
+    'max-log': 1,
+    'max-msgs': 1,
+    'max-restarts': 1,
+    'max-compactions': 1,
+    symmetry: false,
+    preset: 'none',
   });
 });
 

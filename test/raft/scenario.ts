@@ -19,7 +19,14 @@ import { assert } from '../../spec/assert.js';
 import { raftInvariants } from '../../spec/raft/invariants.js';
 import type { RaftBounds, RaftModelState } from '../../spec/raft/model-state.js';
 import { initialModelState, raftLabel, stepModel, type RaftAction } from '../../spec/raft/model.js';
-import type { Effect, Entry, Envelope, Message, RaftOptions, RaftServer } from '../../spec/raft/types.js';
+import type {
+  Effect,
+  Entry,
+  Envelope,
+  Message,
+  RaftOptions,
+  RaftServer,
+} from '../../spec/raft/types.js';
 
 const wideBounds = { maxTerm: 20, maxLog: 20, maxMsgs: 100, maxRestarts: 100, maxCompactions: 100 };
 const bugSwitches: Readonly<Record<string, RaftOptions>> = {
@@ -50,8 +57,10 @@ function effectText(id: number, effect: Effect): string {
     case 'persist': {
       const state = effect.state;
       const vote = state.votedFor === null ? '-' : name(state.votedFor);
-      return `${name(id)} persist term=${state.currentTerm} vote=${vote} log=[${state.log.map(entryText).join(' ')}]` +
-        ` snapshot=${state.snapshot.lastIncludedIndex}/${state.snapshot.lastIncludedTerm}`;
+      return (
+        `${name(id)} persist term=${state.currentTerm} vote=${vote} log=[${state.log.map(entryText).join(' ')}]` +
+        ` snapshot=${state.snapshot.lastIncludedIndex}/${state.snapshot.lastIncludedTerm}`
+      );
     }
     case 'send':
       return `${name(id)}->${name(effect.to)} ${messageText(effect.message)}`;
@@ -75,7 +84,8 @@ export function serverText(server: RaftServer, down: boolean): string {
     const values = snapshot.values.map((value) => `v${value + 1}`).join(' ');
     parts.push(`snapshot=${snapshot.lastIncludedIndex}/${snapshot.lastIncludedTerm}[${values}]`);
   }
-  if (server.role === 'leader') parts.push(`next=[${server.nextIndex.join(' ')}] match=[${server.matchIndex.join(' ')}]`);
+  if (server.role === 'leader')
+    parts.push(`next=[${server.nextIndex.join(' ')}] match=[${server.matchIndex.join(' ')}]`);
   return parts.join(' ');
 }
 
@@ -94,7 +104,8 @@ export class Scenario {
   step(action: RaftAction): string[] {
     const actor = 'envelope' in action ? action.envelope.to : action.server;
     const networkOnly = action.type === 'Drop' || action.type === 'Duplicate';
-    if (this.down.has(actor) && action.type !== 'Restart' && !networkOnly) return [`${name(actor)} is down`];
+    if (this.down.has(actor) && action.type !== 'Restart' && !networkOnly)
+      return [`${name(actor)} is down`];
     const result = stepModel(this.state, action, this.options, this.bounds);
     if (result === null) return [`${raftLabel(action)}: not enabled`];
     this.state = result.state;
@@ -107,8 +118,12 @@ export class Scenario {
   }
 
   findMessage(from: number, to: number, type?: string): Envelope | undefined {
-    return this.state.messages.find((item) =>
-      item.envelope.from === from && item.envelope.to === to && (type === undefined || item.envelope.message.type === type))?.envelope;
+    return this.state.messages.find(
+      (item) =>
+        item.envelope.from === from &&
+        item.envelope.to === to &&
+        (type === undefined || item.envelope.message.type === type),
+    )?.envelope;
   }
 
   stabilize(): string[] {
@@ -128,7 +143,9 @@ export class Scenario {
     const lines = this.state.servers.map((server) => serverText(server, this.down.has(server.id)));
     for (const item of this.state.messages) {
       const { from, to, message } = item.envelope;
-      lines.push(`in flight: ${name(from)}->${name(to)} ${messageText(message)}${item.count > 1 ? ` x${item.count}` : ''}`);
+      lines.push(
+        `in flight: ${name(from)}->${name(to)} ${messageText(message)}${item.count > 1 ? ` x${item.count}` : ''}`,
+      );
     }
     return lines;
   }
@@ -140,16 +157,24 @@ function serverArgument(text: string | undefined, scenario: Scenario): number {
   return id;
 }
 
-function messageCommand(scenario: Scenario, kind: 'Deliver' | 'Drop' | 'Duplicate', args: string[]): string[] {
+function messageCommand(
+  scenario: Scenario,
+  kind: 'Deliver' | 'Drop' | 'Duplicate',
+  args: string[],
+): string[] {
   const from = serverArgument(args[0], scenario);
   const to = serverArgument(args[1], scenario);
   const envelope = scenario.findMessage(from, to, args[2]);
-  if (!envelope) return [`no message ${name(from)}->${name(to)}${args[2] ? ` of type ${args[2]}` : ''}`];
+  if (!envelope)
+    return [`no message ${name(from)}->${name(to)}${args[2] ? ` of type ${args[2]}` : ''}`];
   return scenario.step({ type: kind, envelope });
 }
 
 /** Runs one command line; returns the new scenario (for `cluster`) and the output lines. */
-export function runCommand(scenario: Scenario, line: string): { scenario: Scenario; output: string[] } {
+export function runCommand(
+  scenario: Scenario,
+  line: string,
+): { scenario: Scenario; output: string[] } {
   const [command, ...args] = line.trim().split(/\s+/);
   const server = () => serverArgument(args[0], scenario);
   const peer = () => serverArgument(args[1], scenario);
@@ -158,36 +183,52 @@ export function runCommand(scenario: Scenario, line: string): { scenario: Scenar
     case 'cluster': {
       const settings = Object.fromEntries(args.map((arg) => arg.split('=') as [string, string]));
       const fresh = new Scenario(Number(settings['servers'] ?? 3), Number(settings['values'] ?? 1));
-      if (settings['bug']) fresh.options = bugSwitches[settings['bug']] ?? assertNever(settings['bug']);
+      if (settings['bug'])
+        fresh.options = bugSwitches[settings['bug']] ?? assertNever(settings['bug']);
       return { scenario: fresh, output: ['ok'] };
     }
-    case 'timeout': return output(scenario.step({ type: 'Timeout', server: server() }));
-    case 'request-vote': return output(scenario.step({ type: 'RequestVote', server: server(), peer: peer() }));
-    case 'append': return output(scenario.step({ type: 'AppendEntries', server: server(), peer: peer() }));
-    case 'install-snapshot': return output(scenario.step({ type: 'InstallSnapshot', server: server(), peer: peer() }));
+    case 'timeout':
+      return output(scenario.step({ type: 'Timeout', server: server() }));
+    case 'request-vote':
+      return output(scenario.step({ type: 'RequestVote', server: server(), peer: peer() }));
+    case 'append':
+      return output(scenario.step({ type: 'AppendEntries', server: server(), peer: peer() }));
+    case 'install-snapshot':
+      return output(scenario.step({ type: 'InstallSnapshot', server: server(), peer: peer() }));
     case 'client': {
       const value = args[1] === undefined ? 0 : Number(args[1].replace(/^v/, '')) - 1;
       return output(scenario.step({ type: 'ClientRequest', server: server(), value }));
     }
-    case 'compact': return output(scenario.step({ type: 'CompactLog', server: server() }));
-    case 'deliver': return output(messageCommand(scenario, 'Deliver', args));
-    case 'drop': return output(messageCommand(scenario, 'Drop', args));
-    case 'duplicate': return output(messageCommand(scenario, 'Duplicate', args));
-    case 'crash': scenario.down.add(server()); return output(['ok']);
-    case 'restart': return output(scenario.step({ type: 'Restart', server: server() }));
+    case 'compact':
+      return output(scenario.step({ type: 'CompactLog', server: server() }));
+    case 'deliver':
+      return output(messageCommand(scenario, 'Deliver', args));
+    case 'drop':
+      return output(messageCommand(scenario, 'Drop', args));
+    case 'duplicate':
+      return output(messageCommand(scenario, 'Duplicate', args));
+    case 'crash':
+      scenario.down.add(server());
+      return output(['ok']);
+    case 'restart':
+      return output(scenario.step({ type: 'Restart', server: server() }));
     case 'elect': {
       const id = server();
       const lines = scenario.step({ type: 'Timeout', server: id });
       for (let other = 0; other < scenario.bounds.servers; other++) {
-        if (other !== id) lines.push(...scenario.step({ type: 'RequestVote', server: id, peer: other }));
+        if (other !== id)
+          lines.push(...scenario.step({ type: 'RequestVote', server: id, peer: other }));
       }
       lines.push(...scenario.stabilize());
       const violations = [...new Set(lines.filter((line) => line.startsWith('VIOLATION')))];
       return output([serverText(scenario.state.servers[id]!, false), ...violations]);
     }
-    case 'stabilize': return output(scenario.stabilize());
-    case 'dump': return output(scenario.dump());
-    default: throw new Error(`unknown command '${command}'`);
+    case 'stabilize':
+      return output(scenario.stabilize());
+    case 'dump':
+      return output(scenario.dump());
+    default:
+      throw new Error(`unknown command '${command}'`);
   }
 }
 

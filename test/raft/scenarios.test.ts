@@ -8,7 +8,9 @@ import { runScenarioFile } from './scenario.js';
 
 const directory = join(import.meta.dirname, 'testdata');
 
-for (const file of readdirSync(directory).filter((name) => name.endsWith('.txt')).sort()) {
+for (const file of readdirSync(directory)
+  .filter((name) => name.endsWith('.txt'))
+  .sort()) {
   test(`scenario ${file}`, () => {
     const path = join(directory, file);
     const expected = readFileSync(path, 'utf8');
