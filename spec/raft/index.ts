@@ -14,6 +14,8 @@ import type { RaftOptions } from './types.js';
 export { createRaftModel } from './model.js';
 export { createTlaModel } from './tla-preset.js';
 export * from './compaction.js';
+/** The name for the follower side of InstallSnapshot. */
+export { handleInstallSnapshotRequest as handleInstallSnapshot } from './compaction.js';
 export * from './election.js';
 export * from './replication.js';
 export { initialServer, receive, restart } from './server.js';

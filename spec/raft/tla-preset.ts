@@ -571,6 +571,32 @@ function staticActions(bounds: TlaBounds): TlaAction[] {
   return actions;
 }
 
+/** One raft.tla action, without the allLogs update that every step shares. */
+function stepTla(raft: TlaRaft, state: TlaState, action: TlaAction): Successor | null {
+  switch (action.type) {
+    case 'Restart':
+      return raft.restart(state, action.i);
+    case 'Timeout':
+      return raft.timeout(state, action.i);
+    case 'RequestVote':
+      return raft.requestVote(state, action.i, action.j);
+    case 'BecomeLeader':
+      return raft.becomeLeader(state, action.i);
+    case 'ClientRequest':
+      return raft.clientRequest(state, action.i, action.v);
+    case 'AdvanceCommitIndex':
+      return raft.advanceCommitIndex(state, action.i);
+    case 'AppendEntries':
+      return raft.appendEntries(state, action.i, action.j);
+    case 'Receive':
+      return raft.receive(state, action.low, action.high);
+    case 'DuplicateMessage':
+      return raft.duplicateMessage(state, action.low, action.high);
+    case 'DropMessage':
+      return raft.dropMessage(state, action.low, action.high);
+  }
+}
+
 /** The raft.tla preset as a checker model. */
 export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
   const raft = new TlaRaft(bounds);
@@ -595,30 +621,6 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
   // state: compute it once per expanded state.
   let allLogsFrom: TlaState | undefined;
   let allLogsNext: Int32Array = new Int32Array(0);
-  const step = (state: TlaState, action: TlaAction): Successor | null => {
-    switch (action.type) {
-      case 'Restart':
-        return raft.restart(state, action.i);
-      case 'Timeout':
-        return raft.timeout(state, action.i);
-      case 'RequestVote':
-        return raft.requestVote(state, action.i, action.j);
-      case 'BecomeLeader':
-        return raft.becomeLeader(state, action.i);
-      case 'ClientRequest':
-        return raft.clientRequest(state, action.i, action.v);
-      case 'AdvanceCommitIndex':
-        return raft.advanceCommitIndex(state, action.i);
-      case 'AppendEntries':
-        return raft.appendEntries(state, action.i, action.j);
-      case 'Receive':
-        return raft.receive(state, action.low, action.high);
-      case 'DuplicateMessage':
-        return raft.duplicateMessage(state, action.low, action.high);
-      case 'DropMessage':
-        return raft.dropMessage(state, action.low, action.high);
-    }
-  };
   return {
     name: 'raft',
     initialStates: () => [raft.initialState()],
@@ -632,7 +634,7 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
       return actions;
     },
     next: (state, action) => {
-      const successor = step(state, action);
+      const successor = stepTla(raft, state, action);
       if (successor === null) return null;
       if (allLogsFrom !== state) {
         allLogsFrom = state;
