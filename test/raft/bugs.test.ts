@@ -49,4 +49,15 @@ test('without the bug, the bounds of vote-ignores-log and forget-vote-on-restart
   }
 });
 
+test('--symmetry keeps the verdict and the counterexample length, with fewer states', () => {
+  const params = resolveParams(raftDefinition, 'vote-ignores-log', {});
+  const plain = breadthFirstSearch(raftDefinition.create(params, 'vote-ignores-log'));
+  const reduced = breadthFirstSearch(
+    raftDefinition.create({ ...params, symmetry: true }, 'vote-ignores-log'),
+  );
+  assert.is(reduced.invariant, plain.invariant);
+  assert.is(reduced.path?.actionIndexes.length, 12);
+  assert.ok(reduced.distinctStates < plain.distinctStates);
+});
+
 test.run();
