@@ -5,7 +5,14 @@
  */
 import type { Invariant } from '../../checker/model.js';
 import {
-  commitIndexOffset, entryTerm, leader, logEntry, logLength, logOffset, roleOffset, termOffset,
+  commitIndexOffset,
+  entryTerm,
+  leader,
+  logEntry,
+  logLength,
+  logOffset,
+  roleOffset,
+  termOffset,
   type TlaState,
 } from './tla-state.js';
 

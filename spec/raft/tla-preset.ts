@@ -98,16 +98,17 @@ export type TlaAction =
       readonly high: number;
     };
 
-/** What one step computes: the successor's variables, before allLogs is added. */
-interface Successor {
-  servers: readonly number[];
-  messages: Int32Array;
-  elections: readonly Int32Array[];
-}
+/** A step's successor (allLogs included: see `successor`). */
+type Successor = TlaState;
 
 export class TlaRaft {
   readonly width: number;
   readonly quorumSize: number;
+  /**
+   * allLogs' = allLogs \cup {log[i] : i \in Server} is the same for every successor of a state:
+   * `next` sets it once per expanded state, and each step's successor takes it.
+   */
+  allLogsNext: readonly number[] = [];
 
   constructor(readonly bounds: TlaBounds) {
     const { servers, values, maxTerm, maxLog } = bounds;
@@ -125,6 +126,15 @@ export class TlaRaft {
     this.quorumSize = Math.floor(servers / 2) + 1;
   }
 
+  /** The successor of a step: its variables, and the allLogs shared by every successor. */
+  private successor(
+    servers: readonly number[],
+    messages: readonly number[],
+    elections: readonly Int32Array[],
+  ): TlaState {
+    return { servers, messages, elections, allLogs: this.allLogsNext };
+  }
+
   initialState(): TlaState {
     const { servers } = this.bounds;
     const words: number[] = Array<number>(servers * this.width).fill(0);
@@ -140,9 +150,9 @@ export class TlaRaft {
     }
     return {
       servers: words,
-      messages: new Int32Array(0),
+      messages: [],
       elections: [],
-      allLogs: new Int32Array(0),
+      allLogs: [],
     };
   }
 
@@ -156,7 +166,7 @@ export class TlaRaft {
     const base = i * this.width;
     if (this.isRestarted(state.servers, base)) {
       // A stuttering step (TLC still generates it): nothing to copy.
-      return { servers: state.servers, messages: state.messages, elections: state.elections };
+      return this.successor(state.servers, state.messages, state.elections);
     }
     const servers = state.servers.slice();
     servers[base + roleOffset] = follower;
@@ -168,7 +178,7 @@ export class TlaRaft {
       servers[base + matchIndexOffset(count) + j] = 0;
     }
     servers[base + commitIndexOffset] = 0;
-    return { servers, messages: state.messages, elections: state.elections };
+    return this.successor(servers, state.messages, state.elections);
   }
 
   /** Whether the server at `base` holds only what Restart leaves. */
@@ -198,7 +208,7 @@ export class TlaRaft {
     servers[base + votesRespondedOffset] = 0;
     servers[base + votesGrantedOffset] = 0;
     for (let j = 0; j < count; j++) servers[base + voterLogOffset(count) + j] = absent;
-    return { servers, messages: state.messages, elections: state.elections };
+    return this.successor(servers, state.messages, state.elections);
   }
 
   /** Candidate i sends j a RequestVote request (j = i included, as in raft.tla). */
@@ -208,11 +218,7 @@ export class TlaRaft {
     const log = this.field(state, i, logOffset);
     const payload = lastTerm(log) | (logLength(log) << 5);
     const low = messageLow(requestVoteRequest, this.field(state, i, termOffset), i, j, payload);
-    return {
-      servers: state.servers,
-      messages: withMessage(state.messages, low, 0),
-      elections: state.elections,
-    };
+    return this.successor(state.servers, withMessage(state.messages, low, 0), state.elections);
   }
 
   /** Leader i sends j an AppendEntries request with at most one entry. */
@@ -230,11 +236,7 @@ export class TlaRaft {
     const payload = prevLogIndex | (prevLogTerm << 3) | (entry << 8);
     const low = messageLow(appendEntriesRequest, this.field(state, i, termOffset), i, j, payload);
     const high = log | (commitIndex << 24);
-    return {
-      servers: state.servers,
-      messages: withMessage(state.messages, low, high),
-      elections: state.elections,
-    };
+    return this.successor(state.servers, withMessage(state.messages, low, high), state.elections);
   }
 
   /** Candidate i becomes leader once a quorum has granted it a vote. */
@@ -255,11 +257,7 @@ export class TlaRaft {
     election[0] = servers[base + termOffset]! | (i << 5) | (granted << 8);
     election[1] = log;
     for (let j = 0; j < count; j++) election[2 + j] = servers[base + voterLogOffset(count) + j]!;
-    return {
-      servers,
-      messages: state.messages,
-      elections: withElection(state.elections, election),
-    };
+    return this.successor(servers, state.messages, withElection(state.elections, election));
   }
 
   /** Leader i appends value v to its log. */
@@ -271,7 +269,7 @@ export class TlaRaft {
       servers[base + logOffset]!,
       entryOf(servers[base + termOffset]!, v),
     );
-    return { servers, messages: state.messages, elections: state.elections };
+    return this.successor(servers, state.messages, state.elections);
   }
 
   /** Leader i commits the highest index a quorum agrees on, if it is of its own term. */
@@ -290,11 +288,11 @@ export class TlaRaft {
     }
     const term = state.servers[base + termOffset]!;
     if (agreeIndex === 0 || entryTerm(logEntry(log, agreeIndex)) !== term) {
-      return { servers: state.servers, messages: state.messages, elections: state.elections };
+      return this.successor(state.servers, state.messages, state.elections);
     }
     const servers = state.servers.slice();
     servers[base + commitIndexOffset] = agreeIndex;
-    return { servers, messages: state.messages, elections: state.elections };
+    return this.successor(servers, state.messages, state.elections);
   }
 
   /** Receive(m): UpdateTerm, or the handler for m's type, or DropStaleResponse. */
@@ -325,15 +323,15 @@ export class TlaRaft {
     servers[base + termOffset] = term;
     servers[base + roleOffset] = follower;
     servers[base + votedForOffset] = nil;
-    return { servers, messages: state.messages, elections: state.elections };
+    return this.successor(servers, state.messages, state.elections);
   }
 
   private dropStaleResponse(state: TlaState, low: number, high: number): Successor {
-    return {
-      servers: state.servers,
-      messages: withoutMessage(state.messages, low, high),
-      elections: state.elections,
-    };
+    return this.successor(
+      state.servers,
+      withoutMessage(state.messages, low, high),
+      state.elections,
+    );
   }
 
   private handleRequestVoteRequest(state: TlaState, i: number, j: number, low: number): Successor {
@@ -356,7 +354,7 @@ export class TlaRaft {
     }
     const response = messageLow(requestVoteResponse, term, i, j, grant ? 1 : 0);
     const messages = withoutMessage(withMessage(state.messages, response, log), low, 0);
-    return { servers, messages, elections: state.elections };
+    return this.successor(servers, messages, state.elections);
   }
 
   private handleRequestVoteResponse(
@@ -377,11 +375,7 @@ export class TlaRaft {
         servers[base + voterLogOffset(count) + j] = high;
       }
     }
-    return {
-      servers,
-      messages: withoutMessage(state.messages, low, high),
-      elections: state.elections,
-    };
+    return this.successor(servers, withoutMessage(state.messages, low, high), state.elections);
   }
 
   private handleAppendEntriesRequest(
@@ -406,12 +400,12 @@ export class TlaRaft {
     if (requestTerm < term || (role === follower && !logOk)) {
       const response = messageLow(appendEntriesResponse, term, i, j, 0);
       const messages = withoutMessage(withMessage(state.messages, response, 0), low, high);
-      return { servers: state.servers, messages, elections: state.elections };
+      return this.successor(state.servers, messages, state.elections);
     }
     if (role === candidate) {
       const servers = state.servers.slice();
       servers[base + roleOffset] = follower;
-      return { servers, messages: state.messages, elections: state.elections };
+      return this.successor(servers, state.messages, state.elections);
     }
     if (role !== follower) return null;
     const index = prevLogIndex + 1;
@@ -422,18 +416,18 @@ export class TlaRaft {
       const matchIndex = prevLogIndex + (entry === 0 ? 0 : 1);
       const response = messageLow(appendEntriesResponse, term, i, j, 1 | (matchIndex << 1));
       const messages = withoutMessage(withMessage(state.messages, response, 0), low, high);
-      return { servers, messages, elections: state.elections };
+      return this.successor(servers, messages, state.elections);
     }
     if (length >= index) {
       // Conflict: remove one entry (the last one, exactly as raft.tla does).
       const servers = state.servers.slice();
       servers[base + logOffset] = dropLastEntry(log);
-      return { servers, messages: state.messages, elections: state.elections };
+      return this.successor(servers, state.messages, state.elections);
     }
     if (length === prevLogIndex) {
       const servers = state.servers.slice();
       servers[base + logOffset] = appendEntry(log, entry);
-      return { servers, messages: state.messages, elections: state.elections };
+      return this.successor(servers, state.messages, state.elections);
     }
     return null;
   }
@@ -455,27 +449,19 @@ export class TlaRaft {
     } else {
       servers[base + nextIndexOffset + j] = Math.max(servers[base + nextIndexOffset + j]! - 1, 1);
     }
-    return {
-      servers,
-      messages: withoutMessage(state.messages, low, 0),
-      elections: state.elections,
-    };
+    return this.successor(servers, withoutMessage(state.messages, low, 0), state.elections);
   }
 
   duplicateMessage(state: TlaState, low: number, high: number): Successor {
-    return {
-      servers: state.servers,
-      messages: withMessage(state.messages, low, high),
-      elections: state.elections,
-    };
+    return this.successor(state.servers, withMessage(state.messages, low, high), state.elections);
   }
 
   dropMessage(state: TlaState, low: number, high: number): Successor {
-    return {
-      servers: state.servers,
-      messages: withoutMessage(state.messages, low, high),
-      elections: state.elections,
-    };
+    return this.successor(
+      state.servers,
+      withoutMessage(state.messages, low, high),
+      state.elections,
+    );
   }
 
   withinBounds(state: TlaState): boolean {
@@ -512,6 +498,12 @@ function encode(state: TlaState, out: WordWriter): void {
   pushAll(out, state.allLogs);
 }
 
+function readNumbers(input: WordReader, length: number): number[] {
+  const numbers: number[] = [];
+  for (let index = 0; index < length; index++) numbers.push(input.next());
+  return numbers;
+}
+
 function decoder(raft: TlaRaft) {
   const serverWords = raft.bounds.servers * raft.width;
   const electionWords = 2 + raft.bounds.servers;
@@ -523,11 +515,11 @@ function decoder(raft: TlaRaft) {
   return (input: WordReader): TlaState => {
     const servers: number[] = [];
     for (let index = 0; index < serverWords; index++) servers.push(input.next());
-    const messages = take(input, input.next());
+    const messages = readNumbers(input, input.next());
     const electionCount = input.next();
     const elections: Int32Array[] = [];
     for (let index = 0; index < electionCount; index++) elections.push(take(input, electionWords));
-    const allLogs = take(input, input.next());
+    const allLogs = readNumbers(input, input.next());
     return { servers, messages, elections, allLogs };
   };
 }
@@ -617,10 +609,7 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
     }
     return triple;
   };
-  // allLogs' = allLogs \cup {log[i] : i \in Server} is the same for every successor of a
-  // state: compute it once per expanded state.
   let allLogsFrom: TlaState | undefined;
-  let allLogsNext: Int32Array = new Int32Array(0);
   return {
     name: 'raft',
     initialStates: () => [raft.initialState()],
@@ -634,18 +623,11 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
       return actions;
     },
     next: (state, action) => {
-      const successor = stepTla(raft, state, action);
-      if (successor === null) return null;
       if (allLogsFrom !== state) {
         allLogsFrom = state;
-        allLogsNext = withLogs(state.allLogs, state.servers, bounds.servers);
+        raft.allLogsNext = withLogs(state.allLogs, state.servers, bounds.servers);
       }
-      return {
-        servers: successor.servers,
-        messages: successor.messages,
-        elections: successor.elections,
-        allLogs: allLogsNext,
-      };
+      return stepTla(raft, state, action);
     },
     label: tlaLabel,
     invariants: tlaInvariants(raft),

@@ -18,9 +18,9 @@ import { assert } from '../assert.js';
 export interface TlaState {
   /** Per-server words: a plain array of small integers clones faster than a typed array. */
   readonly servers: readonly number[];
-  readonly messages: Int32Array;
+  readonly messages: readonly number[];
   readonly elections: readonly Int32Array[];
-  readonly allLogs: Int32Array;
+  readonly allLogs: readonly number[];
 }
 
 export const follower = 0;
@@ -179,7 +179,7 @@ export function messageRecord(low: number, high: number): Record<string, unknown
 // ---- the bag ----
 
 /** Index of the triple for (low, high), or -(insertion point) - 1. */
-export function findMessage(messages: Int32Array, low: number, high: number): number {
+export function findMessage(messages: readonly number[], low: number, high: number): number {
   let start = 0;
   let end = messages.length / 3;
   while (start < end) {
@@ -194,20 +194,11 @@ export function findMessage(messages: Int32Array, low: number, high: number): nu
 }
 
 /** raft.tla's WithMessage: one more copy. */
-export function withMessage(messages: Int32Array, low: number, high: number): Int32Array {
+export function withMessage(messages: readonly number[], low: number, high: number): number[] {
   const found = findMessage(messages, low, high);
-  if (found >= 0) {
-    const copy = messages.slice();
-    copy[found * 3 + 2]!++;
-    return copy;
-  }
-  const at = (-found - 1) * 3;
-  const copy = new Int32Array(messages.length + 3);
-  copy.set(messages.subarray(0, at));
-  copy[at] = low;
-  copy[at + 1] = high;
-  copy[at + 2] = 1;
-  copy.set(messages.subarray(at), at + 3);
+  const copy = messages.slice();
+  if (found >= 0) copy[found * 3 + 2]!++;
+  else copy.splice((-found - 1) * 3, 0, low, high, 1);
   return copy;
 }
 
@@ -215,22 +206,21 @@ export function withMessage(messages: Int32Array, low: number, high: number): In
  * raft.tla's WithoutMessage: one copy fewer. The last copy leaves the bag's domain, so a
  * received message cannot be received again (see the model's doc comment on this choice).
  */
-export function withoutMessage(messages: Int32Array, low: number, high: number): Int32Array {
+export function withoutMessage(
+  messages: readonly number[],
+  low: number,
+  high: number,
+): readonly number[] {
   const found = findMessage(messages, low, high);
   if (found < 0) return messages;
   const at = found * 3;
-  if (messages[at + 2]! > 1) {
-    const copy = messages.slice();
-    copy[at + 2]!--;
-    return copy;
-  }
-  const copy = new Int32Array(messages.length - 3);
-  copy.set(messages.subarray(0, at));
-  copy.set(messages.subarray(at + 3), at);
+  const copy = messages.slice();
+  if (copy[at + 2]! > 1) copy[at + 2]!--;
+  else copy.splice(at, 3);
   return copy;
 }
 
-export function totalCopies(messages: Int32Array): number {
+export function totalCopies(messages: readonly number[]): number {
   let total = 0;
   for (let at = 2; at < messages.length; at += 3) total += messages[at]!;
   return total;
@@ -263,10 +253,10 @@ export function withElection(
 
 /** allLogs with the logs of `servers` added (the same array when none is new). */
 export function withLogs(
-  allLogs: Int32Array,
+  allLogs: readonly number[],
   servers: readonly number[],
   count: number,
-): Int32Array {
+): readonly number[] {
   const width = stride(count);
   let result = allLogs;
   for (let server = 0; server < count; server++) {
@@ -274,10 +264,8 @@ export function withLogs(
     let at = 0;
     while (at < result.length && result[at]! < log) at++;
     if (at < result.length && result[at] === log) continue;
-    const grown = new Int32Array(result.length + 1);
-    grown.set(result.subarray(0, at));
-    grown[at] = log;
-    grown.set(result.subarray(at), at + 1);
+    const grown = result.slice();
+    grown.splice(at, 0, log);
     result = grown;
   }
   return result;

@@ -32,7 +32,7 @@ test('packed logs: append, drop, length, last term', () => {
 });
 
 test('the bag counts copies; the last copy leaves its domain', () => {
-  const once = withMessage(new Int32Array(0), 7, 0);
+  const once = withMessage([], 7, 0);
   const twice = withMessage(once, 7, 0);
   assert.equal(Array.from(twice), [7, 0, 2]);
   assert.equal(Array.from(withoutMessage(twice, 7, 0)), [7, 0, 1]);
