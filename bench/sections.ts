@@ -3,6 +3,7 @@ import { checkerBench } from './checker.js';
 import { controllerSection } from './controller.js';
 import { lincheckBench } from './lincheck.js';
 import { migrationBench } from './migration.js';
+import { raftBench } from './raft.js';
 
 export interface BenchSection {
   readonly name: string;
@@ -12,6 +13,7 @@ export interface BenchSection {
 
 export const sections: readonly BenchSection[] = [
   checkerBench,
+  raftBench,
   controllerSection,
   migrationBench,
   lincheckBench,

@@ -8,10 +8,12 @@ import { dieHardDefinition } from './calibration/diehard.js';
 import { twoPhaseDefinition } from './calibration/twophase.js';
 import { controllerDefinition } from './controller/model.js';
 import { migrationDefinition } from './migration/model.js';
+import { raftDefinition } from './raft/index.js';
 
 export const modelDefinitions: readonly ModelDefinition[] = [
   dieHardDefinition,
   twoPhaseDefinition,
+  raftDefinition,
   controllerDefinition,
   migrationDefinition,
 ];

@@ -1,0 +1,100 @@
+/**
+ * Raft's safety properties (Raft paper Figure 3, and §5.4), named as DESIGN §3 lists them.
+ * Those about history read the model's proof-only history variables: `elected` (who became
+ * leader in which term), `committed` (what was committed, and when) and `leaderLogRewritten`.
+ */
+import type { Invariant } from '../../checker/model.js';
+import { lastLogIndex, termAt, valueAt } from './log.js';
+import { countVotes, quorum } from './server.js';
+import type { CommitRecord, RaftModelState } from './model-state.js';
+import type { HardState } from './types.js';
+
+/** Whether a log (with its snapshot) holds the committed entry. */
+function holds(state: HardState, record: CommitRecord): boolean {
+  if (valueAt(state, record.index) !== record.value) return false;
+  const term = termAt(state, record.index);
+  // A compacted entry keeps only its value (and the last one its term).
+  return term === undefined || term === record.term;
+}
+
+/** Election Safety: at most one leader can be elected in a given term (§5.2). */
+export function electionSafety(state: RaftModelState): boolean {
+  return state.elected.every((mask) => countVotes(mask) <= 1);
+}
+
+/** Log Matching: two logs with an entry of the same index and term agree up to it (§5.3). */
+export function logMatching(state: RaftModelState): boolean {
+  const { servers } = state;
+  for (let i = 0; i < servers.length; i++) {
+    for (let j = i + 1; j < servers.length; j++) {
+      const a = servers[i]!;
+      const b = servers[j]!;
+      const shorter = Math.min(lastLogIndex(a), lastLogIndex(b));
+      for (let index = shorter; index >= 1; index--) {
+        const term = termAt(a, index);
+        if (term === undefined || term !== termAt(b, index)) continue;
+        for (let earlier = 1; earlier <= index; earlier++) {
+          if (valueAt(a, earlier) !== valueAt(b, earlier)) return false;
+          const termA = termAt(a, earlier);
+          const termB = termAt(b, earlier);
+          if (termA !== undefined && termB !== undefined && termA !== termB) return false;
+        }
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+/** Leader Completeness: a leader holds every entry committed in an earlier term (§5.4). */
+export function leaderCompleteness(state: RaftModelState): boolean {
+  for (const server of state.servers) {
+    if (server.role !== 'leader') continue;
+    for (const record of state.committed) {
+      if (server.currentTerm > record.inTerm && !holds(server, record)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * State Machine Safety: no server applies (commits) at an index an entry other than the one
+ * committed there, so no two servers apply different entries at one index; snapshots count
+ * as applied.
+ */
+export function stateMachineSafety(state: RaftModelState): boolean {
+  for (const server of state.servers) {
+    for (let index = 1; index <= server.commitIndex; index++) {
+      const record = state.committed[index - 1];
+      if (record === undefined || !holds(server, record)) return false;
+    }
+  }
+  return true;
+}
+
+/** Leader Append-Only: a leader never overwrites or deletes entries in its log (§5.3). */
+export function leaderAppendOnly(state: RaftModelState): boolean {
+  return !state.leaderLogRewritten;
+}
+
+/** Committed Durable: every committed entry is persisted by a quorum, so no leader loses it. */
+export function committedDurable(state: RaftModelState): boolean {
+  const needed = quorum(state.servers.length);
+  for (const record of state.committed) {
+    let copies = 0;
+    for (const persisted of state.persisted) if (holds(persisted, record)) copies++;
+    if (copies < needed) return false;
+  }
+  return true;
+}
+
+export const raftInvariants: readonly Invariant<RaftModelState>[] = [
+  { name: 'ElectionSafety', holds: electionSafety },
+  { name: 'LogMatching', holds: logMatching },
+  { name: 'LeaderCompleteness', holds: leaderCompleteness },
+  { name: 'StateMachineSafety', holds: stateMachineSafety },
+  { name: 'LeaderAppendOnly', holds: leaderAppendOnly },
+  { name: 'CommittedDurable', holds: committedDurable },
+];
+
+export const raftInvariantNames = raftInvariants.map((invariant) => invariant.name);

@@ -1,0 +1,87 @@
+/**
+ * The checker's network (DESIGN §2): a bag of in-flight messages with counts, kept sorted by a
+ * canonical key so that equal bags are equal values. Deliver, drop and duplicate are the
+ * environment's actions; the state constraint bounds the total number of copies.
+ */
+import type { Envelope, Message } from './types.js';
+
+export interface InFlight {
+  readonly key: string;
+  readonly envelope: Envelope;
+  readonly count: number;
+}
+
+export type Bag = readonly InFlight[];
+
+function messageFields(message: Message): string {
+  switch (message.type) {
+    case 'RequestVoteRequest':
+      return `a${message.term},${message.lastLogIndex},${message.lastLogTerm}`;
+    case 'RequestVoteResponse':
+      return `b${message.term},${message.voteGranted ? 1 : 0}`;
+    case 'AppendEntriesRequest': {
+      const entries = message.entries.map((entry) => `${entry.term}:${entry.value}`).join(';');
+      const { term, prevLogIndex, prevLogTerm, leaderCommit } = message;
+      return `c${term},${prevLogIndex},${prevLogTerm},${leaderCommit},${entries}`;
+    }
+    case 'AppendEntriesResponse':
+      return `d${message.term},${message.success ? 1 : 0},${message.matchIndex}`;
+    case 'InstallSnapshotRequest': {
+      const snapshot = message.snapshot;
+      const values = snapshot.values.join(';');
+      return `e${message.term},${snapshot.lastIncludedIndex},${snapshot.lastIncludedTerm},${values}`;
+    }
+    case 'InstallSnapshotResponse':
+      return `f${message.term},${message.matchIndex}`;
+  }
+}
+
+export function envelopeKey(envelope: Envelope): string {
+  return `${envelope.from}>${envelope.to}:${messageFields(envelope.message)}`;
+}
+
+function find(bag: Bag, key: string): number {
+  let start = 0;
+  let end = bag.length;
+  while (start < end) {
+    const middle = (start + end) >>> 1;
+    const other = bag[middle]!.key;
+    if (other === key) return middle;
+    if (other < key) start = middle + 1;
+    else end = middle;
+  }
+  return -start - 1;
+}
+
+/** One more copy of the message. */
+export function sendMessage(bag: Bag, envelope: Envelope): Bag {
+  const key = envelopeKey(envelope);
+  const found = find(bag, key);
+  if (found >= 0) {
+    const copy = bag.slice();
+    const item = copy[found]!;
+    copy[found] = { key, envelope: item.envelope, count: item.count + 1 };
+    return copy;
+  }
+  const at = -found - 1;
+  return [...bag.slice(0, at), { key, envelope, count: 1 }, ...bag.slice(at)];
+}
+
+/** One copy fewer; the last copy leaves the bag. */
+export function removeMessage(bag: Bag, key: string): Bag {
+  const found = find(bag, key);
+  if (found < 0) return bag;
+  const item = bag[found]!;
+  if (item.count > 1) {
+    const copy = bag.slice();
+    copy[found] = { ...item, count: item.count - 1 };
+    return copy;
+  }
+  return [...bag.slice(0, found), ...bag.slice(found + 1)];
+}
+
+export function copiesInFlight(bag: Bag): number {
+  let total = 0;
+  for (const item of bag) total += item.count;
+  return total;
+}

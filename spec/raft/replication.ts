@@ -1,0 +1,142 @@
+/**
+ * Log replication (Raft paper §5.3, §5.4.2; raft.tla's ClientRequest, AppendEntries,
+ * AdvanceCommitIndex and the AppendEntries handlers). AppendEntries carries at most one entry,
+ * raft.tla's granularity; the runtime may call it repeatedly to send more.
+ */
+import { assert } from '../assert.js';
+import { entriesBetween, lastLogIndex, termAt } from './log.js';
+import { becomeFollower, persistEffect, quorum } from './server.js';
+import type { Effect, Message, RaftOptions, RaftServer, Step } from './types.js';
+
+type AppendEntriesRequest = Extract<Message, { type: 'AppendEntriesRequest' }>;
+type AppendEntriesResponse = Extract<Message, { type: 'AppendEntriesResponse' }>;
+
+/** The leader appends a client's value to its log and persists it. */
+export function clientRequest(
+  server: RaftServer,
+  value: number,
+  options: RaftOptions = {},
+): Step | null {
+  if (server.role !== 'leader') return null;
+  const log = [...server.log, { term: server.currentTerm, value }];
+  const matchIndex = server.matchIndex.slice();
+  const next = { ...server, log, matchIndex };
+  matchIndex[server.id] = lastLogIndex(next);
+  return { server: next, effects: [persistEffect(next, options)] };
+}
+
+/** The leader sends `peer` the entry at nextIndex[peer] (or none: a heartbeat). */
+export function appendEntries(server: RaftServer, peer: number): Step | null {
+  if (server.role !== 'leader' || peer === server.id) return null;
+  const nextIndex = server.nextIndex[peer]!;
+  if (nextIndex <= server.snapshot.lastIncludedIndex) return null;
+  const prevLogIndex = nextIndex - 1;
+  const prevLogTerm = termAt(server, prevLogIndex);
+  assert(prevLogTerm !== undefined, `leader has no entry ${prevLogIndex} before nextIndex`);
+  const entry = server.log[nextIndex - server.snapshot.lastIncludedIndex - 1];
+  const entries = entry ? [entry] : [];
+  const message: Message = {
+    type: 'AppendEntriesRequest',
+    term: server.currentTerm,
+    prevLogIndex,
+    prevLogTerm,
+    entries,
+    leaderCommit: Math.min(server.commitIndex, prevLogIndex + entries.length),
+  };
+  return { server, effects: [{ type: 'send', to: peer, message }] };
+}
+
+/**
+ * The leader commits the highest index stored on a quorum, but only when that entry is of its
+ * own term (§5.4.2, Figure 8); commit-prev-term drops that check. Null when nothing changes.
+ */
+export function advanceCommitIndex(server: RaftServer, options: RaftOptions = {}): Step | null {
+  if (server.role !== 'leader') return null;
+  const needed = quorum(server.clusterSize);
+  let newCommit = server.commitIndex;
+  for (let index = lastLogIndex(server); index > server.commitIndex; index--) {
+    const agree = server.matchIndex.filter(
+      (match, peer) => peer === server.id || match >= index,
+    ).length;
+    if (agree < needed) continue;
+    if (options.commitPrevTerm || termAt(server, index) === server.currentTerm) newCommit = index;
+    break;
+  }
+  if (newCommit === server.commitIndex) return null;
+  const entries = entriesBetween(server, server.commitIndex, newCommit);
+  return { server: { ...server, commitIndex: newCommit }, effects: [{ type: 'apply', entries }] };
+}
+
+function reply(to: number, term: number, success: boolean, matchIndex: number): Effect {
+  return {
+    type: 'send',
+    to,
+    message: { type: 'AppendEntriesResponse', term, success, matchIndex },
+  };
+}
+
+/**
+ * A follower (or a candidate, which steps down) checks that its log matches at prevLogIndex,
+ * resolves a conflicting entry by truncating (§5.3), appends, persists, advances its commit
+ * index to what the leader knows committed, and replies.
+ */
+export function handleAppendEntriesRequest(
+  server: RaftServer,
+  from: number,
+  request: AppendEntriesRequest,
+  options: RaftOptions = {},
+): Step {
+  if (request.term < server.currentTerm) {
+    return { server, effects: [reply(from, server.currentTerm, false, 0)] };
+  }
+  if (server.role === 'leader') return { server, effects: [] };
+  const follower = server.role === 'candidate' ? becomeFollower(server, request.term) : server;
+  const effects: Effect[] = [{ type: 'setTimer', timer: 'election' }];
+  const base = follower.snapshot.lastIncludedIndex;
+  const lastNew = request.prevLogIndex + request.entries.length;
+  if (request.prevLogIndex < base) {
+    // The prefix is compacted, hence committed: whatever the request carries is there.
+    effects.push(reply(from, follower.currentTerm, true, Math.max(lastNew, base)));
+    return { server: follower, effects };
+  }
+  if (termAt(follower, request.prevLogIndex) !== request.prevLogTerm) {
+    effects.push(reply(from, follower.currentTerm, false, 0));
+    return { server: follower, effects };
+  }
+  let log = follower.log;
+  const entry = request.entries[0];
+  if (entry) {
+    const existing = termAt(follower, request.prevLogIndex + 1);
+    if (existing !== entry.term) {
+      log = [...log.slice(0, request.prevLogIndex - base), entry];
+    }
+  }
+  let next: RaftServer = log === follower.log ? follower : { ...follower, log };
+  if (next !== follower) effects.unshift(persistEffect(next, options));
+  const commit = Math.min(request.leaderCommit, lastNew);
+  if (commit > next.commitIndex) {
+    effects.push({ type: 'apply', entries: entriesBetween(next, next.commitIndex, commit) });
+    next = { ...next, commitIndex: commit };
+  }
+  effects.push(reply(from, next.currentTerm, true, lastNew));
+  return { server: next, effects };
+}
+
+/** The leader records a follower's progress, or backs nextIndex off by one on a mismatch. */
+export function handleAppendEntriesResponse(
+  server: RaftServer,
+  from: number,
+  response: AppendEntriesResponse,
+): Step {
+  if (response.term !== server.currentTerm || server.role !== 'leader')
+    return { server, effects: [] };
+  const nextIndex = server.nextIndex.slice();
+  const matchIndex = server.matchIndex.slice();
+  if (response.success) {
+    matchIndex[from] = Math.max(matchIndex[from]!, response.matchIndex);
+    nextIndex[from] = Math.max(nextIndex[from]!, response.matchIndex + 1);
+  } else {
+    nextIndex[from] = Math.max(nextIndex[from]! - 1, 1);
+  }
+  return { server: { ...server, nextIndex, matchIndex }, effects: [] };
+}

@@ -1,0 +1,92 @@
+/**
+ * The raft.tla preset's state as raft.tla's variables (functions as Maps, sets as Sets, logs
+ * as sequences of [term, value] records), for traces and ITF output.
+ */
+import {
+  absent,
+  commitIndexOffset,
+  logOffset,
+  logToArray,
+  matchIndexOffset,
+  messageRecord,
+  nextIndexOffset,
+  nil,
+  roleNames,
+  roleOffset,
+  termOffset,
+  votedForOffset,
+  voterLogOffset,
+  votesGrantedOffset,
+  votesRespondedOffset,
+  type TlaState,
+} from './tla-state.js';
+
+interface RaftShape {
+  readonly bounds: { readonly servers: number };
+  readonly width: number;
+}
+
+const name = (server: number) => `s${server + 1}`;
+
+function members(mask: number, count: number): Set<string> {
+  const set = new Set<string>();
+  for (let server = 0; server < count; server++)
+    if ((mask & (1 << server)) !== 0) set.add(name(server));
+  return set;
+}
+
+function voterLogMap(words: ArrayLike<number>, start: number, count: number): Map<string, unknown> {
+  const map = new Map<string, unknown>();
+  for (let voter = 0; voter < count; voter++) {
+    const log = words[start + voter]!;
+    if (log !== absent) map.set(name(voter), logToArray(log));
+  }
+  return map;
+}
+
+export function tlaVariables(raft: RaftShape, state: TlaState): Record<string, unknown> {
+  const count = raft.bounds.servers;
+  const perServer = (read: (base: number, server: number) => unknown) =>
+    new Map(
+      Array.from({ length: count }, (_, server) => [
+        name(server),
+        read(server * raft.width, server),
+      ]),
+    );
+  const words = state.servers;
+  const messages = new Map<unknown, number>();
+  for (let at = 0; at < state.messages.length; at += 3) {
+    const record = messageRecord(state.messages[at]!, state.messages[at + 1]!);
+    record['msource'] = name(record['msource'] as number);
+    record['mdest'] = name(record['mdest'] as number);
+    messages.set(record, state.messages[at + 2]!);
+  }
+  const peers = (base: number, offset: number) =>
+    new Map(Array.from({ length: count }, (_, peer) => [name(peer), words[base + offset + peer]!]));
+  return {
+    messages,
+    elections: new Set(
+      state.elections.map((election) => ({
+        eterm: election[0]! & 31,
+        eleader: name((election[0]! >>> 5) & 7),
+        elog: logToArray(election[1]!),
+        evotes: members(election[0]! >>> 8, count),
+        evoterLog: voterLogMap(election, 2, count),
+      })),
+    ),
+    allLogs: new Set(Array.from(state.allLogs, logToArray)),
+    currentTerm: perServer((base) => words[base + termOffset]!),
+    state: perServer((base) => roleNames[words[base + roleOffset]!]),
+    votedFor: perServer((base) => {
+      const votedFor = words[base + votedForOffset]!;
+      return votedFor === nil ? 'Nil' : name(votedFor);
+    }),
+    log: perServer((base) => logToArray(words[base + logOffset]!)),
+    commitIndex: perServer((base) => words[base + commitIndexOffset]!),
+    votesResponded: perServer((base) => members(words[base + votesRespondedOffset]!, count)),
+    votesGranted: perServer((base) => members(words[base + votesGrantedOffset]!, count)),
+    voterLog: perServer((base) => voterLogMap(words, base + voterLogOffset(count), count)),
+    nextIndex: perServer((base) => peers(base, nextIndexOffset)),
+    matchIndex: perServer((base) => peers(base, matchIndexOffset(count))),
+  };
+}

@@ -1,0 +1,63 @@
+// The known bugs of DESIGN §3 for `raft`: BFS finds each at its documented bounds, with the
+// expected invariant and shortest counterexample, and the kept trace replays.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { breadthFirstSearch } from '../../checker/bfs.js';
+import { resolveParams } from '../../checker/params.js';
+import { parseTrace, replayTrace } from '../../checker/replay.js';
+import { raftDefinition } from '../../spec/raft/index.js';
+
+const traces = join(import.meta.dirname, '..', '..', 'traces', 'raft');
+
+const expected = [
+  // Figure 8 of the Raft paper: four elections, 30 steps (found up to server renaming).
+  { bug: 'commit-prev-term', invariant: 'LeaderCompleteness', length: 30, slow: true },
+  // §5.4.1: an empty log wins a vote after entry 1 was committed.
+  { bug: 'vote-ignores-log', invariant: 'LeaderCompleteness', length: 12, slow: false },
+  // A restarted server votes a second time in term 1: two leaders.
+  { bug: 'forget-vote-on-restart', invariant: 'ElectionSafety', length: 9, slow: false },
+] as const;
+
+for (const { bug, invariant, length, slow } of expected) {
+  test(`${bug}: the kept trace replays and violates ${invariant}`, () => {
+    const trace = parseTrace(readFileSync(join(traces, `${bug}.trace.json`), 'utf8'));
+    assert.is(trace.bug, bug);
+    assert.is(trace.steps.length, length);
+    const outcome = replayTrace(raftDefinition, trace);
+    assert.equal(outcome, { result: 'violation', steps: length, invariant, step: length });
+  });
+
+  const title = `${bug}: BFS finds ${invariant} violated after ${length} steps`;
+  test(`${title}${slow ? ' (slow)' : ''}`, () => {
+    const params = resolveParams(raftDefinition, bug, {});
+    const result = breadthFirstSearch(raftDefinition.create(params, bug));
+    assert.is(result.result, 'violation');
+    assert.is(result.invariant, invariant);
+    assert.is(result.path?.actionIndexes.length, length);
+    const breaks = raftDefinition.bugs.find((candidate) => candidate.name === bug)?.breaks ?? [];
+    assert.ok(breaks.includes(invariant), `${invariant} is listed in the catalog for ${bug}`);
+  });
+}
+
+test('without the bug, the bounds of vote-ignores-log and forget-vote-on-restart are safe', () => {
+  for (const bug of ['vote-ignores-log', 'forget-vote-on-restart']) {
+    const params = resolveParams(raftDefinition, bug, {});
+    const result = breadthFirstSearch(raftDefinition.create(params, undefined));
+    assert.is(result.result, 'ok', bug);
+  }
+});
+
+test('--symmetry keeps the verdict and the counterexample length, with fewer states', () => {
+  const params = resolveParams(raftDefinition, 'vote-ignores-log', {});
+  const plain = breadthFirstSearch(raftDefinition.create(params, 'vote-ignores-log'));
+  const reduced = breadthFirstSearch(
+    raftDefinition.create({ ...params, symmetry: true }, 'vote-ignores-log'),
+  );
+  assert.is(reduced.invariant, plain.invariant);
+  assert.is(reduced.path?.actionIndexes.length, 12);
+  assert.ok(reduced.distinctStates < plain.distinctStates);
+});
+
+test.run();

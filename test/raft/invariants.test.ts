@@ -1,0 +1,84 @@
+// Each Raft invariant rejects a hand-made state that breaks it (so none holds vacuously), and
+// accepts the initial state.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { defaultRaftBounds } from '../../spec/raft/index.js';
+import { raftInvariants } from '../../spec/raft/invariants.js';
+import type { RaftModelState } from '../../spec/raft/model-state.js';
+import { initialModelState } from '../../spec/raft/model.js';
+import type { Entry, RaftServer } from '../../spec/raft/types.js';
+
+const initial = initialModelState(defaultRaftBounds);
+
+function violated(state: RaftModelState): string[] {
+  return raftInvariants
+    .filter((invariant) => !invariant.holds(state))
+    .map((invariant) => invariant.name);
+}
+
+function withServers(changes: readonly Partial<RaftServer>[], extra: Partial<RaftModelState> = {}) {
+  const servers = initial.servers.map((server, id) => ({ ...server, ...changes[id] }));
+  const persisted = servers.map(({ currentTerm, votedFor, log, snapshot }) => ({
+    currentTerm,
+    votedFor,
+    log,
+    snapshot,
+  }));
+  return { ...initial, servers, persisted, ...extra };
+}
+
+const entry = (term: number, value = 0): Entry => ({ term, value });
+
+test('the initial state satisfies every invariant', () => {
+  assert.equal(violated(initial), []);
+});
+
+test('ElectionSafety: two leaders elected in one term (§5.2)', () => {
+  assert.equal(violated({ ...initial, elected: [0, 0b011] }), ['ElectionSafety']);
+});
+
+test('LogMatching: same index and term, different earlier entries (§5.3)', () => {
+  const state = withServers([{ log: [entry(1, 0), entry(2)] }, { log: [entry(1, 1), entry(2)] }]);
+  assert.equal(violated(state), ['LogMatching']);
+});
+
+test('LeaderCompleteness: a later leader lacks a committed entry (§5.4)', () => {
+  const committed = [{ index: 1, term: 1, value: 0, inTerm: 1 }];
+  const state = withServers(
+    [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }, { role: 'leader', currentTerm: 2 }],
+    { committed },
+  );
+  assert.equal(violated(state), ['LeaderCompleteness']);
+});
+
+test('StateMachineSafety: a server commits another entry at a committed index', () => {
+  const committed = [{ index: 1, term: 1, value: 0, inTerm: 1 }];
+  const state = withServers(
+    [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }, { log: [entry(2)], commitIndex: 1 }],
+    { committed },
+  );
+  assert.equal(violated(state), ['StateMachineSafety']);
+});
+
+test('StateMachineSafety counts snapshots: a compacted entry must be the committed one', () => {
+  const committed = [{ index: 1, term: 1, value: 0, inTerm: 1 }];
+  const snapshot = { lastIncludedIndex: 1, lastIncludedTerm: 1, values: [1] };
+  const state = withServers(
+    [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }, { snapshot, commitIndex: 1 }],
+    { committed },
+  );
+  // The snapshot's entry 1 has term 1 like the logs' but another value: logs disagree too.
+  assert.equal(violated(state), ['LogMatching', 'StateMachineSafety']);
+});
+
+test('LeaderAppendOnly: the history flag a rewritten leader log sets', () => {
+  assert.equal(violated({ ...initial, leaderLogRewritten: true }), ['LeaderAppendOnly']);
+});
+
+test('CommittedDurable: a committed entry persisted by fewer than a quorum', () => {
+  const committed = [{ index: 1, term: 1, value: 0, inTerm: 1 }];
+  const state = withServers([{ log: [entry(1)] }], { committed });
+  assert.equal(violated(state), ['CommittedDurable']);
+});
+
+test.run();

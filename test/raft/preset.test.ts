@@ -1,0 +1,114 @@
+// Calibration against TLC on Ongaro's raft.tla (issue 3): the preset's counts.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { breadthFirstSearch } from '../../checker/bfs.js';
+import { resolveParams } from '../../checker/params.js';
+import { buildTrace } from '../../checker/trace.js';
+import { raftDefinition } from '../../spec/raft/index.js';
+import { createTlaModel } from '../../spec/raft/tla-preset.js';
+import {
+  appendEntry,
+  dropLastEntry,
+  entryOf,
+  lastTerm,
+  logEntry,
+  logLength,
+  withMessage,
+  withoutMessage,
+} from '../../spec/raft/tla-state.js';
+
+const bounds = (servers: number) => ({ servers, values: 1, maxTerm: 2, maxLog: 1, maxMsgs: 1 });
+
+test('packed logs: append, drop, length, last term', () => {
+  let log = 0;
+  log = appendEntry(log, entryOf(1, 0));
+  log = appendEntry(log, entryOf(2, 1));
+  assert.is(logLength(log), 2);
+  assert.is(lastTerm(log), 2);
+  assert.is(logEntry(log, 1), entryOf(1, 0));
+  assert.is(dropLastEntry(log), entryOf(1, 0));
+  assert.is(dropLastEntry(dropLastEntry(log)), 0);
+  assert.is(lastTerm(0), 0);
+});
+
+test('the bag counts copies; the last copy leaves its domain', () => {
+  const once = withMessage([], 7, 0);
+  const twice = withMessage(once, 7, 0);
+  assert.equal(Array.from(twice), [7, 0, 2]);
+  assert.equal(Array.from(withoutMessage(twice, 7, 0)), [7, 0, 1]);
+  assert.equal(Array.from(withoutMessage(once, 7, 0)), []);
+  assert.is(withoutMessage(once, 8, 0), once);
+});
+
+// One server: Timeout, RequestVote to itself, the vote, BecomeLeader, ClientRequest... with
+// allLogs and elections as history; two servers: the space TLC's figure for three builds on.
+for (const [servers, distinct, generated, depth] of [
+  [1, 19, 66, 7],
+  [2, 1760, 13797, 27],
+] as const) {
+  test(`raft.tla with ${servers} server(s): ${distinct} distinct, ${generated} generated`, () => {
+    const result = breadthFirstSearch(createTlaModel(bounds(servers)) as never);
+    assert.is(result.result, 'ok');
+    assert.is(result.distinctStates, distinct);
+    assert.is(result.statesGenerated, generated);
+    assert.is(result.depth, depth);
+  });
+}
+
+test('the preset builds through the registry and writes raft.tla variables in traces', () => {
+  const params = resolveParams(raftDefinition, undefined, {
+    preset: 'raft.tla',
+    servers: '2',
+    'max-term': '2',
+    'max-log': '1',
+    'max-msgs': '1',
+  });
+  const model = raftDefinition.create(params, undefined);
+  const result = breadthFirstSearch(model, { maxStates: 400 });
+  const trace = buildTrace(
+    model,
+    { model: 'raft', params, bug: undefined },
+    { initialIndex: 0, actionIndexes: [2, 4, 16] },
+    undefined,
+  );
+  assert.is(result.result, 'incomplete');
+  assert.equal(
+    trace.steps.map((step) => step.label),
+    [
+      'Timeout(s1)',
+      'RequestVote(s1, s1)',
+      'Receive({"mtype":"RequestVoteRequest","mterm":2,"mlastLogTerm":0,"mlastLogIndex":0,"msource":0,"mdest":0})',
+    ],
+  );
+  assert.equal(Object.keys(trace.states[0]!), [
+    'messages',
+    'elections',
+    'allLogs',
+    'currentTerm',
+    'state',
+    'votedFor',
+    'log',
+    'commitIndex',
+    'votesResponded',
+    'votesGranted',
+    'voterLog',
+    'nextIndex',
+    'matchIndex',
+  ]);
+  assert.throws(
+    () => raftDefinition.create({ ...params, symmetry: true }, undefined),
+    /no --bug and no --symmetry/,
+  );
+});
+
+// TLC on raft.tla (3 servers, 1 value, MaxTerm 2, MaxLogLen 1, MaxMsgs 1): 2,379,781 distinct
+// states, 28,169,044 generated, depth 53 (TLC counts the initial state as depth 1). Slow: ~45 s.
+test("raft.tla with 3 servers: exactly TLC's 2,379,781 distinct states (slow)", () => {
+  const result = breadthFirstSearch(createTlaModel(bounds(3)) as never);
+  assert.is(result.result, 'ok');
+  assert.is(result.distinctStates, 2_379_781);
+  assert.is(result.statesGenerated, 28_169_044);
+  assert.is(result.depth + 1, 53);
+});
+
+test.run();

@@ -1,0 +1,258 @@
+/**
+ * A tiny interpreter for golden Raft scenarios in the style of etcd's raft testdata: each
+ * case is one command, a `----` line, and the expected output, cases separated by a blank
+ * line. Commands (servers are numbered from 1):
+ *
+ *   cluster servers=N [values=V] [bug=NAME]   start a fresh cluster (default: 3 servers)
+ *   timeout N | request-vote N M | append N M | install-snapshot N M | client N [V]
+ *   compact N                                 compact N's log up to its commit index
+ *   deliver N M [TYPE] | drop N M [TYPE] | duplicate N M [TYPE]   the first such message
+ *   crash N | restart N                       N stops taking steps; restart from its disk
+ *   elect N                                   timeout, ask every peer, stabilize
+ *   stabilize                                 deliver to live servers until nothing is left
+ *   dump                                      every server and the messages in flight
+ *
+ * Every step goes through the `raft` model (so it is a step the checker explores, with its
+ * effects printed), and the invariants are checked after it.
+ */
+import { assert } from '../../spec/assert.js';
+import { raftInvariants } from '../../spec/raft/invariants.js';
+import type { RaftBounds, RaftModelState } from '../../spec/raft/model-state.js';
+import { initialModelState, raftLabel, stepModel, type RaftAction } from '../../spec/raft/model.js';
+import type {
+  Effect,
+  Entry,
+  Envelope,
+  Message,
+  RaftOptions,
+  RaftServer,
+} from '../../spec/raft/types.js';
+
+const wideBounds = { maxTerm: 20, maxLog: 20, maxMsgs: 100, maxRestarts: 100, maxCompactions: 100 };
+const bugSwitches: Readonly<Record<string, RaftOptions>> = {
+  'commit-prev-term': { commitPrevTerm: true },
+  'vote-ignores-log': { voteIgnoresLog: true },
+  'forget-vote-on-restart': { forgetVoteOnRestart: true },
+};
+const maximumStabilizeSteps = 200;
+
+const name = (id: number) => `s${id + 1}`;
+const entryText = (entry: Entry) => `${entry.term}/v${entry.value + 1}`;
+
+function messageText(message: Message): string {
+  const { type, ...fields } = message;
+  const parts = Object.entries(fields).map(([field, value]) => {
+    if (field === 'entries') return `entries=[${(value as Entry[]).map(entryText).join(' ')}]`;
+    if (field === 'snapshot') {
+      const snapshot = value as { lastIncludedIndex: number; lastIncludedTerm: number };
+      return `snapshot=${snapshot.lastIncludedIndex}/${snapshot.lastIncludedTerm}`;
+    }
+    return `${field}=${String(value)}`;
+  });
+  return `${type} ${parts.join(' ')}`;
+}
+
+function effectText(id: number, effect: Effect): string {
+  switch (effect.type) {
+    case 'persist': {
+      const state = effect.state;
+      const vote = state.votedFor === null ? '-' : name(state.votedFor);
+      return (
+        `${name(id)} persist term=${state.currentTerm} vote=${vote} log=[${state.log.map(entryText).join(' ')}]` +
+        ` snapshot=${state.snapshot.lastIncludedIndex}/${state.snapshot.lastIncludedTerm}`
+      );
+    }
+    case 'send':
+      return `${name(id)}->${name(effect.to)} ${messageText(effect.message)}`;
+    case 'apply':
+      return `${name(id)} apply ${effect.entries.map((entry) => `${entry.index}:${entryText(entry)}`).join(' ')}`;
+    case 'restoreSnapshot':
+      return `${name(id)} restore snapshot=${effect.snapshot.lastIncludedIndex}/${effect.snapshot.lastIncludedTerm}`;
+    case 'setTimer':
+      return `${name(id)} timer ${effect.timer}`;
+  }
+}
+
+export function serverText(server: RaftServer, down: boolean): string {
+  const vote = server.votedFor === null ? '-' : name(server.votedFor);
+  const parts = [
+    `${name(server.id)}${down ? ' (down)' : ''} ${server.role} term=${server.currentTerm} vote=${vote}`,
+    `commit=${server.commitIndex} log=[${server.log.map(entryText).join(' ')}]`,
+  ];
+  const snapshot = server.snapshot;
+  if (snapshot.lastIncludedIndex > 0) {
+    const values = snapshot.values.map((value) => `v${value + 1}`).join(' ');
+    parts.push(`snapshot=${snapshot.lastIncludedIndex}/${snapshot.lastIncludedTerm}[${values}]`);
+  }
+  if (server.role === 'leader')
+    parts.push(`next=[${server.nextIndex.join(' ')}] match=[${server.matchIndex.join(' ')}]`);
+  return parts.join(' ');
+}
+
+export class Scenario {
+  state: RaftModelState;
+  bounds: RaftBounds;
+  options: RaftOptions = {};
+  readonly down = new Set<number>();
+
+  constructor(servers = 3, values = 1) {
+    this.bounds = { servers, values, ...wideBounds };
+    this.state = initialModelState(this.bounds);
+  }
+
+  /** Takes one model step; returns its printed lines. */
+  step(action: RaftAction): string[] {
+    const actor = 'envelope' in action ? action.envelope.to : action.server;
+    const networkOnly = action.type === 'Drop' || action.type === 'Duplicate';
+    if (this.down.has(actor) && action.type !== 'Restart' && !networkOnly)
+      return [`${name(actor)} is down`];
+    const result = stepModel(this.state, action, this.options, this.bounds);
+    if (result === null) return [`${raftLabel(action)}: not enabled`];
+    this.state = result.state;
+    if (action.type === 'Restart') this.down.delete(actor);
+    const lines = result.effects.map((effect) => effectText(actor, effect));
+    for (const invariant of raftInvariants) {
+      if (!invariant.holds(this.state)) lines.push(`VIOLATION: ${invariant.name}`);
+    }
+    return lines.length > 0 ? lines : ['ok'];
+  }
+
+  findMessage(from: number, to: number, type?: string): Envelope | undefined {
+    return this.state.messages.find(
+      (item) =>
+        item.envelope.from === from &&
+        item.envelope.to === to &&
+        (type === undefined || item.envelope.message.type === type),
+    )?.envelope;
+  }
+
+  stabilize(): string[] {
+    const lines: string[] = [];
+    for (let steps = 0; steps < maximumStabilizeSteps; steps++) {
+      const item = this.state.messages.find((candidate) => !this.down.has(candidate.envelope.to));
+      if (!item) return lines.length > 0 ? lines : ['ok'];
+      const { from, to, message } = item.envelope;
+      const result = this.step({ type: 'Deliver', envelope: item.envelope });
+      lines.push(`deliver ${name(from)}->${name(to)} ${messageText(message)}`);
+      lines.push(...result.filter((line) => line.startsWith('VIOLATION')));
+    }
+    throw new Error(`stabilize did not settle within ${maximumStabilizeSteps} deliveries`);
+  }
+
+  dump(): string[] {
+    const lines = this.state.servers.map((server) => serverText(server, this.down.has(server.id)));
+    for (const item of this.state.messages) {
+      const { from, to, message } = item.envelope;
+      lines.push(
+        `in flight: ${name(from)}->${name(to)} ${messageText(message)}${item.count > 1 ? ` x${item.count}` : ''}`,
+      );
+    }
+    return lines;
+  }
+}
+
+function serverArgument(text: string | undefined, scenario: Scenario): number {
+  const id = Number(text) - 1;
+  assert(Number.isInteger(id) && id >= 0 && id < scenario.bounds.servers, `bad server '${text}'`);
+  return id;
+}
+
+function messageCommand(
+  scenario: Scenario,
+  kind: 'Deliver' | 'Drop' | 'Duplicate',
+  args: string[],
+): string[] {
+  const from = serverArgument(args[0], scenario);
+  const to = serverArgument(args[1], scenario);
+  const envelope = scenario.findMessage(from, to, args[2]);
+  if (!envelope)
+    return [`no message ${name(from)}->${name(to)}${args[2] ? ` of type ${args[2]}` : ''}`];
+  return scenario.step({ type: kind, envelope });
+}
+
+/** Runs one command line; returns the new scenario (for `cluster`) and the output lines. */
+export function runCommand(
+  scenario: Scenario,
+  line: string,
+): { scenario: Scenario; output: string[] } {
+  const [command, ...args] = line.trim().split(/\s+/);
+  const server = () => serverArgument(args[0], scenario);
+  const peer = () => serverArgument(args[1], scenario);
+  const output = (lines: string[]) => ({ scenario, output: lines });
+  switch (command) {
+    case 'cluster': {
+      const settings = Object.fromEntries(args.map((arg) => arg.split('=') as [string, string]));
+      const fresh = new Scenario(Number(settings['servers'] ?? 3), Number(settings['values'] ?? 1));
+      if (settings['bug'])
+        fresh.options = bugSwitches[settings['bug']] ?? assertNever(settings['bug']);
+      return { scenario: fresh, output: ['ok'] };
+    }
+    case 'timeout':
+      return output(scenario.step({ type: 'Timeout', server: server() }));
+    case 'request-vote':
+      return output(scenario.step({ type: 'RequestVote', server: server(), peer: peer() }));
+    case 'append':
+      return output(scenario.step({ type: 'AppendEntries', server: server(), peer: peer() }));
+    case 'install-snapshot':
+      return output(scenario.step({ type: 'InstallSnapshot', server: server(), peer: peer() }));
+    case 'client': {
+      const value = args[1] === undefined ? 0 : Number(args[1].replace(/^v/, '')) - 1;
+      return output(scenario.step({ type: 'ClientRequest', server: server(), value }));
+    }
+    case 'compact':
+      return output(scenario.step({ type: 'CompactLog', server: server() }));
+    case 'deliver':
+      return output(messageCommand(scenario, 'Deliver', args));
+    case 'drop':
+      return output(messageCommand(scenario, 'Drop', args));
+    case 'duplicate':
+      return output(messageCommand(scenario, 'Duplicate', args));
+    case 'crash':
+      scenario.down.add(server());
+      return output(['ok']);
+    case 'restart':
+      return output(scenario.step({ type: 'Restart', server: server() }));
+    case 'elect': {
+      const id = server();
+      const lines = scenario.step({ type: 'Timeout', server: id });
+      for (let other = 0; other < scenario.bounds.servers; other++) {
+        if (other !== id)
+          lines.push(...scenario.step({ type: 'RequestVote', server: id, peer: other }));
+      }
+      lines.push(...scenario.stabilize());
+      const violations = [...new Set(lines.filter((line) => line.startsWith('VIOLATION')))];
+      return output([serverText(scenario.state.servers[id]!, false), ...violations]);
+    }
+    case 'stabilize':
+      return output(scenario.stabilize());
+    case 'dump':
+      return output(scenario.dump());
+    default:
+      throw new Error(`unknown command '${command}'`);
+  }
+}
+
+function assertNever(bug: string): never {
+  throw new Error(`unknown bug '${bug}'`);
+}
+
+/** Runs a scenario file's text and returns it with every expected output recomputed. */
+export function runScenarioFile(text: string): string {
+  const blocks = text.replace(/\n+$/, '').split(/\n\s*\n/);
+  let scenario = new Scenario();
+  const rewritten: string[] = [];
+  for (const block of blocks) {
+    const lines = block.split('\n');
+    const comments = lines.filter((line) => line.startsWith('#'));
+    const body = lines.filter((line) => !line.startsWith('#'));
+    const command = body[0];
+    if (command === undefined) {
+      rewritten.push(comments.join('\n'));
+      continue;
+    }
+    const result = runCommand(scenario, command);
+    scenario = result.scenario;
+    rewritten.push([...comments, command, '----', ...result.output].join('\n'));
+  }
+  return rewritten.join('\n\n') + '\n';
+}
