@@ -298,6 +298,11 @@ export function createRaftModel(
     invariants: raftInvariants,
     withinBounds: (state) => withinRaftBounds(state, bounds),
     codec: raftCodec(bounds),
+    // Traces show the bag as envelopes with counts (its sort key is an implementation detail).
+    variables: (state) => ({
+      ...state,
+      messages: state.messages.map(({ envelope, count }) => ({ ...envelope, count })),
+    }),
     ...(symmetry
       ? { writeView: (state: RaftModelState, out) => writeRaftView(state, out, bounds) }
       : {}),
