@@ -39,18 +39,24 @@ async function measure(rms: number, workers: number): Promise<string> {
   const result =
     workers === 1
       ? breadthFirstSearch(createTwoPhaseModel(rms), options)
-      : await parallelBreadthFirstSearch({ model: 'twophase', params: { rms }, bug: undefined, workers }, { ...options, progressIntervalMs: 50 });
+      : await parallelBreadthFirstSearch(
+          { model: 'twophase', params: { rms }, bug: undefined, workers },
+          { ...options, progressIntervalMs: 50 },
+        );
   const elapsed = seconds(started);
   sample();
   const distinct = result.distinctStates;
   // With workers the states live in their isolates: only the process's RSS sees them.
   const perState = (bytes: number) => (bytes / distinct).toFixed(1);
-  const bytes = workers === 1
-    ? `heap per state: ${perState(retainedHeap)} B retained, ${perState(peakHeap - before.heap)} B peak`
-    : `peak RSS per state: ${perState(peakRss - before.rss)} B`;
-  return `twophase rms=${rms} workers=${workers}: ${distinct} distinct, ${result.statesGenerated} generated, ` +
+  const bytes =
+    workers === 1
+      ? `heap per state: ${perState(retainedHeap)} B retained, ${perState(peakHeap - before.heap)} B peak`
+      : `peak RSS per state: ${perState(peakRss - before.rss)} B`;
+  return (
+    `twophase rms=${rms} workers=${workers}: ${distinct} distinct, ${result.statesGenerated} generated, ` +
     `${elapsed.toFixed(2)} s, ${Math.round(distinct / elapsed)} distinct/s, ` +
-    `${Math.round(result.statesGenerated / elapsed)} generated/s, ${bytes}`;
+    `${Math.round(result.statesGenerated / elapsed)} generated/s, ${bytes}`
+  );
 }
 
 export const checkerBench: BenchSection = {
@@ -64,8 +70,11 @@ export const checkerBench: BenchSection = {
     started = performance.now();
     const ours = breadthFirstSearch(createTwoPhaseModel(7));
     const oursSeconds = seconds(started);
-    console.log(`naive BFS (JSON keys in a Set) rms=7: ${naive.distinct} distinct in ${naiveSeconds.toFixed(2)} s; ` +
-      `ours ${ours.distinctStates} in ${oursSeconds.toFixed(2)} s: ${(naiveSeconds / oursSeconds).toFixed(1)}x faster`);
+    console.log(
+      `naive BFS (JSON keys in a Set) rms=7: ${naive.distinct} distinct in ${naiveSeconds.toFixed(2)} s; ` +
+        `ours ${ours.distinctStates} in ${oursSeconds.toFixed(2)} s: ` +
+        `${(naiveSeconds / oursSeconds).toFixed(1)}x faster`,
+    );
     for (const rms of [6, 7, 8]) {
       for (const workers of [1, 2]) console.log(await measure(rms, workers));
     }

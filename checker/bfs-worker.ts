@@ -75,13 +75,21 @@ function check(state: unknown, stateId: number, extraAction?: number): void {
   if (violation && setup.continueAfterViolation) return;
   const invariant = violatedInvariant(model, state);
   if (invariant === null) return;
-  if (!violation) violation = { invariant, stateId, ...(extraAction === undefined ? {} : { extraAction }) };
+  if (!violation)
+    violation = { invariant, stateId, ...(extraAction === undefined ? {} : { extraAction }) };
   if (!setup.continueAfterViolation) requestStop(StopReason.Violation);
 }
 
 /** Adds a state this worker owns; returns its global id, or -1 when it was already known. */
-function insert(high: number, low: number, parentId: number, action: number,
-  words: Int32Array, start: number, end: number): number {
+function insert(
+  high: number,
+  low: number,
+  parentId: number,
+  action: number,
+  words: Int32Array,
+  start: number,
+  end: number,
+): number {
   if (!visited.add(high, low)) return -1;
   const id = globalId(parents.add(parentId, action));
   upcoming.pushWords(id, words, start, end);
@@ -138,7 +146,7 @@ function flush(owner: number): void {
 }
 
 function receiveBatch(words: Int32Array, length: number): void {
-  for (let position = 0; position < length; ) {
+  for (let position = 0; position < length;) {
     const parentId = words[position]!;
     const action = words[position + 1]!;
     const high = words[position + 2]!;
@@ -241,7 +249,11 @@ port.on('message', (message: CoordinatorMessage) => {
       return;
     case 'parent': {
       const local = localId(message.id);
-      const reply: WorkerMessage = { type: 'parent', parent: parents.parentOf(local), action: parents.actionOf(local) };
+      const reply: WorkerMessage = {
+        type: 'parent',
+        parent: parents.parentOf(local),
+        action: parents.actionOf(local),
+      };
       port.postMessage(reply);
       return;
     }

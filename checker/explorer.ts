@@ -6,7 +6,14 @@
 import { FingerprintSet } from './fingerprint-set.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
 import type { AnyModel } from './model.js';
-import { Clock, violatedInvariant, type Path, type Progress, type SearchOptions, type SearchResult } from './search.js';
+import {
+  Clock,
+  violatedInvariant,
+  type Path,
+  type Progress,
+  type SearchOptions,
+  type SearchResult,
+} from './search.js';
 import { noParent, ParentTable, type QueueEntry } from './state-store.js';
 import { WordReader, WordWriter } from './words.js';
 

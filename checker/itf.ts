@@ -21,7 +21,9 @@ export function toItfValue(value: unknown, nesting = 0): ItfValue {
   if (nesting > maximumNesting) return { '#unserializable': 'nested too deeply' };
   const inner = (item: unknown) => toItfValue(item, nesting + 1);
   if (typeof value === 'number') {
-    return Number.isInteger(value) ? { '#bigint': String(value) } : { '#unserializable': String(value) };
+    return Number.isInteger(value)
+      ? { '#bigint': String(value) }
+      : { '#unserializable': String(value) };
   }
   if (typeof value === 'bigint') return { '#bigint': value.toString() };
   if (typeof value === 'string' || typeof value === 'boolean') return value;

@@ -42,7 +42,8 @@ function startWorker(setup: WorkerSetup): Worker {
   }
   // Evaluated code resolves 'tsx' from the working directory: tests run from the repository.
   const target = new URL('./bfs-worker.ts', import.meta.url).href;
-  const bootstrap = `import('tsx/esm/api').then((api) => { api.register(); ` +
+  const bootstrap =
+    `import('tsx/esm/api').then((api) => { api.register(); ` +
     `return import(${JSON.stringify(target)}); })`;
   return new Worker(bootstrap, { eval: true, workerData: setup });
 }
@@ -64,7 +65,10 @@ class WorkerHandle {
   }
 
   /** Sends a message and waits for the worker's next reply. */
-  request(message: CoordinatorMessage, transfer: readonly MessagePort[] = []): Promise<WorkerMessage> {
+  request(
+    message: CoordinatorMessage,
+    transfer: readonly MessagePort[] = [],
+  ): Promise<WorkerMessage> {
     if (this.failure) return Promise.reject(this.failure);
     const reply = new Promise<WorkerMessage>((resolve) => this.waiting.push(resolve));
     this.worker.postMessage(message, [...transfer]);
@@ -90,14 +94,17 @@ export async function parallelBreadthFirstSearch(
       workerCount: request.workers,
       control,
       maxStates: options.maxStates ?? 0,
-      deadlineEpochMs: options.timeLimitSeconds === undefined ? 0 : Date.now() + options.timeLimitSeconds * 1000,
+      deadlineEpochMs:
+        options.timeLimitSeconds === undefined ? 0 : Date.now() + options.timeLimitSeconds * 1000,
       continueAfterViolation: options.continueAfterViolation === true,
     };
     handles.push(new WorkerHandle(startWorker(setup)));
   }
   const progressTimer = options.onProgress
-    ? setInterval(() => options.onProgress!(readProgress(control, request.workers, seconds())),
-        options.progressIntervalMs ?? 3000)
+    ? setInterval(
+        () => options.onProgress!(readProgress(control, request.workers, seconds())),
+        options.progressIntervalMs ?? 3000,
+      )
     : undefined;
   try {
     await connectPeers(handles);
@@ -117,11 +124,17 @@ async function connectPeers(handles: readonly WorkerHandle[]): Promise<void> {
       ports[b]!.set(a, channel.port2);
     }
   }
-  await Promise.all(handles.map((handle, index) => {
-    const peers = [...ports[index]!].map(([peer, port]) => ({ peer, port }));
-    return handle.request({ type: 'connect', peers }, peers.map((entry) => entry.port))
-      .then((message) => expectReply(message, 'ready'));
-  }));
+  await Promise.all(
+    handles.map((handle, index) => {
+      const peers = [...ports[index]!].map(([peer, port]) => ({ peer, port }));
+      return handle
+        .request(
+          { type: 'connect', peers },
+          peers.map((entry) => entry.port),
+        )
+        .then((message) => expectReply(message, 'ready'));
+    }),
+  );
 }
 
 function expectReply(message: WorkerMessage, type: WorkerMessage['type']): void {
@@ -138,7 +151,9 @@ async function runLevels(
   let depth = 0;
   let violation: { invariant: string; path: Path } | undefined;
   for (let level = 0; ; level++) {
-    const replies = await Promise.all(handles.map((handle) => handle.request({ type: 'level', level })));
+    const replies = await Promise.all(
+      handles.map((handle) => handle.request({ type: 'level', level })),
+    );
     let upcoming = 0;
     for (const reply of replies) {
       expectReply(reply, 'level-done');
@@ -148,14 +163,24 @@ async function runLevels(
       if (!violation && reply.violation) {
         violation = {
           invariant: reply.violation.invariant,
-          path: await rebuildPath(handles, workerCount, reply.violation.stateId, reply.violation.extraAction),
+          path: await rebuildPath(
+            handles,
+            workerCount,
+            reply.violation.stateId,
+            reply.violation.extraAction,
+          ),
         };
       }
     }
     const stop = Atomics.load(control, 0) as StopReason;
     if (upcoming === 0 || stop !== StopReason.None) {
       const totals = readProgress(control, workerCount, seconds());
-      const stoppedBy = stop === StopReason.MaxStates ? 'max-states' : stop === StopReason.TimeLimit ? 'time-limit' : undefined;
+      const stoppedBy =
+        stop === StopReason.MaxStates
+          ? 'max-states'
+          : stop === StopReason.TimeLimit
+            ? 'time-limit'
+            : undefined;
       return {
         result: violation ? 'violation' : stoppedBy ? 'incomplete' : 'ok',
         ...(violation ? { invariant: violation.invariant, path: violation.path } : {}),
@@ -183,7 +208,8 @@ async function rebuildPath(
     assert(steps < 1 << 24, 'parent chain too long');
     const reply = await handles[id % workerCount]!.request({ type: 'parent', id });
     assert(reply.type === 'parent', 'expected a parent link');
-    if (reply.parent < 0) return { initialIndex: reply.action, actionIndexes: actionIndexes.reverse() };
+    if (reply.parent < 0)
+      return { initialIndex: reply.action, actionIndexes: actionIndexes.reverse() };
     actionIndexes.push(reply.action);
     id = reply.parent;
   }

@@ -16,8 +16,13 @@ export function parseParam(spec: ParamSpec, text: string): ParamValue {
         throw new UsageError(`--${spec.name} expects an integer, got '${text}'`);
       }
       const value = Number(text);
-      if ((spec.min !== undefined && value < spec.min) || (spec.max !== undefined && value > spec.max)) {
-        throw new UsageError(`--${spec.name} must be between ${spec.min} and ${spec.max}, got ${value}`);
+      if (
+        (spec.min !== undefined && value < spec.min) ||
+        (spec.max !== undefined && value > spec.max)
+      ) {
+        throw new UsageError(
+          `--${spec.name} must be between ${spec.min} and ${spec.max}, got ${value}`,
+        );
       }
       return value;
     }
@@ -27,7 +32,9 @@ export function parseParam(spec: ParamSpec, text: string): ParamValue {
       throw new UsageError(`--${spec.name} expects true or false, got '${text}'`);
     case 'choice':
       if (!spec.choices?.includes(text)) {
-        throw new UsageError(`--${spec.name} must be one of ${spec.choices?.join(', ')}, got '${text}'`);
+        throw new UsageError(
+          `--${spec.name} must be one of ${spec.choices?.join(', ')}, got '${text}'`,
+        );
       }
       return text;
   }

@@ -12,7 +12,12 @@ import { changedVariables, stateVariables, traceFormat, type Trace } from './tra
 
 export type ReplayOutcome =
   | { readonly result: 'ok'; readonly steps: number }
-  | { readonly result: 'violation'; readonly steps: number; readonly invariant: string; readonly step: number }
+  | {
+      readonly result: 'violation';
+      readonly steps: number;
+      readonly invariant: string;
+      readonly step: number;
+    }
   | { readonly result: 'invalid'; readonly step: number; readonly reason: string };
 
 /** Parses a trace file's text; throws a one-line UsageError when it is not a trace. */
@@ -28,11 +33,17 @@ export function parseTrace(text: string): Trace {
     throw new UsageError(`not a ${traceFormat} file (missing "format": "${traceFormat}")`);
   }
   const problem =
-    typeof trace.model !== 'string' ? 'model' :
-    typeof trace.params !== 'object' || trace.params === null ? 'params' :
-    !Number.isInteger(trace.initialIndex) ? 'initialIndex' :
-    !Array.isArray(trace.steps) ? 'steps' :
-    trace.states !== undefined && !Array.isArray(trace.states) ? 'states' : null;
+    typeof trace.model !== 'string'
+      ? 'model'
+      : typeof trace.params !== 'object' || trace.params === null
+        ? 'params'
+        : !Number.isInteger(trace.initialIndex)
+          ? 'initialIndex'
+          : !Array.isArray(trace.steps)
+            ? 'steps'
+            : trace.states !== undefined && !Array.isArray(trace.states)
+              ? 'states'
+              : null;
   if (problem) throw new UsageError(`malformed trace: field "${problem}" is missing or invalid`);
   trace.steps!.forEach((step, index) => {
     if (typeof step !== 'object' || step === null || !('action' in step)) {
@@ -55,7 +66,11 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
   const model = definition.create(traceModelParams(definition, trace), trace.bug ?? undefined);
   let state = model.initialStates()[trace.initialIndex];
   if (state === undefined) {
-    return { result: 'invalid', step: 0, reason: `the model has no initial state ${trace.initialIndex}` };
+    return {
+      result: 'invalid',
+      step: 0,
+      reason: `the model has no initial state ${trace.initialIndex}`,
+    };
   }
   const mismatch = (step: number, recomputed: unknown) => {
     const recorded = trace.states?.[step];
@@ -64,7 +79,9 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
     const changed = Object.keys(changedVariables(recorded, actual));
     const missing = Object.keys(recorded).filter((name) => !(name in actual));
     const names = [...changed, ...missing];
-    return names.length === 0 ? null : `the recorded state differs from the spec's in ${names.join(', ')}`;
+    return names.length === 0
+      ? null
+      : `the recorded state differs from the spec's in ${names.join(', ')}`;
   };
   const initialMismatch = mismatch(0, state);
   if (initialMismatch) return { result: 'invalid', step: 0, reason: initialMismatch };
@@ -80,13 +97,25 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
     const action = enabled.find((candidate) => sameJson(candidate, recordedStep.action));
     if (action === undefined) {
       const recorded = JSON.stringify(recordedStep.action);
-      return { result: 'invalid', step, reason: `action ${recorded} is not an action of this state` };
+      return {
+        result: 'invalid',
+        step,
+        reason: `action ${recorded} is not an action of this state`,
+      };
     }
-    const inconsistency = stepInconsistency(recordedStep, enabled.indexOf(action), model.label(action));
+    const inconsistency = stepInconsistency(
+      recordedStep,
+      enabled.indexOf(action),
+      model.label(action),
+    );
     if (inconsistency) return { result: 'invalid', step, reason: inconsistency };
     const next = model.next(state, action);
     if (next === null) {
-      return { result: 'invalid', step, reason: `${model.label(action)} is not enabled in this state` };
+      return {
+        result: 'invalid',
+        step,
+        reason: `${model.label(action)} is not enabled in this state`,
+      };
     }
     state = next;
     const stateMismatch = mismatch(step, state);
@@ -95,7 +124,9 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
   }
   assert(state !== undefined, 'replay lost its state');
   const steps = trace.steps.length;
-  return firstViolation ? { result: 'violation', steps, ...firstViolation } : { result: 'ok', steps };
+  return firstViolation
+    ? { result: 'violation', steps, ...firstViolation }
+    : { result: 'ok', steps };
 }
 
 /** A step whose index or label disagrees with its action was edited by hand: say so. */

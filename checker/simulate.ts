@@ -84,7 +84,13 @@ export function simulate(model: AnyModel, options: SimulationOptions): SearchRes
       state = chosen.successor;
       depth = Math.max(depth, actionIndexes.length);
     }
-    const progress = () => ({ statesGenerated, distinctStates: visited.size, queue: 0, depth, seconds: clock.seconds });
+    const progress = () => ({
+      statesGenerated,
+      distinctStates: visited.size,
+      queue: 0,
+      depth,
+      seconds: clock.seconds,
+    });
     if (visited.size >= maxStates) stoppedBy = 'max-states';
     else if (clock.tick(progress)) stoppedBy = 'time-limit';
     if (stoppedBy) break;

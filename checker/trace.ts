@@ -61,7 +61,10 @@ export function changedVariables(
 }
 
 /** The states and actions of a path, by re-executing it from the initial state. */
-export function executePath(model: AnyModel, path: Path): { states: unknown[]; actions: unknown[] } {
+export function executePath(
+  model: AnyModel,
+  path: Path,
+): { states: unknown[]; actions: unknown[] } {
   const initial = model.initialStates()[path.initialIndex];
   assert(initial !== undefined, `no initial state ${path.initialIndex}`);
   const states: unknown[] = [initial];

@@ -10,12 +10,21 @@ const flags: readonly FlagSpec[] = [
   { name: 'help', kind: 'boolean', description: 'show this help' },
 ];
 
-export const modelsHelp = helpText('shardkv models [--json]', 'Lists the models, their bounds (with defaults) and invariants.', flags);
-export const bugsHelp = helpText('shardkv bugs [--json]', 'Lists the known-bug mutations the checker must find.', flags);
+export const modelsHelp = helpText(
+  'shardkv models [--json]',
+  'Lists the models, their bounds (with defaults) and invariants.',
+  flags,
+);
+export const bugsHelp = helpText(
+  'shardkv bugs [--json]',
+  'Lists the known-bug mutations the checker must find.',
+  flags,
+);
 
 function parse(argv: readonly string[]) {
   const args = parseArgs(argv, flags);
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  if (args.positionals.length > 0)
+    throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   return args;
 }
 
@@ -76,7 +85,9 @@ export function bugsCommand(argv: readonly string[], io: Io): number {
   }
   for (const bug of bugs) {
     const bounds = bug.bounds ? ` [checked with ${describeParams(bug.bounds)}]` : '';
-    io.stdout(`${bug.name} (${bug.model}): ${bug.description}; breaks ${bug.breaks.join(' or ')}${bounds}`);
+    io.stdout(
+      `${bug.name} (${bug.model}): ${bug.description}; breaks ${bug.breaks.join(' or ')}${bounds}`,
+    );
   }
   if (bugs.length === 0) io.stdout('no known bugs are registered yet');
   return exitOk;

@@ -14,21 +14,35 @@ const flags: readonly FlagSpec[] = [
 export async function checkAllCommand(argv: readonly string[], io: Io): Promise<number> {
   const args = parseArgs(argv, flags);
   if (args.booleans.has('help')) {
-    io.stdout(helpText('shardkv check-all [--json]', 'Runs the default bounded check of every model and prints a table.\n' +
-      'Exit 1 if a model has a violation it should not have (DieHard fails on purpose).', flags));
+    io.stdout(
+      helpText(
+        'shardkv check-all [--json]',
+        'Runs the default bounded check of every model and prints a table.\n' +
+          'Exit 1 if a model has a violation it should not have (DieHard fails on purpose).',
+        flags,
+      ),
+    );
     return exitOk;
   }
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  if (args.positionals.length > 0)
+    throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const rows = [];
   for (const definition of modelDefinitions) {
     const params = resolveParams(definition, undefined, {});
     io.stderr(`checking ${definition.name} ...`);
     const { search } = await runCheck({
-      definition, params, bug: undefined, strategy: 'bfs', workers: 1, seed: 1, search: {},
+      definition,
+      params,
+      bug: undefined,
+      strategy: 'bfs',
+      workers: 1,
+      seed: 1,
+      search: {},
     });
-    const expected = search.result === 'violation'
-      ? search.invariant === definition.expectedViolation
-      : search.result === 'ok' && definition.expectedViolation === undefined;
+    const expected =
+      search.result === 'violation'
+        ? search.invariant === definition.expectedViolation
+        : search.result === 'ok' && definition.expectedViolation === undefined;
     rows.push({
       model: definition.name,
       bounds: describeParams(params) || '-',
@@ -41,17 +55,33 @@ export async function checkAllCommand(argv: readonly string[], io: Io): Promise<
   if (args.booleans.has('json')) {
     io.stdout(JSON.stringify({ ok: rows.every((row) => row.expected), models: rows }));
   } else {
-    io.stdout(table(['model', 'bounds', 'result', 'distinct states', 'seconds'], rows.map((row) => [
-      row.model, row.bounds, row.result + (!row.expected ? ' (UNEXPECTED)' : row.result === 'ok' ? '' : ', as expected'),
-      String(row.distinctStates), row.seconds.toFixed(2),
-    ])));
+    io.stdout(
+      table(
+        ['model', 'bounds', 'result', 'distinct states', 'seconds'],
+        rows.map((row) => [
+          row.model,
+          row.bounds,
+          row.result +
+            (!row.expected ? ' (UNEXPECTED)' : row.result === 'ok' ? '' : ', as expected'),
+          String(row.distinctStates),
+          row.seconds.toFixed(2),
+        ]),
+      ),
+    );
   }
   return rows.every((row) => row.expected) ? exitOk : exitProblem;
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
-  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join(
+    '\n',
+  );
 }

@@ -11,16 +11,65 @@ import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } f
 import { exitOk, exitProblem, type Io } from './io.js';
 
 const commonFlags: readonly FlagSpec[] = [
-  { name: 'strategy', kind: 'value', valueName: 'bfs|dfs|random', description: 'search order (default bfs: shortest counterexample)' },
-  { name: 'workers', kind: 'value', valueName: 'N', description: 'worker threads for bfs (default 1); counts do not depend on N' },
-  { name: 'bug', kind: 'value', valueName: 'NAME', description: 'check a known bug (see `shardkv bugs`); applies its documented bounds' },
-  { name: 'max-states', kind: 'value', valueName: 'N', description: 'stop after N distinct states (result incomplete)' },
-  { name: 'time-limit', kind: 'value', valueName: 'SECONDS', description: 'stop after SECONDS (result incomplete)' },
-  { name: 'seed', kind: 'value', valueName: 'N', description: 'seed of --strategy random (default 1); printed with the result' },
-  { name: 'walks', kind: 'value', valueName: 'N', description: 'random walks to take (default 1000)' },
-  { name: 'walk-length', kind: 'value', valueName: 'N', description: 'steps per random walk at most (default 100)' },
-  { name: 'continue', kind: 'boolean', description: 'keep exploring after a violation (report the first; TLC -continue)' },
-  { name: 'out', kind: 'value', valueName: 'FILE', description: 'where to write a counterexample (default shardkv-out/MODEL-INVARIANT.trace.json)' },
+  {
+    name: 'strategy',
+    kind: 'value',
+    valueName: 'bfs|dfs|random',
+    description: 'search order (default bfs: shortest counterexample)',
+  },
+  {
+    name: 'workers',
+    kind: 'value',
+    valueName: 'N',
+    description: 'worker threads for bfs (default 1); counts do not depend on N',
+  },
+  {
+    name: 'bug',
+    kind: 'value',
+    valueName: 'NAME',
+    description: 'check a known bug (see `shardkv bugs`); applies its documented bounds',
+  },
+  {
+    name: 'max-states',
+    kind: 'value',
+    valueName: 'N',
+    description: 'stop after N distinct states (result incomplete)',
+  },
+  {
+    name: 'time-limit',
+    kind: 'value',
+    valueName: 'SECONDS',
+    description: 'stop after SECONDS (result incomplete)',
+  },
+  {
+    name: 'seed',
+    kind: 'value',
+    valueName: 'N',
+    description: 'seed of --strategy random (default 1); printed with the result',
+  },
+  {
+    name: 'walks',
+    kind: 'value',
+    valueName: 'N',
+    description: 'random walks to take (default 1000)',
+  },
+  {
+    name: 'walk-length',
+    kind: 'value',
+    valueName: 'N',
+    description: 'steps per random walk at most (default 100)',
+  },
+  {
+    name: 'continue',
+    kind: 'boolean',
+    description: 'keep exploring after a violation (report the first; TLC -continue)',
+  },
+  {
+    name: 'out',
+    kind: 'value',
+    valueName: 'FILE',
+    description: 'where to write a counterexample (default shardkv-out/MODEL-INVARIANT.trace.json)',
+  },
   { name: 'quiet', kind: 'boolean', description: 'no progress lines on stderr' },
   { name: 'json', kind: 'boolean', description: 'print one JSON summary object as the last line' },
   { name: 'help', kind: 'boolean', description: 'show this help' },
@@ -40,8 +89,16 @@ export function checkHelp(definition?: ModelDefinition): string {
   const flags = definition ? [...modelFlags(definition), ...commonFlags] : commonFlags;
   const summary = definition
     ? `${definition.description}\nInvariants: ${definition.invariants.join(', ')}`
-    : `Explores every state of MODEL within its bounds and checks its invariants.\nModels: ${models} (\`shardkv check MODEL --help\` lists a model's bounds).\nExit: 0 no violation, 1 violation, 2 usage error.`;
-  return helpText(`shardkv check ${definition?.name ?? 'MODEL'} [bounds...] [options]`, summary, flags);
+    : [
+        'Explores every state of MODEL within its bounds and checks its invariants.',
+        `Models: ${models} (\`shardkv check MODEL --help\` lists a model's bounds).`,
+        'Exit: 0 no violation, 1 violation, 2 usage error.',
+      ].join('\n');
+  return helpText(
+    `shardkv check ${definition?.name ?? 'MODEL'} [bounds...] [options]`,
+    summary,
+    flags,
+  );
 }
 
 export async function checkCommand(argv: readonly string[], io: Io): Promise<number> {
@@ -64,7 +121,8 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     io.stdout(checkHelp(definition));
     return exitOk;
   }
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  if (args.positionals.length > 0)
+    throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const given: Record<string, string> = {};
   for (const param of definition.params) {
     if (param.name in args.values) given[param.name] = args.values[param.name]!;
@@ -90,7 +148,9 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   const header = `${definition.name} ${describeParams(params)}${bug ? ` bug=${bug}` : ''}`;
   if (!quiet) {
     const seedNote = strategy === 'random' ? `, seed ${seed}` : '';
-    io.stderr(`Checking ${header} (${strategy}, ${workers} worker${workers > 1 ? 's' : ''}${seedNote})`);
+    io.stderr(
+      `Checking ${header} (${strategy}, ${workers} worker${workers > 1 ? 's' : ''}${seedNote})`,
+    );
   }
   const { model, search } = await runCheck({
     definition,
@@ -112,9 +172,16 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   let tracePath: string | undefined;
   let traceLength: number | undefined;
   if (search.result === 'violation' && search.path && search.invariant) {
-    const trace = buildTrace(model, { model: definition.name, params, bug }, search.path, search.invariant);
+    const trace = buildTrace(
+      model,
+      { model: definition.name, params, bug },
+      search.path,
+      search.invariant,
+    );
     const bugPart = bug ? `-${bug}` : '';
-    tracePath = args.values['out'] ?? join('shardkv-out', `${definition.name}${bugPart}-${search.invariant}.trace.json`);
+    tracePath =
+      args.values['out'] ??
+      join('shardkv-out', `${definition.name}${bugPart}-${search.invariant}.trace.json`);
     const itfPath = tracePath.replace(/(\.trace)?\.json$/, '') + '.itf.json';
     mkdirSync(dirname(tracePath), { recursive: true });
     writeFileSync(tracePath, JSON.stringify(trace, null, 1) + '\n');
@@ -131,7 +198,9 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     io.stdout(
       JSON.stringify({
         ok: search.result !== 'violation',
-        ...(search.result === 'violation' ? { error: `invariant ${search.invariant} is violated` } : {}),
+        ...(search.result === 'violation'
+          ? { error: `invariant ${search.invariant} is violated` }
+          : {}),
         model: definition.name,
         params,
         ...(bug ? { bug } : {}),
@@ -162,7 +231,8 @@ function summaryLine(search: SearchResult, statesPerSecond: number): string {
     search.result === 'violation'
       ? `VIOLATION of ${search.invariant}`
       : search.result === 'incomplete'
-        ? `INCOMPLETE: stopped by ${search.stoppedBy} before the bounded space was exhausted; no violation so far`
+        ? `INCOMPLETE: stopped by ${search.stoppedBy} before the bounded space was exhausted; ` +
+          'no violation so far'
         : search.exhaustive
           ? 'OK: no invariant is violated within the bounds'
           : 'OK: no violation in the sampled behaviours (random simulation is not exhaustive)';

@@ -13,22 +13,31 @@ import { exitOk, exitProblem, type Io } from './io.js';
 const defaultTimeLimitSeconds = 60;
 
 const flags: readonly FlagSpec[] = [
-  { name: 'time-limit', kind: 'value', valueName: 'SECONDS',
-    description: 'give up with verdict unknown (exit 1) after this long '
-      + `(default ${defaultTimeLimitSeconds})` },
-  { name: 'html', kind: 'value', valueName: 'FILE',
-    description: 'write a self-contained timeline page of the operations per key' },
+  {
+    name: 'time-limit',
+    kind: 'value',
+    valueName: 'SECONDS',
+    description:
+      'give up with verdict unknown (exit 1) after this long ' +
+      `(default ${defaultTimeLimitSeconds})`,
+  },
+  {
+    name: 'html',
+    kind: 'value',
+    valueName: 'FILE',
+    description: 'write a self-contained timeline page of the operations per key',
+  },
   { name: 'json', kind: 'boolean', description: 'print one JSON object as the last line' },
   { name: 'help', kind: 'boolean', description: 'show this help' },
 ];
 
 export const lincheckHelp = helpText(
   'shardkv lincheck FILE [--time-limit SECONDS] [--html FILE] [--json]',
-  'Checks that a key/value history (JSON lines: client, op get|put|append, key, value?,\n'
-    + 'output?, call, return?, outcome ok|unknown) is linearizable, key by key.\n'
-    + 'Exit: 0 linearizable, 1 not linearizable (the key, its longest linearisable prefix and\n'
-    + 'the operation that cannot follow it are printed) or unknown (time limit reached),\n'
-    + '2 unreadable or invalid history (the line is named).',
+  'Checks that a key/value history (JSON lines: client, op get|put|append, key, value?,\n' +
+    'output?, call, return?, outcome ok|unknown) is linearizable, key by key.\n' +
+    'Exit: 0 linearizable, 1 not linearizable (the key, its longest linearisable prefix and\n' +
+    'the operation that cannot follow it are printed) or unknown (time limit reached),\n' +
+    '2 unreadable or invalid history (the line is named).',
   flags,
 );
 
@@ -73,38 +82,46 @@ function errorCode(error: unknown): string {
 
 function report(result: LincheckResult, timeLimitSeconds: number, json: boolean, io: Io): void {
   const seconds = Number(result.seconds.toFixed(3));
-  const sizes = `${result.operations} operation${result.operations === 1 ? '' : 's'} on `
-    + `${result.keys} key${result.keys === 1 ? '' : 's'}`;
+  const sizes =
+    `${result.operations} operation${result.operations === 1 ? '' : 's'} on ` +
+    `${result.keys} key${result.keys === 1 ? '' : 's'}`;
   const key = JSON.stringify(result.key);
-  const headline = result.verdict === 'linearizable'
-    ? `linearizable: ${sizes} (${seconds} s)`
-    : result.verdict === 'not-linearizable'
-      ? `not linearizable: key ${key} (${sizes}, ${seconds} s)`
-      : `unknown: the time limit of ${timeLimitSeconds} s ran out before a verdict on key ${key}`
-        + ` (${sizes}); this is not a pass`;
-  const lines = result.explanation && result.verdict === 'not-linearizable'
-    ? explanationLines(result.explanation) : [];
+  const headline =
+    result.verdict === 'linearizable'
+      ? `linearizable: ${sizes} (${seconds} s)`
+      : result.verdict === 'not-linearizable'
+        ? `not linearizable: key ${key} (${sizes}, ${seconds} s)`
+        : `unknown: the time limit of ${timeLimitSeconds} s ran out before a verdict on key ${key}` +
+          ` (${sizes}); this is not a pass`;
+  const lines =
+    result.explanation && result.verdict === 'not-linearizable'
+      ? explanationLines(result.explanation)
+      : [];
   if (!json) {
     io.stdout([headline, ...lines].join('\n'));
     return;
   }
   if (lines.length > 0) io.stderr([headline, ...lines].join('\n'));
   const { explanation } = result;
-  io.stdout(JSON.stringify({
-    ok: result.verdict === 'linearizable',
-    result: result.verdict,
-    ...(result.key === undefined ? {} : { key: result.key }),
-    seconds,
-    operations: result.operations,
-    keys: result.keys,
-    ...(result.verdict === 'linearizable' ? {} : { error: headline }),
-    ...(explanation && result.verdict === 'not-linearizable' ? {
-      explanation: {
-        prefixLines: explanation.prefix.map((operation) => operation.line),
-        state: explanation.state,
-        failingLine: explanation.failing?.line,
-        failing: explanation.failing?.description,
-      },
-    } : {}),
-  }));
+  io.stdout(
+    JSON.stringify({
+      ok: result.verdict === 'linearizable',
+      result: result.verdict,
+      ...(result.key === undefined ? {} : { key: result.key }),
+      seconds,
+      operations: result.operations,
+      keys: result.keys,
+      ...(result.verdict === 'linearizable' ? {} : { error: headline }),
+      ...(explanation && result.verdict === 'not-linearizable'
+        ? {
+            explanation: {
+              prefixLines: explanation.prefix.map((operation) => operation.line),
+              state: explanation.state,
+              failingLine: explanation.failing?.line,
+              failing: explanation.failing?.description,
+            },
+          }
+        : {}),
+    }),
+  );
 }

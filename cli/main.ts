@@ -46,7 +46,9 @@ export function mainHelp(): string {
     'A spec-driven model checker and reference implementation of a sharded KV store.',
     '',
     'Commands:',
-    ...Object.entries(commands).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
+    ...Object.entries(commands).map(
+      ([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`,
+    ),
     '',
     '`shardkv COMMAND --help` describes a command. Exit codes: 0 success, 1 a problem found,',
     '2 usage error or invalid input.',

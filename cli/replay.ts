@@ -32,7 +32,9 @@ export function replayCommand(argv: readonly string[], io: Io): number {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new UsageError(
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
   const trace = parseTrace(text);
   const definition = findModel(trace.model);
@@ -43,17 +45,28 @@ export function replayCommand(argv: readonly string[], io: Io): number {
     case 'invalid': {
       const message = `${file}: step ${outcome.step}: ${outcome.reason}`;
       io.stderr(message);
-      if (json) io.stdout(JSON.stringify({ ok: false, result: 'invalid', step: outcome.step, error: message }));
+      if (json)
+        io.stdout(
+          JSON.stringify({ ok: false, result: 'invalid', step: outcome.step, error: message }),
+        );
       return exitUsage;
     }
     case 'violation':
       if (json) {
-        io.stdout(JSON.stringify({
-          ok: false, result: 'violation', invariant: outcome.invariant, step: outcome.step,
-          steps: outcome.steps, error: `invariant ${outcome.invariant} is violated at step ${outcome.step}`,
-        }));
+        io.stdout(
+          JSON.stringify({
+            ok: false,
+            result: 'violation',
+            invariant: outcome.invariant,
+            step: outcome.step,
+            steps: outcome.steps,
+            error: `invariant ${outcome.invariant} is violated at step ${outcome.step}`,
+          }),
+        );
       } else {
-        io.stdout(`Reproduced: invariant ${outcome.invariant} is violated at step ${outcome.step} of ${outcome.steps}`);
+        io.stdout(
+          `Reproduced: invariant ${outcome.invariant} is violated at step ${outcome.step} of ${outcome.steps}`,
+        );
       }
       return exitProblem;
     case 'ok':

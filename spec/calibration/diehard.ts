@@ -13,12 +13,7 @@ export interface Jugs {
 }
 
 export type JugAction =
-  | 'FillSmallJug'
-  | 'FillBigJug'
-  | 'EmptySmallJug'
-  | 'EmptyBigJug'
-  | 'SmallToBig'
-  | 'BigToSmall';
+  'FillSmallJug' | 'FillBigJug' | 'EmptySmallJug' | 'EmptyBigJug' | 'SmallToBig' | 'BigToSmall';
 
 const smallCapacity = 3;
 const bigCapacity = 5;
@@ -63,7 +58,10 @@ export function createDieHardModel(): Model<Jugs, JugAction> {
       {
         name: 'TypeOK',
         holds: (jugs) =>
-          jugs.small >= 0 && jugs.small <= smallCapacity && jugs.big >= 0 && jugs.big <= bigCapacity,
+          jugs.small >= 0 &&
+          jugs.small <= smallCapacity &&
+          jugs.big >= 0 &&
+          jugs.big <= bigCapacity,
       },
       { name: 'NotSolved', holds: (jugs) => jugs.big !== 4 },
     ],

@@ -86,7 +86,13 @@ export function step(state: TwoPhaseState, action: TwoPhaseAction): TwoPhaseStat
 
 function allActions(resourceManagers: number): TwoPhaseAction[] {
   const actions: TwoPhaseAction[] = [{ type: 'TMCommit' }, { type: 'TMAbort' }];
-  const perRm = ['TMRcvPrepared', 'RMPrepare', 'RMChooseToAbort', 'RMRcvCommitMsg', 'RMRcvAbortMsg'] as const;
+  const perRm = [
+    'TMRcvPrepared',
+    'RMPrepare',
+    'RMChooseToAbort',
+    'RMRcvCommitMsg',
+    'RMRcvAbortMsg',
+  ] as const;
   for (let rm = 0; rm < resourceManagers; rm++) {
     for (const type of perRm) actions.push({ type, rm });
   }
@@ -123,9 +129,7 @@ function tmStateCode(value: TransactionManagerState): number {
 
 /** Four bits per resource manager (state, tmPrepared, Prepared message), eight per word. */
 function encode(state: TwoPhaseState, out: WordWriter): void {
-  out.push(
-    tmStateCode(state.tmState) | (state.commitMsg ? 4 : 0) | (state.abortMsg ? 8 : 0),
-  );
+  out.push(tmStateCode(state.tmState) | (state.commitMsg ? 4 : 0) | (state.abortMsg ? 8 : 0));
   let word = 0;
   const count = state.rmState.length;
   for (let rm = 0; rm < count; rm++) {
@@ -184,7 +188,9 @@ function variables(state: TwoPhaseState): Record<string, unknown> {
   };
 }
 
-export function createTwoPhaseModel(resourceManagers: number): Model<TwoPhaseState, TwoPhaseAction> {
+export function createTwoPhaseModel(
+  resourceManagers: number,
+): Model<TwoPhaseState, TwoPhaseAction> {
   const actions = allActions(resourceManagers);
   return {
     name: 'twophase',

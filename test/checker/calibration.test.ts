@@ -34,7 +34,11 @@ test('DieHard with 2 workers: same shortest length, same count with --continue',
   assert.is(full.distinctStates, 16);
 });
 
-const twoPhaseCounts = [[3, 288], [4, 1568], [5, 8832]] as const;
+const twoPhaseCounts = [
+  [3, 288],
+  [4, 1568],
+  [5, 8832],
+] as const;
 
 for (const [rms, distinct] of twoPhaseCounts) {
   test(`TwoPhase with ${rms} RMs: ${distinct} distinct states with bfs, dfs, 1 and 2 workers`, async () => {
@@ -44,7 +48,9 @@ for (const [rms, distinct] of twoPhaseCounts) {
     assert.is(bfs.distinctStates, distinct);
     assert.is(depthFirstSearch(model).distinctStates, distinct);
     const parallel = await parallelBreadthFirstSearch(
-      { model: 'twophase', params: { rms }, bug: undefined, workers: 2 }, {});
+      { model: 'twophase', params: { rms }, bug: undefined, workers: 2 },
+      {},
+    );
     assert.is(parallel.result, 'ok');
     assert.is(parallel.distinctStates, distinct);
     assert.is(parallel.statesGenerated, bfs.statesGenerated);
@@ -57,7 +63,9 @@ test('TwoPhase with 7 RMs: 296448 distinct states, 2744706 generated (1 and 2 wo
   assert.is(bfs.distinctStates, 296448);
   assert.is(bfs.statesGenerated, 2744706);
   const parallel = await parallelBreadthFirstSearch(
-    { model: 'twophase', params: { rms: 7 }, bug: undefined, workers: 2 }, {});
+    { model: 'twophase', params: { rms: 7 }, bug: undefined, workers: 2 },
+    {},
+  );
   assert.is(parallel.distinctStates, 296448);
 });
 

@@ -39,7 +39,13 @@ test('check diehard --json: a 6-step violation whose trace replays with exit 1',
 });
 
 test('check prints the numbered trace with the variables each step changed', async () => {
-  const run = await runCli('check', 'diehard', '--out', join(scratch, 'human.trace.json'), '--quiet');
+  const run = await runCli(
+    'check',
+    'diehard',
+    '--out',
+    join(scratch, 'human.trace.json'),
+    '--quiet',
+  );
   assert.is(run.code, 1);
   assert.match(run.stdout, 'Invariant NotSolved is violated after 6 steps');
   assert.match(run.stdout, /Step 1: FillBigJug\n {4}big = 5/);
@@ -77,7 +83,10 @@ test('replay: a tampered action or state is invalid input (exit 2, step named)',
   writeFileSync(join(scratch, 'bad-label.json'), JSON.stringify(badLabel));
   const fourth = await runCli('replay', join(scratch, 'bad-label.json'));
   assert.is(fourth.code, 2);
-  assert.match(fourth.stderr, 'step 2: label "FillSmallJug" does not match the action (BigToSmall)');
+  assert.match(
+    fourth.stderr,
+    'step 2: label "FillSmallJug" does not match the action (BigToSmall)',
+  );
   const badState = structuredClone(trace);
   badState.states[4].big = { '#bigint': '1' };
   writeFileSync(join(scratch, 'bad-state.json'), JSON.stringify(badState));
@@ -89,7 +98,11 @@ test('replay: a tampered action or state is invalid input (exit 2, step named)',
 test('replay: missing, non-JSON and non-trace files exit 2 with one line', async () => {
   writeFileSync(join(scratch, 'garbage.json'), '{not json');
   writeFileSync(join(scratch, 'other.json'), '{"format":"something"}');
-  for (const file of ['/nonexistent/trace.json', join(scratch, 'garbage.json'), join(scratch, 'other.json')]) {
+  for (const file of [
+    '/nonexistent/trace.json',
+    join(scratch, 'garbage.json'),
+    join(scratch, 'other.json'),
+  ]) {
     const run = await runCli('replay', file);
     assert.is(run.code, 2, file);
     assert.is(run.stderr.split('\n').length, 1, run.stderr);
@@ -119,7 +132,16 @@ test('usage errors exit 2 with a one-line reason', async () => {
 });
 
 test('limits make the result incomplete, clearly said', async () => {
-  const run = await runCli('check', 'twophase', '--rms', '5', '--max-states', '100', '--json', '--quiet');
+  const run = await runCli(
+    'check',
+    'twophase',
+    '--rms',
+    '5',
+    '--max-states',
+    '100',
+    '--json',
+    '--quiet',
+  );
   assert.is(run.code, 0);
   assert.is(run.json()['result'], 'incomplete');
   assert.is(run.json()['stoppedBy'], 'max-states');
@@ -129,21 +151,58 @@ test('limits make the result incomplete, clearly said', async () => {
 });
 
 test('random simulation is reproducible from its seed', async () => {
-  const first = await runCli('check', 'twophase', '--strategy', 'random', '--seed', '7', '--walks', '50', '--json', '--quiet');
-  const second = await runCli('check', 'twophase', '--strategy', 'random', '--seed', '7', '--walks', '50', '--json', '--quiet');
+  const first = await runCli(
+    'check',
+    'twophase',
+    '--strategy',
+    'random',
+    '--seed',
+    '7',
+    '--walks',
+    '50',
+    '--json',
+    '--quiet',
+  );
+  const second = await runCli(
+    'check',
+    'twophase',
+    '--strategy',
+    'random',
+    '--seed',
+    '7',
+    '--walks',
+    '50',
+    '--json',
+    '--quiet',
+  );
   assert.is(first.code, 0);
   assert.is(first.json()['exhaustive'], false);
   assert.is(first.json()['seed'], 7);
   assert.is(first.json()['distinctStates'], second.json()['distinctStates']);
   assert.is(first.json()['statesGenerated'], second.json()['statesGenerated']);
-  const violation = await runCli('check', 'diehard', '--strategy', 'random', '--seed', '3', '--walks', '2000', '--json', '--out', join(scratch, 'random.trace.json'));
+  const violation = await runCli(
+    'check',
+    'diehard',
+    '--strategy',
+    'random',
+    '--seed',
+    '3',
+    '--walks',
+    '2000',
+    '--json',
+    '--out',
+    join(scratch, 'random.trace.json'),
+  );
   assert.is(violation.code, 1);
   const replay = await runCli('replay', join(scratch, 'random.trace.json'));
   assert.is(replay.code, 1);
 });
 
 test('dfs and 2 workers give the same distinct count as bfs', async () => {
-  for (const extra of [['--strategy', 'dfs'], ['--workers', '2']]) {
+  for (const extra of [
+    ['--strategy', 'dfs'],
+    ['--workers', '2'],
+  ]) {
     const run = await runCli('check', 'twophase', '--rms', '4', '--json', '--quiet', ...extra);
     assert.is(run.json()['distinctStates'], 1568, extra.join(' '));
   }
@@ -156,7 +215,12 @@ test('models and bugs list as JSON; help is printed with exit 0', async () => {
   const bugs = await runCli('bugs', '--json');
   assert.is(bugs.code, 0);
   assert.ok(Array.isArray(bugs.json()));
-  for (const argv of [['--help'], ['check', '--help'], ['check', 'twophase', '--help'], ['replay', '--help']]) {
+  for (const argv of [
+    ['--help'],
+    ['check', '--help'],
+    ['check', 'twophase', '--help'],
+    ['replay', '--help'],
+  ]) {
     const run = await runCli(...argv);
     assert.is(run.code, 0, argv.join(' '));
     assert.match(run.stdout, 'Usage:');
@@ -165,12 +229,18 @@ test('models and bugs list as JSON; help is printed with exit 0', async () => {
 
 test('check-all: a table of every model; DieHard fails as expected and the exit is 0', async () => {
   const run = await runCli('check-all', '--json');
-  const summary = run.json() as { ok: boolean; models: { model: string; result: string; expected: boolean }[] };
+  const summary = run.json() as {
+    ok: boolean;
+    models: { model: string; result: string; expected: boolean }[];
+  };
   assert.is(run.code, 0);
   assert.is(summary.ok, true);
   const dieHard = summary.models.find((row) => row.model === 'diehard');
   assert.equal(dieHard, { ...dieHard!, result: 'violation of NotSolved', expected: true });
-  assert.ok(summary.models.every((row) => row.expected), JSON.stringify(summary.models));
+  assert.ok(
+    summary.models.every((row) => row.expected),
+    JSON.stringify(summary.models),
+  );
 });
 
 test.run();

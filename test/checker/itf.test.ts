@@ -10,7 +10,10 @@ test('ITF values: integers as #bigint, sets and maps canonical, records and sequ
     name: 'r1',
     flag: true,
     members: new Set(['b', 'a']),
-    votes: new Map([[2, 'x'], [1, 'y']]),
+    votes: new Map([
+      [2, 'x'],
+      [1, 'y'],
+    ]),
     log: [1, 2],
     ratio: 0.5,
     nothing: null,
@@ -22,7 +25,12 @@ test('ITF values: integers as #bigint, sets and maps canonical, records and sequ
     name: 'r1',
     flag: true,
     members: { '#set': ['a', 'b'] },
-    votes: { '#map': [[{ '#bigint': '1' }, 'y'], [{ '#bigint': '2' }, 'x']] },
+    votes: {
+      '#map': [
+        [{ '#bigint': '1' }, 'y'],
+        [{ '#bigint': '2' }, 'x'],
+      ],
+    },
     log: [{ '#bigint': '1' }, { '#bigint': '2' }],
     ratio: { '#unserializable': '0.5' },
     nothing: { '#unserializable': 'null' },
@@ -30,8 +38,15 @@ test('ITF values: integers as #bigint, sets and maps canonical, records and sequ
 });
 
 test('ITF values render in TLA+ notation', () => {
-  const value = toItfValue({ members: new Set([2, 1]), votes: new Map([['s1', true]]), log: ['a'] });
-  assert.is(itfToText(value), '[members |-> {1, 2}, votes |-> ("s1" :> TRUE), log |-> <<"a">>]'.replace('TRUE', 'true'));
+  const value = toItfValue({
+    members: new Set([2, 1]),
+    votes: new Map([['s1', true]]),
+    log: ['a'],
+  });
+  assert.is(
+    itfToText(value),
+    '[members |-> {1, 2}, votes |-> ("s1" :> TRUE), log |-> <<"a">>]'.replace('TRUE', 'true'),
+  );
   assert.is(itfToText(toItfValue(new Map())), '<<>>');
   assert.is(itfToText({ '#tup': [{ '#bigint': '1' }, 'x'] }), '<<1, "x">>');
 });

@@ -17,21 +17,27 @@ const plainData = fc.letrec((tie) => ({
     fc.double({ noNaN: true }),
     fc.string(),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.string().filter((key) => key !== '__proto__'), tie('value'), {
-      maxKeys: 4,
-      noNullPrototype: true,
-    }),
+    fc.dictionary(
+      fc.string().filter((key) => key !== '__proto__'),
+      tie('value'),
+      {
+        maxKeys: 4,
+        noNullPrototype: true,
+      },
+    ),
   ),
 })).value;
 
 test('the plain codec round-trips any plain data', () => {
   const codec = plainCodec<unknown>();
-  fc.assert(fc.property(plainData, (value) => {
-    const out = new WordWriter(2);
-    codec.encode(value, out);
-    const decoded = codec.decode(new WordReader(out.words, 0, out.length));
-    assert.equal(decoded, Object.is(value, -0) ? 0 : value);
-  }));
+  fc.assert(
+    fc.property(plainData, (value) => {
+      const out = new WordWriter(2);
+      codec.encode(value, out);
+      const decoded = codec.decode(new WordReader(out.words, 0, out.length));
+      assert.equal(decoded, Object.is(value, -0) ? 0 : value);
+    }),
+  );
 });
 
 test('the plain codec ignores key order: equal states encode equally', () => {
@@ -39,7 +45,10 @@ test('the plain codec ignores key order: equal states encode equally', () => {
   const second = new WordWriter();
   writePlain({ a: 1, b: [true, 'x'] }, first);
   writePlain({ b: [true, 'x'], a: 1 }, second);
-  assert.equal([...first.words.subarray(0, first.length)], [...second.words.subarray(0, second.length)]);
+  assert.equal(
+    [...first.words.subarray(0, first.length)],
+    [...second.words.subarray(0, second.length)],
+  );
   assert.throws(() => writePlain(() => 1, new WordWriter()), /cannot encode a function/);
   assert.throws(() => readPlain(new WordReader(Int32Array.of(99))), /unknown tag 99/);
   assert.throws(() => new WordReader(new Int32Array(0)).next(), /read past the end/);

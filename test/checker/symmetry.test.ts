@@ -5,7 +5,14 @@ import { permutations, writeLeastView } from '../../checker/symmetry.js';
 import { WordWriter } from '../../checker/words.js';
 
 test('permutations: n! of them, lexicographic, each a bijection', () => {
-  assert.equal(permutations(3), [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]);
+  assert.equal(permutations(3), [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+  ]);
   assert.is(permutations(5).length, 120);
   assert.equal(permutations(0), [[]]);
   for (const permutation of permutations(4)) assert.equal([...permutation].sort(), [0, 1, 2, 3]);

@@ -12,13 +12,20 @@ test('TMCommit needs every RM prepared; TMAbort only from init', () => {
   state = step(state, { type: 'RMPrepare', rm: 1 })!;
   assert.is(step(state, { type: 'RMPrepare', rm: 1 }), null);
   state = step(state, { type: 'TMRcvPrepared', rm: 0 })!;
-  assert.is(step(state, { type: 'TMRcvPrepared', rm: 0 }), state, 'receiving twice changes nothing');
+  assert.is(
+    step(state, { type: 'TMRcvPrepared', rm: 0 }),
+    state,
+    'receiving twice changes nothing',
+  );
   state = step(state, { type: 'TMRcvPrepared', rm: 1 })!;
   const committed = step(state, { type: 'TMCommit' })!;
   assert.is(committed.tmState, 'committed');
   assert.is(step(committed, { type: 'TMAbort' }), null);
   assert.is(step(committed, { type: 'RMRcvAbortMsg', rm: 0 }), null);
-  assert.equal(step(committed, { type: 'RMRcvCommitMsg', rm: 0 })!.rmState, ['committed', 'prepared']);
+  assert.equal(step(committed, { type: 'RMRcvCommitMsg', rm: 0 })!.rmState, [
+    'committed',
+    'prepared',
+  ]);
 });
 
 test('the hand codec round-trips states of 9 RMs (two words of RMs)', () => {
@@ -39,11 +46,25 @@ test('a TwoPhase trace shows msgs as a set of records and rmState as a function'
   const actions = model.actions(model.initialStates()[0]!);
   const prepare = actions.findIndex((action) => model.label(action) === 'RMPrepare(r2)');
   const abort = actions.findIndex((action) => model.label(action) === 'TMAbort');
-  const trace = buildTrace(model, { model: 'twophase', params: { rms: 2 }, bug: undefined },
-    { initialIndex: 0, actionIndexes: [prepare, abort] }, undefined);
-  assert.equal(trace.steps.map((entry) => entry.label), ['RMPrepare(r2)', 'TMAbort']);
-  assert.equal(trace.states[2]!['msgs'], { '#set': [{ type: 'Abort' }, { rm: 'r2', type: 'Prepared' }] });
-  assert.equal(trace.states[1]!['rmState'], { '#map': [['r1', 'working'], ['r2', 'prepared']] });
+  const trace = buildTrace(
+    model,
+    { model: 'twophase', params: { rms: 2 }, bug: undefined },
+    { initialIndex: 0, actionIndexes: [prepare, abort] },
+    undefined,
+  );
+  assert.equal(
+    trace.steps.map((entry) => entry.label),
+    ['RMPrepare(r2)', 'TMAbort'],
+  );
+  assert.equal(trace.states[2]!['msgs'], {
+    '#set': [{ type: 'Abort' }, { rm: 'r2', type: 'Prepared' }],
+  });
+  assert.equal(trace.states[1]!['rmState'], {
+    '#map': [
+      ['r1', 'working'],
+      ['r2', 'prepared'],
+    ],
+  });
   assert.equal(Object.keys(trace.steps[1]!.changed), ['tmState', 'msgs']);
   const itf = traceToItf(trace);
   assert.equal(itf.vars, ['rmState', 'tmState', 'tmPrepared', 'msgs']);

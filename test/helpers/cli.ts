@@ -12,7 +12,10 @@ export interface CliRun {
 export async function runCli(...argv: string[]): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, { stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+  const code = await main(argv, {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+  });
   const stdout = out.join('\n');
   return {
     code,
