@@ -183,9 +183,8 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
       args.values['out'] ??
       join('shardkv-out', `${definition.name}${bugPart}-${search.invariant}.trace.json`);
     const itfPath = tracePath.replace(/(\.trace)?\.json$/, '') + '.itf.json';
-    mkdirSync(dirname(tracePath), { recursive: true });
-    writeFileSync(tracePath, JSON.stringify(trace, null, 1) + '\n');
-    writeFileSync(itfPath, JSON.stringify(traceToItf(trace), null, 1) + '\n');
+    writeTraceFile(tracePath, trace);
+    writeTraceFile(itfPath, traceToItf(trace));
     traceLength = trace.steps.length;
     if (!json) {
       io.stdout(`Invariant ${search.invariant} is violated after ${traceLength} steps:`);
@@ -224,6 +223,17 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     io.stdout(summaryLine(search, statesPerSecond));
   }
   return search.result === 'violation' ? exitProblem : exitOk;
+}
+
+/** Writes a trace file; a path that cannot be written is the user's to fix (exit 2). */
+function writeTraceFile(path: string, content: unknown): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify(content, null, 1) + '\n');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new UsageError(`cannot write the counterexample to ${path}: ${code}`);
+  }
 }
 
 function summaryLine(search: SearchResult, statesPerSecond: number): string {

@@ -7,6 +7,8 @@ import * as assert from 'uvu/assert';
 import { runCli } from '../helpers/cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'shardkv-cli-'));
+const aFile = join(scratch, 'a-file');
+writeFileSync(aFile, 'not a directory');
 
 test('check twophase --rms 5 --json: ok with 8832 distinct states', async () => {
   const run = await runCli('check', 'twophase', '--rms', '5', '--json', '--quiet');
@@ -121,6 +123,7 @@ test('usage errors exit 2 with a one-line reason', async () => {
     [['check'], 'check needs a MODEL'],
     [['replay'], 'replay needs a trace FILE'],
     [['frobnicate'], "unknown command 'frobnicate'"],
+    [['check', 'diehard', '--quiet', '--out', join(aFile, 'sub', 't.json')], 'cannot write'],
     [['models', 'extra'], "unexpected argument 'extra'"],
   ];
   for (const [argv, message] of cases) {
