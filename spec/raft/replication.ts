@@ -25,16 +25,21 @@ export function clientRequest(
   return { server: next, effects: [persistEffect(next, options)] };
 }
 
-/** The leader sends `peer` the entry at nextIndex[peer] (or none: a heartbeat). */
-export function appendEntries(server: RaftServer, peer: number): Step | null {
+/**
+ * The leader sends `peer` the entries from nextIndex[peer] on, at most `maxEntries` of them
+ * (none: a heartbeat). The model sends one, raft.tla's granularity; how many to batch is the
+ * runtime's decision, so it is an input.
+ */
+export function appendEntries(server: RaftServer, peer: number, maxEntries = 1): Step | null {
   if (server.role !== 'leader' || peer === server.id) return null;
+  assert(Number.isInteger(maxEntries) && maxEntries >= 0, `bad batch size ${maxEntries}`);
   const nextIndex = server.nextIndex[peer]!;
   if (nextIndex <= server.snapshot.lastIncludedIndex) return null;
   const prevLogIndex = nextIndex - 1;
   const prevLogTerm = termAt(server, prevLogIndex);
   assert(prevLogTerm !== undefined, `leader has no entry ${prevLogIndex} before nextIndex`);
-  const entry = server.log[nextIndex - server.snapshot.lastIncludedIndex - 1];
-  const entries = entry ? [entry] : [];
+  const first = nextIndex - server.snapshot.lastIncludedIndex - 1;
+  const entries = server.log.slice(first, first + maxEntries);
   const message: Message = {
     type: 'AppendEntriesRequest',
     term: server.currentTerm,

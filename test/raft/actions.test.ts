@@ -268,6 +268,26 @@ test('a batch reaching past the snapshot appends the entries after it', () => {
   });
 });
 
+test('a leader batches up to maxEntries; one round trip replicates and commits them all', () => {
+  const chief = leader(3, 3);
+  const sent = (step: Step | null) => {
+    const effect = step?.effects[0];
+    assert.ok(effect?.type === 'send' && effect.message.type === 'AppendEntriesRequest');
+    return effect.message;
+  };
+  assert.equal(sent(appendEntries(chief, 1)).entries, [{ term: 1, value: 0 }], 'one by default');
+  assert.equal(sent(appendEntries(chief, 1, 0)).entries, [], 'a heartbeat');
+  const request = sent(appendEntries(chief, 1, 5));
+  assert.is(request.entries.length, 3);
+  const followed = receive({ ...follower(1), currentTerm: 1 }, 0, request);
+  assert.is(followed.server.log.length, 3);
+  const response = replyOf(followed);
+  assert.ok(response?.type === 'send');
+  const counted = receive(chief, 1, response.message);
+  assert.equal(counted.server.matchIndex, [3, 3, 0]);
+  assert.is(serverOf(advanceCommitIndex(counted.server)).commitIndex, 3);
+});
+
 test('a message from outside the cluster is a loud error', () => {
   assert.throws(
     () => receive(follower(), 7, { type: 'RequestVoteResponse', term: 1, voteGranted: true }),
