@@ -1,6 +1,7 @@
 /** Controller figures: rebalance calls per second, and the default `controller` check. */
 import { breadthFirstSearch } from '../checker/bfs.js';
-import { createControllerModel, rebalance } from '../spec/controller/index.js';
+import { resolveParams } from '../checker/params.js';
+import { controllerDefinition, rebalance } from '../spec/controller/index.js';
 import type { BenchSection } from './sections.js';
 
 /** A fixed, uneven starting assignment: shard s on gid (s * 7) mod (gids + 2), 0 included. */
@@ -28,11 +29,13 @@ export const controllerSection: BenchSection = {
       const perSecond = Math.round(rate);
       console.log(`rebalance ${shardCount} shards over ${gidCount} gids: ${perSecond} calls/s`);
     }
-    const bounds = { gids: 4, shards: 10, ops: 6, moves: 1 };
-    const result = breadthFirstSearch(createControllerModel(bounds));
+    // The definition's defaults, so the figure follows `shardkv check controller`.
+    const params = resolveParams(controllerDefinition, undefined, {});
+    const result = breadthFirstSearch(controllerDefinition.create(params, undefined));
     const perSecond = Math.round(result.statesGenerated / result.seconds);
     console.log(
-      `check controller (gids 4, shards 10, ops 6, moves 1): ${result.result}, ` +
+      `check controller (gids ${params['gids']}, shards ${params['shards']}, ` +
+        `ops ${params['ops']}, moves ${params['moves']}): ${result.result}, ` +
         `${result.distinctStates} distinct, ${result.statesGenerated} generated, ` +
         `${result.seconds.toFixed(1)} s, ${perSecond} generated/s`,
     );

@@ -31,7 +31,8 @@ export const defaultRaftBounds: RaftBounds = {
   maxCompactions: 1,
 };
 
-const bugOptions: Readonly<Record<string, RaftOptions>> = {
+/** Each known bug's switch, by its name in `shardkv bugs` (the scenario tests use them too). */
+export const raftBugOptions: Readonly<Record<string, RaftOptions>> = {
   'commit-prev-term': { commitPrevTerm: true },
   'vote-ignores-log': { voteIgnoresLog: true },
   'forget-vote-on-restart': { forgetVoteOnRestart: true },
@@ -174,6 +175,6 @@ export const raftDefinition: ModelDefinition = {
     const bounds = boundsOf(params);
     const symmetry = params['symmetry'] === true;
     if (params['preset'] === 'raft.tla') return createPreset(bounds, bug, symmetry) as never;
-    return createRaftModel(bounds, bug === undefined ? {} : bugOptions[bug], symmetry) as never;
+    return createRaftModel(bounds, bug === undefined ? {} : raftBugOptions[bug], symmetry) as never;
   },
 };

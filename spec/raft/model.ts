@@ -133,7 +133,7 @@ function serverOf(action: RaftAction): number {
 }
 
 /** The proof-only history after a step of server `id` from `before` to `after`. */
-function recordHistory(
+export function recordHistory(
   state: RaftModelState,
   before: RaftServer,
   after: RaftServer,

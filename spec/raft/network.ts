@@ -27,9 +27,8 @@ function messageFields(message: Message): string {
     case 'AppendEntriesResponse':
       return `d${message.term},${message.success ? 1 : 0},${message.matchIndex}`;
     case 'InstallSnapshotRequest': {
-      const snapshot = message.snapshot;
-      const values = snapshot.values.join(';');
-      return `e${message.term},${snapshot.lastIncludedIndex},${snapshot.lastIncludedTerm},${values}`;
+      const { lastIncludedIndex, lastIncludedTerm, values } = message.snapshot;
+      return `e${message.term},${lastIncludedIndex},${lastIncludedTerm},${values.join(';')}`;
     }
     case 'InstallSnapshotResponse':
       return `f${message.term},${message.matchIndex}`;

@@ -6,7 +6,7 @@
 import { assert } from '../assert.js';
 import { entriesBetween, lastLogIndex, termAt } from './log.js';
 import { becomeFollower, persistEffect, quorum } from './server.js';
-import type { Effect, Message, RaftOptions, RaftServer, Step } from './types.js';
+import type { Effect, Entry, Message, RaftOptions, RaftServer, Step } from './types.js';
 
 type AppendEntriesRequest = Extract<Message, { type: 'AppendEntriesRequest' }>;
 type AppendEntriesResponse = Extract<Message, { type: 'AppendEntriesResponse' }>;
@@ -25,16 +25,21 @@ export function clientRequest(
   return { server: next, effects: [persistEffect(next, options)] };
 }
 
-/** The leader sends `peer` the entry at nextIndex[peer] (or none: a heartbeat). */
-export function appendEntries(server: RaftServer, peer: number): Step | null {
+/**
+ * The leader sends `peer` the entries from nextIndex[peer] on, at most `maxEntries` of them
+ * (none: a heartbeat). The model sends one, raft.tla's granularity; how many to batch is the
+ * runtime's decision, so it is an input.
+ */
+export function appendEntries(server: RaftServer, peer: number, maxEntries = 1): Step | null {
   if (server.role !== 'leader' || peer === server.id) return null;
+  assert(Number.isInteger(maxEntries) && maxEntries >= 0, `bad batch size ${maxEntries}`);
   const nextIndex = server.nextIndex[peer]!;
   if (nextIndex <= server.snapshot.lastIncludedIndex) return null;
   const prevLogIndex = nextIndex - 1;
   const prevLogTerm = termAt(server, prevLogIndex);
   assert(prevLogTerm !== undefined, `leader has no entry ${prevLogIndex} before nextIndex`);
-  const entry = server.log[nextIndex - server.snapshot.lastIncludedIndex - 1];
-  const entries = entry ? [entry] : [];
+  const first = nextIndex - server.snapshot.lastIncludedIndex - 1;
+  const entries = server.log.slice(first, first + maxEntries);
   const message: Message = {
     type: 'AppendEntriesRequest',
     term: server.currentTerm,
@@ -76,9 +81,30 @@ function reply(to: number, term: number, success: boolean, matchIndex: number): 
 }
 
 /**
+ * The follower's log with the request's entries (§5.3, receiver rule 3 and 4): an entry held
+ * with the same term is kept, since a late or duplicated request must not cut off what a newer
+ * one appended; the first conflict truncates the log there and the rest is appended. Entries
+ * at or below the snapshot are committed, hence already held, and skipped.
+ */
+function mergeEntries(
+  follower: RaftServer,
+  prevLogIndex: number,
+  entries: readonly Entry[],
+): readonly Entry[] {
+  const base = follower.snapshot.lastIncludedIndex;
+  for (let offset = Math.max(0, base - prevLogIndex); offset < entries.length; offset++) {
+    const position = prevLogIndex + offset - base;
+    if (follower.log[position]?.term === entries[offset]!.term) continue;
+    return [...follower.log.slice(0, position), ...entries.slice(offset)];
+  }
+  return follower.log;
+}
+
+/**
  * A follower (or a candidate, which steps down) checks that its log matches at prevLogIndex,
- * resolves a conflicting entry by truncating (§5.3), appends, persists, advances its commit
- * index to what the leader knows committed, and replies.
+ * resolves conflicts by truncating (§5.3), appends, persists, advances its commit index to
+ * what the leader knows committed, and replies. The model sends at most one entry; a runtime
+ * may send batches, which this handles entry by entry.
  */
 export function handleAppendEntriesRequest(
   server: RaftServer,
@@ -93,32 +119,24 @@ export function handleAppendEntriesRequest(
   const follower = server.role === 'candidate' ? becomeFollower(server, request.term) : server;
   const effects: Effect[] = [{ type: 'setTimer', timer: 'election' }];
   const base = follower.snapshot.lastIncludedIndex;
-  const lastNew = request.prevLogIndex + request.entries.length;
-  if (request.prevLogIndex < base) {
-    // The prefix is compacted, hence committed: whatever the request carries is there.
-    effects.push(reply(from, follower.currentTerm, true, Math.max(lastNew, base)));
-    return { server: follower, effects };
-  }
-  if (termAt(follower, request.prevLogIndex) !== request.prevLogTerm) {
+  // A prefix below the snapshot is compacted, hence committed, hence matches the leader's.
+  const prefixMatches =
+    request.prevLogIndex < base || termAt(follower, request.prevLogIndex) === request.prevLogTerm;
+  if (!prefixMatches) {
     effects.push(reply(from, follower.currentTerm, false, 0));
     return { server: follower, effects };
   }
-  let log = follower.log;
-  const entry = request.entries[0];
-  if (entry) {
-    const existing = termAt(follower, request.prevLogIndex + 1);
-    if (existing !== entry.term) {
-      log = [...log.slice(0, request.prevLogIndex - base), entry];
-    }
-  }
+  const log = mergeEntries(follower, request.prevLogIndex, request.entries);
   let next: RaftServer = log === follower.log ? follower : { ...follower, log };
   if (next !== follower) effects.unshift(persistEffect(next, options));
+  const lastNew = request.prevLogIndex + request.entries.length;
   const commit = Math.min(request.leaderCommit, lastNew);
   if (commit > next.commitIndex) {
     effects.push({ type: 'apply', entries: entriesBetween(next, next.commitIndex, commit) });
     next = { ...next, commitIndex: commit };
   }
-  effects.push(reply(from, next.currentTerm, true, lastNew));
+  // The log now matches the leader's up to lastNew, and up to the snapshot in any case.
+  effects.push(reply(from, next.currentTerm, true, Math.max(lastNew, base)));
   return { server: next, effects };
 }
 

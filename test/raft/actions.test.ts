@@ -206,6 +206,88 @@ test('AppendEntries below the snapshot is acknowledged: those entries are commit
   });
 });
 
+/** A batch of `entries` after `prevLogIndex` (term 2 leader s1), as a runtime may send. */
+function batch(prevLogIndex: number, prevLogTerm: number, terms: readonly number[]) {
+  return {
+    type: 'AppendEntriesRequest' as const,
+    term: 2,
+    prevLogIndex,
+    prevLogTerm,
+    entries: terms.map((term, value) => ({ term, value: 10 + value })),
+    leaderCommit: 0,
+  };
+}
+
+const replyOf = (step: Step) => step.effects.find((effect) => effect.type === 'send');
+
+test('a batch is appended whole: the reply claims only what the log holds (§5.3)', () => {
+  const empty = { ...follower(1), currentTerm: 2 };
+  const step = handleAppendEntriesRequest(empty, 0, batch(0, 0, [1, 2, 2]));
+  assert.equal(step.server.log, [
+    { term: 1, value: 10 },
+    { term: 2, value: 11 },
+    { term: 2, value: 12 },
+  ]);
+  assert.equal(replyOf(step), {
+    type: 'send',
+    to: 0,
+    message: { type: 'AppendEntriesResponse', term: 2, success: true, matchIndex: 3 },
+  });
+});
+
+test('a batch truncates at its first conflict and keeps matching entries before it', () => {
+  const log = [
+    { term: 1, value: 10 },
+    { term: 1, value: 9 },
+  ];
+  const stale = { ...follower(1), currentTerm: 2, log };
+  const step = handleAppendEntriesRequest(stale, 0, batch(0, 0, [1, 2]));
+  assert.equal(step.server.log, [
+    { term: 1, value: 10 },
+    { term: 2, value: 11 },
+  ]);
+  // A reordered, shorter batch that matches truncates nothing (§5.3: only a conflict does).
+  const again = handleAppendEntriesRequest(step.server, 0, batch(0, 0, [1]));
+  assert.is(again.server.log, step.server.log);
+  assert.is(again.effects[0]?.type, 'setTimer', 'nothing to persist');
+});
+
+test('a batch reaching past the snapshot appends the entries after it', () => {
+  const compacted = {
+    ...follower(1),
+    currentTerm: 2,
+    snapshot: { lastIncludedIndex: 2, lastIncludedTerm: 1, values: [10, 11] },
+    commitIndex: 2,
+  };
+  const step = handleAppendEntriesRequest(compacted, 0, batch(0, 0, [1, 1, 2]));
+  assert.equal(step.server.log, [{ term: 2, value: 12 }]);
+  assert.equal(replyOf(step), {
+    type: 'send',
+    to: 0,
+    message: { type: 'AppendEntriesResponse', term: 2, success: true, matchIndex: 3 },
+  });
+});
+
+test('a leader batches up to maxEntries; one round trip replicates and commits them all', () => {
+  const chief = leader(3, 3);
+  const sent = (step: Step | null) => {
+    const effect = step?.effects[0];
+    assert.ok(effect?.type === 'send' && effect.message.type === 'AppendEntriesRequest');
+    return effect.message;
+  };
+  assert.equal(sent(appendEntries(chief, 1)).entries, [{ term: 1, value: 0 }], 'one by default');
+  assert.equal(sent(appendEntries(chief, 1, 0)).entries, [], 'a heartbeat');
+  const request = sent(appendEntries(chief, 1, 5));
+  assert.is(request.entries.length, 3);
+  const followed = receive({ ...follower(1), currentTerm: 1 }, 0, request);
+  assert.is(followed.server.log.length, 3);
+  const response = replyOf(followed);
+  assert.ok(response?.type === 'send');
+  const counted = receive(chief, 1, response.message);
+  assert.equal(counted.server.matchIndex, [3, 3, 0]);
+  assert.is(serverOf(advanceCommitIndex(counted.server)).commitIndex, 3);
+});
+
 test('a message from outside the cluster is a loud error', () => {
   assert.throws(
     () => receive(follower(), 7, { type: 'RequestVoteResponse', term: 1, voteGranted: true }),

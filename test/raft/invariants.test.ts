@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { defaultRaftBounds } from '../../spec/raft/index.js';
 import { raftInvariants } from '../../spec/raft/invariants.js';
 import type { RaftModelState } from '../../spec/raft/model-state.js';
-import { initialModelState } from '../../spec/raft/model.js';
+import { initialModelState, recordHistory } from '../../spec/raft/model.js';
 import type { Entry, RaftServer } from '../../spec/raft/types.js';
 
 const initial = initialModelState(defaultRaftBounds);
@@ -73,6 +73,25 @@ test('StateMachineSafety counts snapshots: a compacted entry must be the committ
 
 test('LeaderAppendOnly: the history flag a rewritten leader log sets', () => {
   assert.equal(violated({ ...initial, leaderLogRewritten: true }), ['LeaderAppendOnly']);
+});
+
+test('LeaderAppendOnly: a leader step that changes or drops an entry sets the flag', () => {
+  const before: RaftServer = {
+    ...initial.servers[0]!,
+    role: 'leader',
+    currentTerm: 1,
+    log: [entry(1, 0), entry(1, 1)],
+    commitIndex: 1,
+  };
+  const flagged = (after: RaftServer) => recordHistory(initial, before, after).leaderLogRewritten;
+  assert.is(flagged({ ...before, log: [entry(1, 0), entry(1, 0)] }), true, 'changed value');
+  assert.is(flagged({ ...before, log: [entry(1, 0)] }), true, 'dropped entry');
+  assert.is(flagged({ ...before, log: [entry(1, 0), entry(1, 1), entry(1, 0)] }), false);
+  // Compaction moves entry 1 into the snapshot: its value stays, so the log is not rewritten.
+  const snapshot = { lastIncludedIndex: 1, lastIncludedTerm: 1, values: [0] };
+  assert.is(flagged({ ...before, snapshot, log: [entry(1, 1)] }), false, 'compaction');
+  const otherValue = { ...snapshot, values: [1] };
+  assert.is(flagged({ ...before, snapshot: otherValue, log: [entry(1, 1)] }), true, 'snapshot');
 });
 
 test('CommittedDurable: a committed entry persisted by fewer than a quorum', () => {

@@ -70,8 +70,13 @@ test('the codec round-trips and the symmetric view ignores server names', () => 
   const out = new WordWriter();
   const view = new WordWriter();
   const renamedView = new WordWriter();
-  const states = reachable(small, 3000);
-  assert.is(states.length, 3000);
+  // All of them: the first few thousand (BFS order) hold no snapshot and no InstallSnapshot.
+  const states = reachable(small, 20000);
+  const has = (found: (state: RaftModelState) => boolean) => states.some(found);
+  assert.ok(has((state) => state.servers.some((server) => server.snapshot.values.length > 0)));
+  for (const type of ['InstallSnapshotRequest', 'InstallSnapshotResponse']) {
+    assert.ok(has((state) => state.messages.some((item) => item.envelope.message.type === type)));
+  }
   for (const state of states) {
     out.reset();
     codec.encode(state, out);
@@ -98,6 +103,29 @@ test('without bugs, what a server persisted is always its hard state', () => {
       assert.equal(persisted.snapshot, server.snapshot);
     });
   }
+});
+
+test('every step persists at most once, and before any send or apply (DESIGN §2)', () => {
+  // Two terms: a vote in a term the voter already has, which no term bump's persist covers.
+  const model = createRaftModel(twoTerms);
+  const states = reachable(twoTerms, 50000);
+  let steps = 0;
+  let persisting = 0;
+  for (let at = 0; at < states.length; at += 8) {
+    for (const action of model.actions(states[at]!)) {
+      const step = stepModel(states[at]!, action, {}, twoTerms);
+      if (step === null) continue;
+      steps++;
+      const types = step.effects.map((effect) => effect.type);
+      const persists = types.filter((type) => type === 'persist').length;
+      assert.ok(persists <= 1, `one persist: ${types}`);
+      if (persists === 0) continue;
+      persisting++;
+      const firstOutput = types.findIndex((type) => type === 'send' || type === 'apply');
+      assert.ok(firstOutput < 0 || types.indexOf('persist') < firstOutput, `order: ${types}`);
+    }
+  }
+  assert.ok(steps > 10000 && persisting > 1000, `${steps} steps, ${persisting} persisting`);
 });
 
 /** Drives the default model by hand: each step must be enabled and stay within the bounds. */

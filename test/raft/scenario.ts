@@ -16,6 +16,7 @@
  * effects printed), and the invariants are checked after it.
  */
 import { assert } from '../../spec/assert.js';
+import { raftBugOptions } from '../../spec/raft/index.js';
 import { raftInvariants } from '../../spec/raft/invariants.js';
 import type { RaftBounds, RaftModelState } from '../../spec/raft/model-state.js';
 import { initialModelState, raftLabel, stepModel, type RaftAction } from '../../spec/raft/model.js';
@@ -26,27 +27,23 @@ import type {
   Message,
   RaftOptions,
   RaftServer,
+  Snapshot,
 } from '../../spec/raft/types.js';
 
 const wideBounds = { maxTerm: 20, maxLog: 20, maxMsgs: 100, maxRestarts: 100, maxCompactions: 100 };
-const bugSwitches: Readonly<Record<string, RaftOptions>> = {
-  'commit-prev-term': { commitPrevTerm: true },
-  'vote-ignores-log': { voteIgnoresLog: true },
-  'forget-vote-on-restart': { forgetVoteOnRestart: true },
-};
 const maximumStabilizeSteps = 200;
 
 const name = (id: number) => `s${id + 1}`;
 const entryText = (entry: Entry) => `${entry.term}/v${entry.value + 1}`;
+const logText = (log: readonly Entry[]) => `log=[${log.map(entryText).join(' ')}]`;
+const snapshotText = (snapshot: Snapshot) =>
+  `snapshot=${snapshot.lastIncludedIndex}/${snapshot.lastIncludedTerm}`;
 
 function messageText(message: Message): string {
   const { type, ...fields } = message;
   const parts = Object.entries(fields).map(([field, value]) => {
     if (field === 'entries') return `entries=[${(value as Entry[]).map(entryText).join(' ')}]`;
-    if (field === 'snapshot') {
-      const snapshot = value as { lastIncludedIndex: number; lastIncludedTerm: number };
-      return `snapshot=${snapshot.lastIncludedIndex}/${snapshot.lastIncludedTerm}`;
-    }
+    if (field === 'snapshot') return snapshotText(value as Snapshot);
     return `${field}=${String(value)}`;
   });
   return `${type} ${parts.join(' ')}`;
@@ -57,17 +54,16 @@ function effectText(id: number, effect: Effect): string {
     case 'persist': {
       const state = effect.state;
       const vote = state.votedFor === null ? '-' : name(state.votedFor);
-      return (
-        `${name(id)} persist term=${state.currentTerm} vote=${vote} log=[${state.log.map(entryText).join(' ')}]` +
-        ` snapshot=${state.snapshot.lastIncludedIndex}/${state.snapshot.lastIncludedTerm}`
-      );
+      const hard = `term=${state.currentTerm} vote=${vote} ${logText(state.log)}`;
+      return `${name(id)} persist ${hard} ${snapshotText(state.snapshot)}`;
     }
     case 'send':
       return `${name(id)}->${name(effect.to)} ${messageText(effect.message)}`;
     case 'apply':
-      return `${name(id)} apply ${effect.entries.map((entry) => `${entry.index}:${entryText(entry)}`).join(' ')}`;
+      const entries = effect.entries.map((entry) => `${entry.index}:${entryText(entry)}`);
+      return `${name(id)} apply ${entries.join(' ')}`;
     case 'restoreSnapshot':
-      return `${name(id)} restore snapshot=${effect.snapshot.lastIncludedIndex}/${effect.snapshot.lastIncludedTerm}`;
+      return `${name(id)} restore ${snapshotText(effect.snapshot)}`;
     case 'setTimer':
       return `${name(id)} timer ${effect.timer}`;
   }
@@ -76,13 +72,13 @@ function effectText(id: number, effect: Effect): string {
 export function serverText(server: RaftServer, down: boolean): string {
   const vote = server.votedFor === null ? '-' : name(server.votedFor);
   const parts = [
-    `${name(server.id)}${down ? ' (down)' : ''} ${server.role} term=${server.currentTerm} vote=${vote}`,
-    `commit=${server.commitIndex} log=[${server.log.map(entryText).join(' ')}]`,
+    `${name(server.id)}${down ? ' (down)' : ''} ${server.role}`,
+    `term=${server.currentTerm} vote=${vote} commit=${server.commitIndex} ${logText(server.log)}`,
   ];
   const snapshot = server.snapshot;
   if (snapshot.lastIncludedIndex > 0) {
     const values = snapshot.values.map((value) => `v${value + 1}`).join(' ');
-    parts.push(`snapshot=${snapshot.lastIncludedIndex}/${snapshot.lastIncludedTerm}[${values}]`);
+    parts.push(`${snapshotText(snapshot)}[${values}]`);
   }
   if (server.role === 'leader')
     parts.push(`next=[${server.nextIndex.join(' ')}] match=[${server.matchIndex.join(' ')}]`);
@@ -143,9 +139,8 @@ export class Scenario {
     const lines = this.state.servers.map((server) => serverText(server, this.down.has(server.id)));
     for (const item of this.state.messages) {
       const { from, to, message } = item.envelope;
-      lines.push(
-        `in flight: ${name(from)}->${name(to)} ${messageText(message)}${item.count > 1 ? ` x${item.count}` : ''}`,
-      );
+      const copies = item.count > 1 ? ` x${item.count}` : '';
+      lines.push(`in flight: ${name(from)}->${name(to)} ${messageText(message)}${copies}`);
     }
     return lines;
   }
@@ -184,7 +179,7 @@ export function runCommand(
       const settings = Object.fromEntries(args.map((arg) => arg.split('=') as [string, string]));
       const fresh = new Scenario(Number(settings['servers'] ?? 3), Number(settings['values'] ?? 1));
       if (settings['bug'])
-        fresh.options = bugSwitches[settings['bug']] ?? assertNever(settings['bug']);
+        fresh.options = raftBugOptions[settings['bug']] ?? assertNever(settings['bug']);
       return { scenario: fresh, output: ['ok'] };
     }
     case 'timeout':
