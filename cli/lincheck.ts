@@ -91,8 +91,8 @@ function report(result: LincheckResult, timeLimitSeconds: number, json: boolean,
       ? `linearizable: ${sizes} (${seconds} s)`
       : result.verdict === 'not-linearizable'
         ? `not linearizable: key ${key} (${sizes}, ${seconds} s)`
-        : `unknown: the time limit of ${timeLimitSeconds} s ran out before a verdict on key ${key}` +
-          ` (${sizes}); this is not a pass`;
+        : `unknown: the time limit of ${timeLimitSeconds} s ran out before a verdict ` +
+          `on key ${key} (${sizes}); this is not a pass`;
   const lines =
     result.explanation && result.verdict === 'not-linearizable'
       ? explanationLines(result.explanation)

@@ -12,7 +12,6 @@
  *
  * Open addressing over typed arrays; windows live in one growing arena.
  */
-import { assert } from '../../spec/assert.js';
 
 const initialCapacity = 1 << 12;
 /** Grow when the table is more than half full (linear probing stays short). */

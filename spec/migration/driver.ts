@@ -16,7 +16,7 @@
 import { assert } from '../assert.js';
 import { unassignedGid, type Config, type ControllerResult } from '../controller/types.js';
 import { sameIdentity } from '../shardkv/digest.js';
-import type { GroupResult, Identity, Image, MigrationBug, ShardFacts } from '../shardkv/types.js';
+import type { GroupResult, Identity, Image, MigrationBug } from '../shardkv/types.js';
 import type { ControllerState, DriverState, Intent, Send, ShardProgress } from './types.js';
 
 export interface DriverOptions {
@@ -105,9 +105,10 @@ export function driverSends(
       if (!early) return [install];
       return [install, { to: identity.src, command: { type: 'delete', identity, receipt: null } }];
     }
-    case 'delete':
+    case 'delete': {
       const receipt = progress.receipt;
       return [{ to: identity.src, command: { type: 'delete', identity, receipt } }];
+    }
   }
 }
 

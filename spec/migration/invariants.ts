@@ -3,6 +3,7 @@
  * checker tests them, so that a state violating several reports the most specific one.
  */
 import type { Invariant } from '../../checker/model.js';
+import { sameIdentity } from '../shardkv/digest.js';
 import { readValue } from '../shardkv/group.js';
 import type { GroupState } from '../shardkv/types.js';
 import { keyOf, scriptRequest, type MigrationBounds, type MigrationState } from './model-state.js';
@@ -103,15 +104,18 @@ function unaffectedServed(state: MigrationState): boolean {
 }
 
 /**
- * A group keeps KV data only for shards it serves or holds frozen (a frozen source has not yet
- * had its delete confirmed); once a change is published no source is left frozen.
+ * A group keeps KV data only for shards it serves or holds frozen for a move of the intent
+ * (a frozen source has not yet had its delete confirmed). A frozen record of any other
+ * identity is data nobody will ever delete: once its move is published or abandoned, the
+ * source must already have dropped it. An absent record keeps no data at all.
  */
 function garbageBound(state: MigrationState): boolean {
-  const published = state.controller.next === null;
+  const moves = state.controller.next?.moves ?? [];
   return state.groups.every((group) =>
     group.shards.every((record) => {
       if (record.phase === 'absent') return record.kv.length === 0 && record.dedup.length === 0;
-      return !(published && record.phase === 'frozen');
+      if (record.phase === 'serving') return true;
+      return moves.some((identity) => sameIdentity(identity, record.identity));
     }));
 }
 

@@ -42,7 +42,8 @@ function toHistory(steps: readonly Step[]): HistoryOperation[] {
 
 /** Tries every real-time-respecting order; unknown writes may be placed or left out. */
 function bruteForce(history: readonly HistoryOperation[]): boolean {
-  const operations = history.filter((entry) => !(entry.op === 'get' && entry.outcome === 'unknown'));
+  const operations =
+    history.filter((entry) => !(entry.op === 'get' && entry.outcome === 'unknown'));
   const used = operations.map(() => false);
   const visit = (state: string, placed: number): boolean => {
     if (operations.every((entry, index) => used[index] || entry.outcome === 'unknown')) return true;

@@ -155,7 +155,7 @@ test('recoverShard: a move from gid 0 resumes at install, or is done with a rece
   assert.equal(recovered?.driver.progress[0], { step: 'done' });
 });
 
-test('a move config that changes nothing plans nothing to move, and publishes at once', () => {
+test('a move plans exactly one identity; a config that moves nothing publishes at once', () => {
   const moved = moveConfig(two, 0, 2);
   assert.ok(moved.ok && moved.value !== null);
   const planned = planNext({ configs: [zero, one, two, moved.value], current: 2, next: null })!;
