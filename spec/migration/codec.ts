@@ -27,7 +27,7 @@ const phases: readonly ShardPhase[] = ['serving', 'frozen', 'absent'];
 const steps: readonly ShardProgress['step'][] = ['recover', 'freeze', 'install', 'delete', 'done'];
 const operations: readonly ClientOperation[] = ['get', 'put', 'append'];
 const commandTypes: readonly GroupCommand['type'][] = [
-  'client', 'freeze', 'install', 'delete', 'unfreeze', 'query-shard', 'expire-session',
+  'client', 'freeze', 'install', 'delete', 'unfreeze', 'query-shard', 'expire-sessions',
 ];
 
 function writeIdentity(identity: Identity | null, out: WordWriter): void {
@@ -97,11 +97,13 @@ function readDedup(input: WordReader): DedupRecord[] {
 function writeImage(image: Image, out: WordWriter): void {
   writeKv(image.kv, out);
   writeDedup(image.dedup, out);
+  out.push(image.sessionFloor);
 }
 
 function readImage(input: WordReader): Image {
   const kv = readKv(input);
-  return { kv, dedup: readDedup(input) };
+  const dedup = readDedup(input);
+  return { kv, dedup, sessionFloor: input.next() };
 }
 
 function writeShard(record: ShardState, out: WordWriter): void {
@@ -149,8 +151,8 @@ function writeCommand(command: GroupCommand, out: WordWriter): void {
     case 'query-shard':
       out.push(command.shard);
       return;
-    case 'expire-session':
-      out.push(command.client);
+    case 'expire-sessions':
+      out.push(command.below);
   }
 }
 
@@ -177,8 +179,8 @@ function readCommand(input: WordReader): GroupCommand {
       return { type, identity: readIdentity(input)! };
     case 'query-shard':
       return { type, shard: input.next() };
-    case 'expire-session':
-      return { type, client: input.next() };
+    case 'expire-sessions':
+      return { type, below: input.next() };
   }
 }
 
@@ -273,7 +275,10 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     writeIntent(controller.next, out);
     out.push(state.driver.progress.length);
     for (const progress of state.driver.progress) writeProgress(progress, out);
-    for (const group of state.groups) for (const record of group.shards) writeShard(record, out);
+    for (const group of state.groups) {
+      out.push(group.sessionFloor);
+      for (const record of group.shards) writeShard(record, out);
+    }
     for (const client of state.clients) writeClient(client, out);
     out.push(state.network.length);
     for (const copy of state.network) {
@@ -298,9 +303,10 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     for (let count = input.next(); count > 0; count--) progress.push(readProgress(input));
     const groups = [];
     for (let gid = 1; gid <= bounds.groups; gid++) {
+      const sessionFloor = input.next();
       const shards: ShardState[] = [];
       for (let shard = 0; shard < bounds.shards; shard++) shards.push(readShard(input));
-      groups.push({ gid, shards });
+      groups.push({ gid, shards, sessionFloor });
     }
     const clients: ClientState[] = [];
     for (let client = 0; client < bounds.clients; client++) clients.push(readClient(input));

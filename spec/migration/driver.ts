@@ -23,7 +23,7 @@ export interface DriverOptions {
   readonly bug?: MigrationBug | undefined;
 }
 
-const emptyImage: Image = { kv: [], dedup: [] };
+const emptyImage: Image = { kv: [], dedup: [], sessionFloor: 0 };
 
 /** The identities of the shards whose owner changes from `from` to `to`, by shard. */
 export function planMigration(from: Config, to: Config): ControllerResult<Identity[]> {

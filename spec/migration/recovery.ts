@@ -54,7 +54,7 @@ export function recoverShard(
     const done = srcFacts === null || deleted;
     progress = done ? { step: 'done' } : { step: 'delete', receipt: dstFacts.receipt };
   } else if (srcFacts === null) {
-    progress = { step: 'install', image: { kv: [], dedup: [] } };
+    progress = { step: 'install', image: { kv: [], dedup: [], sessionFloor: 0 } };
   } else if (deleted) {
     // Only a bug deletes before dst's receipt: the data is gone, nothing is left to move.
     progress = { step: 'done' };

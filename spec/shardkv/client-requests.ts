@@ -7,8 +7,10 @@
  * latest request: its sequence number, the digest of the whole request and the first result.
  * A retry returns the first result and changes nothing; the same (client, seq) carrying a
  * different request is an `identity-conflict`; an older sequence number is `stale-request`
- * (the client already moved on, so this is a late network duplicate). Every operation's
- * result is the key's value after it (for a get, the value read).
+ * (the client already moved on, so this is a late network duplicate); a client below the
+ * group's session floor is `session-expired` (its record is gone, so a late duplicate must
+ * not be applied again). Every operation's result is the key's value after it (for a get, the
+ * value read).
  */
 import { assert } from '../assert.js';
 import { key2shard, requestDigest } from './digest.js';
@@ -30,6 +32,9 @@ export function applyClientRequest(group: GroupState, request: ClientRequest): A
   const record = group.shards[shard]!;
   if (record.phase !== 'serving') {
     return { state: group, result: { type: 'error', error: 'ErrWrongGroup' } };
+  }
+  if (request.client < group.sessionFloor) {
+    return { state: group, result: { type: 'error', error: 'session-expired' } };
   }
   const digest = requestDigest(request);
   const previous = record.dedup.find((existing) => existing.client === request.client);
@@ -57,16 +62,20 @@ export function applyClientRequest(group: GroupState, request: ClientRequest): A
 }
 
 /**
- * Drops one client's dedup records from the shards this group serves. The decision to expire
- * is itself a log entry, so every replica expires the same sessions at the same point.
- * Frozen images stay untouched: their digest is bound into the receipt.
+ * Raises the session floor to `below` and drops the dedup records of the clients under it
+ * from the shards this group serves. The decision is itself a log entry (or comes with an
+ * installed image), so every replica expires the same sessions at the same point. Frozen
+ * images stay untouched: their digest is bound into the receipt, and dst applies the floor
+ * that travels with them.
  */
-export function expireSession(group: GroupState, client: number): Applied {
-  let state = group;
+export function expireSessions(group: GroupState, below: number): Applied {
+  assert(Number.isInteger(below) && below >= 0, `bad session floor ${below}`);
+  if (below <= group.sessionFloor) return { state: group, result: { type: 'expired', records: 0 } };
+  let state: GroupState = { ...group, sessionFloor: below };
   let records = 0;
   group.shards.forEach((record, shard) => {
     if (record.phase !== 'serving') return;
-    const dedup = record.dedup.filter((existing) => existing.client !== client);
+    const dedup = record.dedup.filter((existing) => existing.client >= below);
     if (dedup.length === record.dedup.length) return;
     records += record.dedup.length - dedup.length;
     state = withShard(state, shard, { ...record, dedup });

@@ -22,7 +22,7 @@ export function emptyGroup(gid: Gid, shardCount: number): GroupState {
     Number.isInteger(shardCount) && shardCount > 0,
     `emptyGroup: bad shard count ${shardCount}`,
   );
-  return { gid, shards: Array<ShardState>(shardCount).fill(absentShard) };
+  return { gid, shards: Array<ShardState>(shardCount).fill(absentShard), sessionFloor: 0 };
 }
 
 /** The group with shard `shard`'s record replaced; the input is not touched. */
@@ -30,7 +30,7 @@ export function withShard(group: GroupState, shard: number, record: ShardState):
   assert(shard >= 0 && shard < group.shards.length, `withShard: shard ${shard} out of range`);
   const shards = group.shards.slice();
   shards[shard] = record;
-  return { gid: group.gid, shards };
+  return { ...group, shards };
 }
 
 /**

@@ -15,6 +15,7 @@
  * nothing, so that callers (and the model's StaleRejected history) can see it.
  */
 import { assert } from '../assert.js';
+import { expireSessions } from './client-requests.js';
 import { imageDigest, sameIdentity } from './digest.js';
 import { absentShard, isStale, withShard } from './group.js';
 import type {
@@ -33,11 +34,15 @@ const refuse = (group: GroupState, error: GroupError): Applied => ({
   result: { type: 'error', error },
 });
 
-/** The fixed image a frozen record hands over. */
-function imageOf(record: ShardState, options: GroupOptions): Image {
+/**
+ * The fixed image a frozen record hands over, with the group's session floor. The floor is
+ * not part of the digest: it only rises, and a floor raised after the freeze dropped nothing
+ * from the frozen record, so any floor from the freeze on protects what the image lacks.
+ */
+function imageOf(record: ShardState, sessionFloor: number, options: GroupOptions): Image {
   // dedup-not-migrated: the image carries the KV data but leaves the dedup table behind.
   const dedup = options.bug === 'dedup-not-migrated' ? [] : record.dedup;
-  return { kv: record.kv, dedup };
+  return { kv: record.kv, dedup, sessionFloor };
 }
 
 /** The guard every migration step shares: right group, shard in range, not stale. */
@@ -67,14 +72,16 @@ export function freezeShard(
     return refuse(group, sameIdentity(record.tombstone, identity) ? 'already-deleted' : 'not-held');
   }
   if (sameIdentity(record.identity, identity)) {
-    return { state: group, result: { type: 'image', identity, image: imageOf(record, options) } };
+    const image = imageOf(record, group.sessionFloor, options);
+    return { state: group, result: { type: 'image', identity, image } };
   }
   if (record.phase === 'frozen') return refuse(group, 'not-held');
   // skip-freeze: src hands out its image but keeps serving the shard.
   const phase = options.bug === 'skip-freeze' ? 'serving' : 'frozen';
   const frozen: ShardState = { ...record, phase, identity };
   const state = withShard(group, identity.shard, frozen);
-  return { state, result: { type: 'image', identity, image: imageOf(frozen, options) } };
+  const image = imageOf(frozen, group.sessionFloor, options);
+  return { state, result: { type: 'image', identity, image } };
 }
 
 export function installShard(
@@ -101,14 +108,17 @@ export function installShard(
     // reinstall-overwrites: a repeated install replaces what dst has served since.
     if (options.bug === 'reinstall-overwrites') {
       const state = withShard(group, identity.shard, installed);
-      return { state, result: { type: 'receipt', receipt } };
+      const floored = expireSessions(state, image.sessionFloor).state;
+      return { state: floored, result: { type: 'receipt', receipt } };
     }
     return { state: group, result: { type: 'receipt', receipt: record.receipt } };
   }
   if (record.phase !== 'absent') return refuse(group, 'shard-present');
   const empty = record.kv.length === 0 && record.dedup.length === 0;
   assert(empty, 'install: an absent shard holds data (GarbageBound)');
-  const state = withShard(group, identity.shard, installed);
+  // The source's expired sessions are expired here too: their records are not in the image.
+  const withImage = withShard(group, identity.shard, installed);
+  const state = expireSessions(withImage, image.sessionFloor).state;
   return { state, result: { type: 'receipt', receipt } };
 }
 
@@ -132,7 +142,8 @@ export function deleteShard(
   if (record.phase !== 'frozen' || !sameIdentity(record.identity, identity)) {
     return refuse(group, 'not-frozen');
   }
-  if (checkReceipt && receipt!.digest !== imageDigest(imageOf(record, options))) {
+  const image = imageOf(record, group.sessionFloor, options);
+  if (checkReceipt && receipt!.digest !== imageDigest(image)) {
     return refuse(group, 'digest-mismatch');
   }
   const deleted: ShardState = {

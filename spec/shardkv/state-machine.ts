@@ -5,7 +5,7 @@
  * its apply loop and the `migration` model calls it as one atomic step.
  */
 import { match } from 'ts-pattern';
-import { applyClientRequest, expireSession } from './client-requests.js';
+import { applyClientRequest, expireSessions } from './client-requests.js';
 import {
   deleteShard,
   freezeShard,
@@ -29,7 +29,7 @@ export function applyCommand(
       deleteShard(group, identity, receipt, options))
     .with({ type: 'unfreeze' }, ({ identity }) => unfreezeShard(group, identity, options))
     .with({ type: 'query-shard' }, ({ shard }) => queryShard(group, shard))
-    .with({ type: 'expire-session' }, ({ client }) => expireSession(group, client))
+    .with({ type: 'expire-sessions' }, ({ below }) => expireSessions(group, below))
     .exhaustive();
 }
 

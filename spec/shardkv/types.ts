@@ -62,10 +62,15 @@ export interface DedupRecord {
   readonly result: string;
 }
 
-/** What a freeze hands over and an install stores: the shard's fixed KV and dedup table. */
+/**
+ * What a freeze hands over and an install stores: the shard's fixed KV and dedup table, and
+ * the source's session floor, without which dst could not tell an expired client's late
+ * duplicate from a new request.
+ */
 export interface Image {
   readonly kv: readonly KvEntry[];
   readonly dedup: readonly DedupRecord[];
+  readonly sessionFloor: number;
 }
 
 /** Proof that dst installed the image with `digest` for `identity`. */
@@ -94,6 +99,12 @@ export interface GroupState {
   readonly gid: Gid;
   /** shards[s] is the group's record of shard s. */
   readonly shards: readonly ShardState[];
+  /**
+   * Session expiry (Raft dissertation §6.3): every client whose id is below the floor has an
+   * expired session. Its dedup records are gone, so its requests are refused rather than
+   * applied again. Client ids are issued in increasing order, so one number bounds it.
+   */
+  readonly sessionFloor: number;
 }
 
 export type ClientOperation = 'get' | 'put' | 'append';
@@ -117,8 +128,11 @@ export type GroupCommand =
   | { readonly type: 'unfreeze'; readonly identity: Identity }
   /** Reads the facts a recovering driver needs; changes nothing. */
   | { readonly type: 'query-shard'; readonly shard: number }
-  /** Session expiry decided by the log (Raft dissertation §6.3), never by a local clock. */
-  | { readonly type: 'expire-session'; readonly client: number };
+  /**
+   * Session expiry decided by the log (Raft dissertation §6.3), never by a local clock: the
+   * sessions of every client whose id is below `below` end.
+   */
+  | { readonly type: 'expire-sessions'; readonly below: number };
 
 /**
  * Expected refusals are results, not assertions. `ErrWrongGroup` keeps the MIT lab's name
@@ -128,6 +142,7 @@ export type GroupError =
   | 'ErrWrongGroup'
   | 'identity-conflict'
   | 'stale-request'
+  | 'session-expired'
   | 'stale-epoch'
   | 'digest-mismatch'
   | 'no-receipt'

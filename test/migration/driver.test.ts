@@ -64,7 +64,8 @@ test('skip-config: plans straight to the newest configuration, over an in-flight
 
 test('a shard with no owner starts at install with an empty image and needs no delete', () => {
   const planned = planNext({ configs: [zero, one], current: 0, next: null })!;
-  assert.equal(planned.driver.progress[0], { step: 'install', image: { kv: [], dedup: [] } });
+  const emptyImage = { kv: [], dedup: [], sessionFloor: 0 };
+  assert.equal(planned.driver.progress[0], { step: 'install', image: emptyImage });
   const identity = planned.controller.next!.moves[0]!;
   const receipt = { identity, digest: 7 };
   const driver = handleReply(planned.controller, planned.driver, 0, { type: 'receipt', receipt });
@@ -86,7 +87,7 @@ test('handleReply: a late reply of an earlier migration of the shard is ignored'
   const { controller, driver } = planNext({ configs: [zero, one, two], current: 1, next: null })!;
   const current = controller.next!.moves[0]!;
   const earlier = { ...current, epoch: 1, src: 0, dst: 1 };
-  const image = { kv: [{ key: 'a', value: 'old' }], dedup: [] };
+  const image = { kv: [{ key: 'a', value: 'old' }], dedup: [], sessionFloor: 0 };
   const lateImage = { type: 'image', identity: earlier, image } as const;
   assert.is(handleReply(controller, driver, 0, lateImage), driver);
   const fresh = handleReply(controller, driver, 0, { type: 'image', identity: current, image });
@@ -149,7 +150,7 @@ test('recoverShard: a move from gid 0 resumes at install, or is done with a rece
   const driver = restartDriver(controller);
   const first = controller.next!.moves[0]!;
   assert.equal(recoverShard(controller, driver, 0, null, facts({}))?.driver.progress[0],
-    { step: 'install', image: { kv: [], dedup: [] } });
+    { step: 'install', image: { kv: [], dedup: [], sessionFloor: 0 } });
   const receipt = { identity: first, digest: 1 };
   const recovered = recoverShard(controller, driver, 0, null, facts({ receipt }));
   assert.equal(recovered?.driver.progress[0], { step: 'done' });

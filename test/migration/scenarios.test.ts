@@ -50,6 +50,7 @@ test('(a) append applied once at src, reply lost; retry at dst returns the first
   const image = {
     kv: [{ key: 'c', value: 'x' }],
     dedup: [{ client: 1, seq: 0, digest: requestDigest(appendX), result: 'x' }],
+    sessionFloor: 0,
   };
   assert.equal(world.driver.progress[0], { step: 'install', image });
   const install = { to: 2, command: { type: 'install', identity: moveOut, image } } as const;

@@ -96,16 +96,45 @@ test('ErrWrongGroup for a shard the group does not serve (absent or frozen)', ()
   assert.equal(other.result, { type: 'value', value: 'v' });
 });
 
-test('expire-session drops a client\'s records from served shards only', () => {
+test('expire-sessions drops records below the floor from served shards only', () => {
   let group = client(servingBoth(1), request(1, 0, 'put', 'b', 'x')).state;
   group = client(group, request(1, 1, 'put', 'c', 'y')).state;
+  group = client(group, request(2, 0, 'put', 'c', 'z')).state;
   group = applyCommand(group, { type: 'freeze', identity: move }).state;
-  const expired = applyCommand(group, { type: 'expire-session', client: 1 });
+  const expired = applyCommand(group, { type: 'expire-sessions', below: 2 });
   assert.equal(expired.result, { type: 'expired', records: 1 });
-  assert.is(expired.state.shards[0]!.dedup.length, 1);
-  assert.is(expired.state.shards[1]!.dedup.length, 0);
-  const again = applyCommand(expired.state, { type: 'expire-session', client: 1 });
-  assert.is(again.state, expired.state);
+  assert.is(expired.state.sessionFloor, 2);
+  assert.is(expired.state.shards[0]!.dedup.length, 1, 'a frozen image is fixed');
+  assert.equal(expired.state.shards[1]!.dedup.map((record) => record.client), [2]);
+  const again = applyCommand(expired.state, { type: 'expire-sessions', below: 1 });
+  assert.is(again.state, expired.state, 'the floor never goes down');
+});
+
+// Raft dissertation §6.3: once a session's record is gone, a late duplicate of its last
+// request must be refused, not applied a second time.
+test('a late duplicate from an expired session is refused, not applied twice', () => {
+  const appendX = request(1, 0, 'append', 'c', 'x');
+  let group = client(servingBoth(1), appendX).state;
+  group = applyCommand(group, { type: 'expire-sessions', below: 2 }).state;
+  const late = client(group, appendX);
+  assert.equal(late.result, { type: 'error', error: 'session-expired' });
+  assert.is(late.state, group);
+  assert.equal(client(group, request(2, 0, 'get', 'c')).result, { type: 'value', value: 'x' });
+});
+
+test('the session floor travels with an image: dst refuses the expired client too', () => {
+  const appendX = request(1, 0, 'append', 'b', 'x');
+  let source = client(servingBoth(1), appendX).state;
+  source = applyCommand(source, { type: 'expire-sessions', below: 2 }).state;
+  const frozen = applyCommand(source, { type: 'freeze', identity: move });
+  assert.ok(frozen.result.type === 'image');
+  assert.is(frozen.result.image.sessionFloor, 2);
+  assert.equal(frozen.result.image.dedup, [], 'the expired record is not in the image');
+  const target = applyCommand(emptyGroup(2, 2), {
+    type: 'install', identity: move, image: frozen.result.image,
+  }).state;
+  assert.is(target.sessionFloor, 2);
+  assert.equal(client(target, appendX).result, { type: 'error', error: 'session-expired' });
 });
 
 test('freeze returns the fixed image; a repeat returns the same image', () => {
@@ -113,7 +142,8 @@ test('freeze returns the fixed image; a repeat returns the same image', () => {
   const frozen = applyCommand(source, { type: 'freeze', identity: move });
   assert.is(frozen.state.shards[0]!.phase, 'frozen');
   const { kv, dedup } = source.shards[0]!;
-  assert.equal(frozen.result, { type: 'image', identity: move, image: { kv, dedup } });
+  const image = { kv, dedup, sessionFloor: 0 };
+  assert.equal(frozen.result, { type: 'image', identity: move, image });
   const repeat = applyCommand(frozen.state, { type: 'freeze', identity: move });
   assert.is(repeat.state, frozen.state);
   assert.equal(repeat.result, frozen.result);
@@ -133,7 +163,7 @@ test('freeze refusals: wrong group, absent shard, frozen for another identity', 
 });
 
 test('install stores image and receipt; same digest again: original receipt, no change', () => {
-  const image = { kv: [{ key: 'b', value: 'x' }], dedup: [] };
+  const image = { kv: [{ key: 'b', value: 'x' }], dedup: [], sessionFloor: 0 };
   const target = emptyGroup(2, 2);
   const installed = applyCommand(target, { type: 'install', identity: move, image });
   const receipt = { identity: move, digest: imageDigest(image) };
@@ -143,14 +173,14 @@ test('install stores image and receipt; same digest again: original receipt, no 
   const again = applyCommand(installed.state, { type: 'install', identity: move, image });
   assert.is(again.state, installed.state);
   assert.equal(again.result, { type: 'receipt', receipt });
-  const empty = { kv: [], dedup: [] };
+  const empty = { kv: [], dedup: [], sessionFloor: 0 };
   const other = applyCommand(installed.state, { type: 'install', identity: move, image: empty });
   assert.equal(other.result, { type: 'error', error: 'digest-mismatch' });
   assert.is(other.state, installed.state);
 });
 
 test('install refusals: wrong group, shard already present, older epoch', () => {
-  const image = { kv: [], dedup: [] };
+  const image = { kv: [], dedup: [], sessionFloor: 0 };
   assert.equal(applyCommand(emptyGroup(3, 2), { type: 'install', identity: move, image }).result,
     { type: 'error', error: 'ErrWrongGroup' });
   const present = servingBoth(2);
@@ -211,7 +241,7 @@ test('bug switches change exactly their step', () => {
   const written = client(source, request(1, 0, 'put', 'b', 'x')).state;
   const freeze = { type: 'freeze', identity: move } as const;
   const noDedup = applyCommand(written, freeze, { bug: 'dedup-not-migrated' });
-  const image = { kv: [{ key: 'b', value: 'x' }], dedup: [] };
+  const image = { kv: [{ key: 'b', value: 'x' }], dedup: [], sessionFloor: 0 };
   assert.equal(noDedup.result, { type: 'image', identity: move, image });
   const frozen = applyCommand(source, { type: 'freeze', identity: move }).state;
   const early = applyCommand(frozen, { type: 'delete', identity: move, receipt: null },
