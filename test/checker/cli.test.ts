@@ -154,30 +154,9 @@ test('limits make the result incomplete, clearly said', async () => {
 });
 
 test('random simulation is reproducible from its seed', async () => {
-  const first = await runCli(
-    'check',
-    'twophase',
-    '--strategy',
-    'random',
-    '--seed',
-    '7',
-    '--walks',
-    '50',
-    '--json',
-    '--quiet',
-  );
-  const second = await runCli(
-    'check',
-    'twophase',
-    '--strategy',
-    'random',
-    '--seed',
-    '7',
-    '--walks',
-    '50',
-    '--json',
-    '--quiet',
-  );
+  const argv = 'check twophase --strategy random --seed 7 --walks 50 --json --quiet'.split(' ');
+  const first = await runCli(...argv);
+  const second = await runCli(...argv);
   assert.is(first.code, 0);
   assert.is(first.json()['exhaustive'], false);
   assert.is(first.json()['seed'], 7);
