@@ -43,7 +43,8 @@ const reader = new WordReader(new Int32Array(0));
 const outboxes = new Map<number, WordWriter>();
 const peers = new Map<number, MessagePort>();
 let endsAwaited = 0;
-let expanding = false;
+/** The level being worked on, or -1 between a level's end and the next level's start. */
+let levelInProgress = -1;
 let statesGenerated = 0;
 let depth = 0;
 let violation: FoundViolation | undefined;
@@ -195,7 +196,6 @@ function expandLevel(level: number): void {
     const end: PeerMessage = { type: 'end' };
     peers.get(owner)!.postMessage(end);
   }
-  expanding = false;
   finishLevelIfComplete();
 }
 
@@ -205,7 +205,7 @@ function expandLevel(level: number): void {
  * can arrive (peers start that level only after the coordinator hears from every worker).
  */
 function finishLevelIfComplete(): void {
-  if (expanding || endsAwaited > 0) return;
+  if (endsAwaited > 0) return;
   endsAwaited = peers.size;
   [current, upcoming] = [upcoming, current];
   upcoming.clear();
@@ -220,8 +220,7 @@ function finishLevelIfComplete(): void {
   port.postMessage(reply);
 }
 
-let levelInProgress = -1;
-
+/** Expansion is synchronous, so peers' messages are handled only between expansions. */
 function onPeerMessage(message: PeerMessage): void {
   if (message.type === 'batch') {
     receiveBatch(message.words, message.length);
@@ -244,7 +243,6 @@ port.on('message', (message: CoordinatorMessage) => {
       return;
     case 'level':
       levelInProgress = message.level;
-      expanding = true;
       expandLevel(message.level);
       return;
     case 'parent': {
