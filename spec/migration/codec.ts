@@ -287,6 +287,7 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     }
     out.push(state.crashes);
     out.push(state.duplicates);
+    out.push(state.expiries);
     const history = state.history;
     for (const count of history.applied) out.push(count);
     writeStrings(history.first, out);
@@ -317,6 +318,7 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     }
     const crashes = input.next();
     const duplicates = input.next();
+    const expiries = input.next();
     const applied: number[] = [];
     for (let index = 0; index < requests; index++) applied.push(input.next());
     const first = readStrings(input, requests);
@@ -330,6 +332,7 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
       network,
       crashes,
       duplicates,
+      expiries,
       history: { applied, first, ghost, staleChanged },
     };
   };

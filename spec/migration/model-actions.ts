@@ -48,7 +48,8 @@ export type MigrationAction =
       readonly duplicate: boolean;
     }
   | { readonly type: 'ClientQuery'; readonly client: number }
-  | { readonly type: 'Deliver'; readonly index: number; readonly lost: boolean };
+  | { readonly type: 'Deliver'; readonly index: number; readonly lost: boolean }
+  | { readonly type: 'ExpireSessions'; readonly gid: Gid };
 
 export type DriverStepType = 'Freeze' | 'Install' | 'Delete' | 'EarlyDelete';
 
@@ -96,6 +97,10 @@ export function allActions(
   for (let index = 0; index < bounds.maxDuplicates; index++) {
     for (const lost of flags) actions.push({ type: 'Deliver', index, lost });
   }
+  // Last, so that the indexes of the other actions do not depend on this bound.
+  for (let gid = 1; bounds.maxExpiries > 0 && gid <= bounds.groups; gid++) {
+    actions.push({ type: 'ExpireSessions', gid });
+  }
   return actions;
 }
 
@@ -123,6 +128,8 @@ export function actionLabel(action: MigrationAction): string {
       return `ClientQuery(c${action.client})`;
     case 'Deliver':
       return `Deliver(${action.index}${action.lost ? ', reply-lost' : ''})`;
+    case 'ExpireSessions':
+      return `ExpireSessions(g${action.gid})`;
     default:
       return action.type;
   }
@@ -176,6 +183,8 @@ export class MigrationStepper {
         clients[action.client] = { ...client, configNum: state.controller.current };
         return { ...state, clients };
       }
+      case 'ExpireSessions':
+        return this.expireSessions(state, action.gid);
       case 'Deliver': {
         const copy = state.network[action.index];
         if (copy === undefined) return null;
@@ -238,6 +247,17 @@ export class MigrationStepper {
       current = this.deliver(current, send.to, send.command).state;
     }
     return current;
+  }
+
+  /**
+   * Group `gid`'s log expires the session of its oldest live client (Raft dissertation
+   * §6.3: the decision is a log entry, so every replica makes it at the same point).
+   */
+  private expireSessions(state: MigrationState, gid: Gid): MigrationState | null {
+    const floor = state.groups[gid - 1]!.sessionFloor;
+    if (state.expiries >= this.bounds.maxExpiries || floor >= this.bounds.clients) return null;
+    const expired = this.deliver(state, gid, { type: 'expire-sessions', below: floor + 1 });
+    return { ...expired.state, expiries: state.expiries + 1 };
   }
 
   private clientRequest(

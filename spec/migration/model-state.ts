@@ -25,6 +25,8 @@ export interface MigrationBounds {
   readonly maxCrashes: number;
   /** Messages the network may duplicate (each copy is delivered late, at most once). */
   readonly maxDuplicates: number;
+  /** Session expiries (each raises one group's session floor by one client). */
+  readonly maxExpiries: number;
 }
 
 export interface ClientState {
@@ -64,6 +66,7 @@ export interface MigrationState {
   readonly network: readonly InFlight[];
   readonly crashes: number;
   readonly duplicates: number;
+  readonly expiries: number;
   readonly history: History;
 }
 
@@ -127,6 +130,7 @@ export function initialState(bounds: MigrationBounds): MigrationState {
     network: [],
     crashes: 0,
     duplicates: 0,
+    expiries: 0,
     history: {
       applied: Array<number>(requests).fill(0),
       first: Array<string | null>(requests).fill(null),

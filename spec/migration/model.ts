@@ -84,6 +84,14 @@ export const migrationBugSpecs: readonly BugSpec[] = [
     description: 'the image carries the KV data but not the dedup table',
     breaks: ['ExactlyOnce'],
   },
+  {
+    name: 'expiry-forgets-session',
+    description:
+      "session expiry drops a client's dedup records but keeps serving the client, so a late " +
+      'duplicate of its last request is applied again',
+    breaks: ['ExactlyOnce'],
+    bounds: { 'max-expiries': 1 },
+  },
 ];
 
 function integerParam(
@@ -105,6 +113,7 @@ function boundsOf(params: Params): MigrationBounds {
     maxReconfigs: params['max-reconfigs'] as number,
     maxCrashes: params['max-crashes'] as number,
     maxDuplicates: params['max-duplicates'] as number,
+    maxExpiries: params['max-expiries'] as number,
   };
 }
 
@@ -121,6 +130,7 @@ export const migrationDefinition: ModelDefinition = {
     integerParam('max-reconfigs', 'admin join/leave/move', 2, 0, 3),
     integerParam('max-crashes', 'driver crashes', 1, 0, 3),
     integerParam('max-duplicates', 'messages the network duplicates', 1, 0, 3),
+    integerParam('max-expiries', 'client session expiries (through the log)', 0, 0, 2),
   ],
   invariants: [...invariantNames],
   bugs: migrationBugSpecs,

@@ -15,7 +15,7 @@
 import { assert } from '../assert.js';
 import { key2shard, requestDigest } from './digest.js';
 import { readValue, withShard, writeValue } from './group.js';
-import type { Applied, ClientRequest, DedupRecord, GroupState } from './types.js';
+import type { Applied, ClientRequest, DedupRecord, GroupOptions, GroupState } from './types.js';
 
 function withRecord(dedup: readonly DedupRecord[], record: DedupRecord): DedupRecord[] {
   const result = dedup.filter((existing) => existing.client !== record.client);
@@ -25,7 +25,11 @@ function withRecord(dedup: readonly DedupRecord[], record: DedupRecord): DedupRe
   return result;
 }
 
-export function applyClientRequest(group: GroupState, request: ClientRequest): Applied {
+export function applyClientRequest(
+  group: GroupState,
+  request: ClientRequest,
+  options: GroupOptions = {},
+): Applied {
   assert(Number.isInteger(request.seq) && request.seq >= 0, `bad seq ${request.seq}`);
   assert(request.op !== 'get' || request.value === '', 'a get carries no value');
   const shard = key2shard(request.key, group.shards.length);
@@ -33,7 +37,8 @@ export function applyClientRequest(group: GroupState, request: ClientRequest): A
   if (record.phase !== 'serving') {
     return { state: group, result: { type: 'error', error: 'ErrWrongGroup' } };
   }
-  if (request.client < group.sessionFloor) {
+  // expiry-forgets-session: the group drops expired records but serves their clients anyway.
+  if (request.client < group.sessionFloor && options.bug !== 'expiry-forgets-session') {
     return { state: group, result: { type: 'error', error: 'session-expired' } };
   }
   const digest = requestDigest(request);

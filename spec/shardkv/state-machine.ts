@@ -21,7 +21,7 @@ export function applyCommand(
   options: GroupOptions = {},
 ): Applied {
   return match(command)
-    .with({ type: 'client' }, ({ request }) => applyClientRequest(group, request))
+    .with({ type: 'client' }, ({ request }) => applyClientRequest(group, request, options))
     .with({ type: 'freeze' }, ({ identity }) => freezeShard(group, identity, options))
     .with({ type: 'install' }, ({ identity, image }) =>
       installShard(group, identity, image, options))

@@ -20,7 +20,8 @@ export type MigrationBug =
   | 'delete-before-receipt'
   | 'accept-stale-epoch'
   | 'skip-config'
-  | 'dedup-not-migrated';
+  | 'dedup-not-migrated'
+  | 'expiry-forgets-session';
 
 export const migrationBugs: readonly MigrationBug[] = [
   'skip-freeze',
@@ -30,6 +31,7 @@ export const migrationBugs: readonly MigrationBug[] = [
   'accept-stale-epoch',
   'skip-config',
   'dedup-not-migrated',
+  'expiry-forgets-session',
 ];
 
 /**

@@ -13,6 +13,7 @@ import { migrationBugs } from '../../spec/shardkv/types.js';
 
 const small: MigrationBounds = {
   groups: 2, shards: 2, clients: 1, ops: 1, maxReconfigs: 1, maxCrashes: 1, maxDuplicates: 1,
+  maxExpiries: 0,
 };
 
 test('initial state: configuration 1 published, g1 serves every shard from epoch 1', () => {
@@ -103,6 +104,19 @@ test('each invariant fails on a hand-made bad state (none is vacuous)', () => {
   assert.equal(failing(frozenFor({ ...move, dst: 3 })), ['GarbageBound']);
 });
 
+// Raft dissertation §6.3: after a session expires, a late duplicate of its last request must
+// be refused. With a move in between, the refusal depends on the floor travelling with the
+// image. The same bounds find the violation when expiry forgets the session.
+test('ExactlyOnce holds with session expiry, across a move; the bug switch breaks it', () => {
+  const bounds = { ...small, clients: 2, maxCrashes: 0, maxExpiries: 1 };
+  const fixed = breadthFirstSearch(createMigrationModel(bounds));
+  assert.is(fixed.result, 'ok');
+  assert.ok(fixed.distinctStates > 1000, `only ${fixed.distinctStates} states`);
+  const broken = breadthFirstSearch(createMigrationModel(bounds, 'expiry-forgets-session'));
+  assert.is(broken.invariant, 'ExactlyOnce');
+  assert.is(broken.path?.actionIndexes.length, 3);
+});
+
 // Shortest counterexamples at each bug's bounds: the invariant and the number of steps.
 const expected: Record<string, [string, number]> = {
   'skip-freeze': ['AtMostOneServer', 4],
@@ -112,6 +126,7 @@ const expected: Record<string, [string, number]> = {
   'accept-stale-epoch': ['StaleRejected', 11],
   'skip-config': ['ConfigsInOrder', 4],
   'dedup-not-migrated': ['ExactlyOnce', 9],
+  'expiry-forgets-session': ['ExactlyOnce', 3],
 };
 
 test('every bug of the catalog is listed with the invariants it breaks', () => {
