@@ -1,61 +1,42 @@
 /**
  * Checker throughput and memory on TwoPhase (6, 7 and 8 resource managers): distinct and
  * generated states per second for 1 and 2 workers, heap bytes per distinct state, and the
- * ratio to the naive baseline (naive-bfs.ts) measured in the same run.
+ * ratio to the naive baseline (naive-bfs.ts). Each figure comes from a fresh process
+ * (checker-run.ts), so that no run pays for another's garbage.
  */
-import { breadthFirstSearch } from '../checker/bfs.js';
-import { parallelBreadthFirstSearch } from '../checker/parallel-bfs.js';
-import { createTwoPhaseModel } from '../spec/calibration/twophase.js';
-import { naiveBreadthFirstSearch } from './naive-bfs.js';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { BenchSection } from './sections.js';
 
-const memory = () => {
-  const usage = process.memoryUsage();
-  return { heap: usage.heapUsed + usage.arrayBuffers, rss: usage.rss };
-};
-
-function seconds(since: number): number {
-  return (performance.now() - since) / 1000;
+interface Measurement {
+  readonly distinct: number;
+  readonly generated: number;
+  readonly seconds: number;
+  readonly retainedHeap?: number | null;
+  readonly peakHeap?: number | null;
+  readonly peakRss?: number;
 }
 
-async function measure(rms: number, workers: number): Promise<string> {
-  globalThis.gc?.();
-  const before = memory();
-  let peakHeap = before.heap;
-  let peakRss = before.rss;
-  const sample = () => {
-    const now = memory();
-    peakHeap = Math.max(peakHeap, now.heap);
-    peakRss = Math.max(peakRss, now.rss);
-    return undefined;
-  };
-  let retainedHeap = 0;
-  const finished = () => {
-    globalThis.gc?.();
-    retainedHeap = memory().heap - before.heap;
-  };
-  const options = { onProgress: sample, progressIntervalMs: 0, onFinished: finished };
-  const started = performance.now();
-  const result =
-    workers === 1
-      ? breadthFirstSearch(createTwoPhaseModel(rms), options)
-      : await parallelBreadthFirstSearch(
-          { model: 'twophase', params: { rms }, bug: undefined, workers },
-          { ...options, progressIntervalMs: 50 },
-        );
-  const elapsed = seconds(started);
-  sample();
-  const distinct = result.distinctStates;
-  // With workers the states live in their isolates: only the process's RSS sees them.
-  const perState = (bytes: number) => (bytes / distinct).toFixed(1);
-  const bytes =
-    workers === 1
-      ? `heap per state: ${perState(retainedHeap)} B retained, ${perState(peakHeap - before.heap)} B peak`
-      : `peak RSS per state: ${perState(peakRss - before.rss)} B`;
+const runner = fileURLToPath(new URL('./checker-run.js', import.meta.url));
+
+function run(...argv: string[]): Measurement {
+  const child = spawnSync(process.execPath, ['--expose-gc', runner, ...argv], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`checker-run ${argv.join(' ')} failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Measurement;
+}
+
+function describe(rms: number, workers: number, result: Measurement): string {
+  const perState = (bytes: number) => (bytes / result.distinct).toFixed(1);
+  const memory =
+    result.retainedHeap != null && result.peakHeap != null
+      ? `heap per state: ${perState(result.retainedHeap)} B retained, ` +
+        `${perState(result.peakHeap)} B peak`
+      : `peak RSS per state: ${perState(result.peakRss ?? 0)} B`;
   return (
-    `twophase rms=${rms} workers=${workers}: ${distinct} distinct, ${result.statesGenerated} generated, ` +
-    `${elapsed.toFixed(2)} s, ${Math.round(distinct / elapsed)} distinct/s, ` +
-    `${Math.round(result.statesGenerated / elapsed)} generated/s, ${bytes}`
+    `twophase rms=${rms} workers=${workers}: ${result.distinct} distinct, ` +
+    `${result.generated} generated, ${result.seconds.toFixed(2)} s, ` +
+    `${Math.round(result.distinct / result.seconds)} distinct/s, ` +
+    `${Math.round(result.generated / result.seconds)} generated/s, ${memory}`
   );
 }
 
@@ -63,20 +44,17 @@ export const checkerBench: BenchSection = {
   name: 'checker',
   description: 'BFS on TwoPhase: states/s and bytes per distinct state; naive baseline ratio',
   async run() {
-    if (!globalThis.gc) console.log('(run node with --expose-gc for steadier memory figures)');
-    let started = performance.now();
-    const naive = naiveBreadthFirstSearch(createTwoPhaseModel(7));
-    const naiveSeconds = seconds(started);
-    started = performance.now();
-    const ours = breadthFirstSearch(createTwoPhaseModel(7));
-    const oursSeconds = seconds(started);
+    const naive = run('naive', '7');
+    const ours = run('ours', '7', '1');
     console.log(
-      `naive BFS (JSON keys in a Set) rms=7: ${naive.distinct} distinct in ${naiveSeconds.toFixed(2)} s; ` +
-        `ours ${ours.distinctStates} in ${oursSeconds.toFixed(2)} s: ` +
-        `${(naiveSeconds / oursSeconds).toFixed(1)}x faster`,
+      `naive BFS (JSON keys in a Set) rms=7: ${naive.distinct} distinct in ` +
+        `${naive.seconds.toFixed(2)} s; ours ${ours.distinct} in ${ours.seconds.toFixed(2)} s: ` +
+        `${(naive.seconds / ours.seconds).toFixed(1)}x faster`,
     );
     for (const rms of [6, 7, 8]) {
-      for (const workers of [1, 2]) console.log(await measure(rms, workers));
+      for (const workers of [1, 2]) {
+        console.log(describe(rms, workers, run('ours', String(rms), String(workers))));
+      }
     }
   },
 };
