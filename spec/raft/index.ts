@@ -53,6 +53,14 @@ function boundsOf(params: Params): RaftBounds {
 function createPreset(bounds: RaftBounds, bug: string | undefined, symmetry: boolean) {
   if (bug !== undefined || symmetry)
     throw new UsageError('--preset raft.tla takes no --bug and no --symmetry');
+  // raft.tla restarts without bound and never compacts: these bounds would be silently ignored.
+  const ignored = [
+    ['max-restarts', bounds.maxRestarts, defaultRaftBounds.maxRestarts],
+    ['max-compactions', bounds.maxCompactions, defaultRaftBounds.maxCompactions],
+  ] as const;
+  for (const [name, value, fallback] of ignored) {
+    if (value !== fallback) throw new UsageError(`--preset raft.tla has no --${name} bound`);
+  }
   const limits = [
     ['servers', bounds.servers, maximumServers],
     ['values', bounds.values, maximumValues],

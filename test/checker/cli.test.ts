@@ -123,6 +123,8 @@ test('usage errors exit 2 with a one-line reason', async () => {
     [['check'], 'check needs a MODEL'],
     [['replay'], 'replay needs a trace FILE'],
     [['frobnicate'], "unknown command 'frobnicate'"],
+    [['check', 'raft', '--preset', 'raft.tla', '--max-compactions', '0', '--quiet'],
+      '--preset raft.tla has no --max-compactions bound'],
     [['check', 'diehard', '--quiet', '--out', join(aFile, 'sub', 't.json')], 'cannot write'],
     [['models', 'extra'], "unexpected argument 'extra'"],
   ];
