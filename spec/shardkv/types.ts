@@ -126,7 +126,7 @@ export type GroupCommand =
   | { readonly type: 'freeze'; readonly identity: Identity }
   | { readonly type: 'install'; readonly identity: Identity; readonly image: Image }
   | { readonly type: 'delete'; readonly identity: Identity; readonly receipt: Receipt | null }
-  /** Only a driver with the unfreeze-on-recovery bug sends this; a correct group refuses it. */
+  /** Only a driver with the unfreeze-on-recovery bug sends this (see unfreezeShard). */
   | { readonly type: 'unfreeze'; readonly identity: Identity }
   /** Reads the facts a recovering driver needs; changes nothing. */
   | { readonly type: 'query-shard'; readonly shard: number }
@@ -151,8 +151,7 @@ export type GroupError =
   | 'not-frozen'
   | 'not-held'
   | 'already-deleted'
-  | 'shard-present'
-  | 'unfreeze-refused';
+  | 'shard-present';
 
 /** What a recovering driver learns about one shard at one group. */
 export interface ShardFacts {
