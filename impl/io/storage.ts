@@ -1,0 +1,68 @@
+/**
+ * A Raft node's durable state (Raft paper §5.2 Figure 2 "persistent state on all servers", §7
+ * snapshots), as the node shell sees it. Writes buffer in memory; `sync()` makes everything
+ * buffered since the last sync durable with one group commit, in call order. A crash before a
+ * sync's promise resolves keeps some prefix of the buffered calls (possibly none of them), never
+ * a part of one and never a later call without an earlier one.
+ */
+
+/** What Raft must not forget across a crash (etcd's HardState). */
+export interface HardState {
+  readonly currentTerm: number;
+  /** The index of the server this one voted for in currentTerm, or null. */
+  readonly votedFor: number | null;
+  readonly commitIndex: number;
+}
+
+/** A log entry. Its index is its position: the log starts at `firstIndex`. No command: a no-op. */
+export interface LogEntry<C> {
+  readonly term: number;
+  readonly command?: C;
+}
+
+export interface Snapshot<S> {
+  readonly lastIncludedIndex: number;
+  readonly lastIncludedTerm: number;
+  readonly data: S;
+}
+
+export interface LoadedState<C, S> {
+  /** `{ currentTerm: 0, votedFor: null, commitIndex: 0 }` when none was ever saved. */
+  readonly hardState: HardState;
+  readonly snapshot: Snapshot<S> | null;
+  /** The entries after the snapshot; `entries[i]` has index `firstIndex + i`. */
+  readonly entries: readonly LogEntry<C>[];
+  /** `snapshot.lastIncludedIndex + 1`, or 1 without a snapshot. */
+  readonly firstIndex: number;
+}
+
+export interface StorageSizes {
+  /** Bytes of log kept (segments on disk plus records buffered for the next sync). */
+  readonly logBytes: number;
+  /** Bytes of the latest snapshot (0 without one). */
+  readonly snapshotBytes: number;
+}
+
+export interface Storage<C, S> {
+  /** Reads what the last incarnation made durable. Call it once, before anything else. */
+  load(): Promise<LoadedState<C, S>>;
+  /** Buffers a new hard state (one equal to the last saved is not written again). */
+  saveHardState(hardState: HardState): void;
+  /**
+   * Buffers `entries` at indexes `fromIndex, fromIndex + 1, ...`, replacing every stored entry
+   * at an index >= fromIndex: with no entries this truncates the log. fromIndex must lie after
+   * the snapshot and at most one past the last entry.
+   */
+  appendEntries(fromIndex: number, entries: readonly LogEntry<C>[]): void;
+  /**
+   * Buffers a snapshot; entries up to its lastIncludedIndex may then be dropped. Entries after it
+   * are kept: when the snapshot conflicts with them (Raft §7, InstallSnapshot), also call
+   * `appendEntries(lastIncludedIndex + 1, [])`.
+   */
+  saveSnapshot(snapshot: Snapshot<S>): void;
+  /** Group commit: one durable write for everything buffered since the last sync. */
+  sync(): Promise<void>;
+  sizes(): StorageSizes;
+  /** Syncs what is buffered, then releases files. The storage is unusable afterwards. */
+  close(): Promise<void>;
+}
