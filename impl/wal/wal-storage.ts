@@ -1,0 +1,309 @@
+/**
+ * Storage (io/storage.ts) as a segmented write-ahead log plus a snapshot file, in one node
+ * directory, over a FileSystem (the real disk or the simulated one: the same code either way).
+ *
+ * Segments `wal-<sequence>.log` hold records (record.ts, payloads.ts) in call order. A call
+ * encodes its record at once and buffers it; `sync()` writes the buffer and fsyncs, once per
+ * segment touched (group commit). A new segment starts when the current one holds
+ * `segmentBytes` or more, and begins with the current hard state, so that deleting older
+ * segments never loses it; a sealed segment is fsynced before the next one gets a byte, so only
+ * the last segment can ever have a torn tail. A snapshot is written atomically
+ * (snapshot-file.ts) in its place in the call order; once it is durable, the oldest segments
+ * that hold only entries up to its index are deleted.
+ *
+ * On load a bad record in the last segment is a torn tail: the file is truncated before it and
+ * the repair is reported. A bad record in a sealed segment is corruption: an error that names
+ * the file and the offset.
+ */
+import { assert } from '../../spec/assert.js';
+import { jsonCodec, type Codec } from '../io/codec.js';
+import type {
+  HardState, LoadedState, LogEntry, Snapshot, Storage, StorageSizes,
+} from '../io/storage.js';
+import { describeRecovery, type RecoveryEvent } from './errors.js';
+import { joinPath, type FileHandle, type FileSystem } from './file-system.js';
+import {
+  encodeEntry, encodeHardState, encodeSnapshot, encodeTruncate,
+} from './payloads.js';
+import { encodeRecord, RecordType } from './record.js';
+import { writeSnapshotFile } from './snapshot-file.js';
+import { loadWal } from './wal-load.js';
+import { segmentName, type Segment } from './segment.js';
+
+export interface WalStorageOptions<C, S> {
+  readonly fileSystem: FileSystem;
+  /** The node's directory; created if missing. */
+  readonly directory: string;
+  readonly commandCodec?: Codec<C>;
+  readonly snapshotCodec?: Codec<S>;
+  /** A segment is sealed once it holds this many bytes (default 4 MiB). */
+  readonly segmentBytes?: number;
+  /** Told about every repair load() makes (default: a line on stderr). */
+  readonly onRecovery?: (event: RecoveryEvent) => void;
+}
+
+export const segmentBytesDefault = 4 * 2 ** 20;
+
+type PendingOperation =
+  | { readonly kind: 'write'; readonly segment: Segment; readonly chunks: Uint8Array[] }
+  | { readonly kind: 'snapshot'; readonly record: Uint8Array; readonly lastIncludedIndex: number };
+
+export class WalStorage<C, S> implements Storage<C, S> {
+  private readonly fileSystem: FileSystem;
+  private readonly directory: string;
+  private readonly commandCodec: Codec<C>;
+  private readonly snapshotCodec: Codec<S>;
+  private readonly segmentBytes: number;
+  private readonly onRecovery: (event: RecoveryEvent) => void;
+
+  private phase: 'new' | 'loading' | 'open' | 'closed' = 'new';
+  private segments: Segment[] = [];
+  private logBytes = 0;
+  private snapshotBytes = 0;
+  /** The index of the last entry of the log as called so far, or the snapshot's if later. */
+  private lastIndex = 0;
+  private snapshotIndex = 0;
+  private durableSnapshotIndex = 0;
+  private hardState: HardState | null = null;
+  private pending: PendingOperation[] = [];
+  private syncChain: Promise<void> = Promise.resolve();
+  private failure: unknown = null;
+
+  constructor(options: WalStorageOptions<C, S>) {
+    this.fileSystem = options.fileSystem;
+    this.directory = options.directory;
+    this.commandCodec = options.commandCodec ?? jsonCodec<C>();
+    this.snapshotCodec = options.snapshotCodec ?? jsonCodec<S>();
+    this.segmentBytes = options.segmentBytes ?? segmentBytesDefault;
+    this.onRecovery = options.onRecovery ?? ((event) => console.error(describeRecovery(event)));
+    assert(this.segmentBytes >= 1, `segmentBytes must be positive: ${this.segmentBytes}`);
+  }
+
+  async load(): Promise<LoadedState<C, S>> {
+    assert(this.phase === 'new', 'load() is called once, first');
+    this.phase = 'loading';
+    const loaded = await loadWal(this.fileSystem, this.directory, this.onRecovery);
+    this.segments = loaded.segments;
+    this.logBytes = loaded.segments.reduce((sum, segment) => sum + segment.bytes, 0);
+    this.hardState = loaded.hardState;
+    const snapshotIndex = loaded.snapshot?.lastIncludedIndex ?? 0;
+    this.snapshotIndex = snapshotIndex;
+    this.durableSnapshotIndex = snapshotIndex;
+    this.snapshotBytes = loaded.snapshotBytes;
+    this.lastIndex = snapshotIndex + loaded.entries.length;
+    await this.removeCompactedSegments();
+    this.phase = 'open';
+    return {
+      hardState: loaded.hardState ?? { currentTerm: 0, votedFor: null, commitIndex: 0 },
+      snapshot: loaded.snapshot === null ? null : {
+        lastIncludedIndex: loaded.snapshot.lastIncludedIndex,
+        lastIncludedTerm: loaded.snapshot.lastIncludedTerm,
+        data: this.snapshotCodec.decode(loaded.snapshot.data),
+      },
+      entries: loaded.entries.map((entry) => entry.command === null
+        ? { term: entry.term }
+        : { term: entry.term, command: this.commandCodec.decode(entry.command) }),
+      firstIndex: snapshotIndex + 1,
+    };
+  }
+
+  saveHardState(hardState: HardState): void {
+    this.assertWritable();
+    const previous = this.hardState;
+    if (previous !== null && previous.currentTerm === hardState.currentTerm &&
+      previous.votedFor === hardState.votedFor && previous.commitIndex === hardState.commitIndex) {
+      return;
+    }
+    this.hardState = { ...hardState };
+    this.writeRecord(encodeRecord(RecordType.HardState, encodeHardState(hardState)), 0);
+  }
+
+  appendEntries(fromIndex: number, entries: readonly LogEntry<C>[]): void {
+    this.assertWritable();
+    assert(Number.isSafeInteger(fromIndex), `fromIndex ${fromIndex}`);
+    assert(fromIndex > this.snapshotIndex, `fromIndex ${fromIndex} is inside the snapshot ` +
+      `(up to ${this.snapshotIndex})`);
+    assert(fromIndex <= this.lastIndex + 1, `fromIndex ${fromIndex} leaves a gap after ` +
+      `${this.lastIndex}`);
+    if (entries.length === 0) {
+      if (fromIndex <= this.lastIndex) {
+        this.writeRecord(encodeRecord(RecordType.Truncate, encodeTruncate(fromIndex)), 0);
+        this.lastIndex = fromIndex - 1;
+      }
+      return;
+    }
+    entries.forEach((entry, offset) => {
+      const index = fromIndex + offset;
+      const command = entry.command === undefined ? null : this.commandCodec.encode(entry.command);
+      const payload = encodeEntry({ index, term: entry.term, command });
+      this.writeRecord(encodeRecord(RecordType.Entry, payload), index);
+    });
+    this.lastIndex = fromIndex + entries.length - 1;
+  }
+
+  saveSnapshot(snapshot: Snapshot<S>): void {
+    this.assertWritable();
+    const { lastIncludedIndex, lastIncludedTerm } = snapshot;
+    assert(lastIncludedIndex >= this.snapshotIndex, `snapshot at ${lastIncludedIndex} is older ` +
+      `than the one at ${this.snapshotIndex}`);
+    const data = this.snapshotCodec.encode(snapshot.data);
+    const payload = encodeSnapshot({ lastIncludedIndex, lastIncludedTerm, data });
+    const record = encodeRecord(RecordType.Snapshot, payload);
+    this.pending.push({ kind: 'snapshot', record, lastIncludedIndex });
+    this.snapshotIndex = lastIncludedIndex;
+    this.snapshotBytes = record.length;
+    this.lastIndex = Math.max(this.lastIndex, lastIncludedIndex);
+    // Seal the current segment so that it can be deleted once the snapshot covers it.
+    const current = this.segments.at(-1);
+    if (current !== undefined && current.bytes > 0) this.startSegment();
+  }
+
+  sync(): Promise<void> {
+    assert(this.phase === 'open', `sync() on a ${this.phase} storage`);
+    const run = this.syncChain.then(() => this.flush());
+    this.syncChain = run.catch(() => undefined);
+    return run;
+  }
+
+  sizes(): StorageSizes {
+    return { logBytes: this.logBytes, snapshotBytes: this.snapshotBytes };
+  }
+
+  async close(): Promise<void> {
+    if (this.phase === 'closed') return;
+    if (this.phase === 'open') await this.sync();
+    this.phase = 'closed';
+    for (const segment of this.segments) {
+      await segment.handle?.close();
+      segment.handle = null;
+    }
+  }
+
+  private assertWritable(): void {
+    assert(this.phase === 'open', `write to a ${this.phase} storage (load() first)`);
+    if (this.failure !== null) throw this.failure;
+  }
+
+  /** Buffers a record at the end of the current segment, starting a new one when it is full. */
+  private writeRecord(record: Uint8Array, entryIndex: number): void {
+    const current = this.segments.at(-1);
+    const segment = current === undefined || current.bytes >= this.segmentBytes
+      ? this.startSegment()
+      : current;
+    this.buffer(segment, record);
+    segment.maxEntryIndex = Math.max(segment.maxEntryIndex, entryIndex);
+  }
+
+  /** Starts a segment that begins with the current hard state. */
+  private startSegment(): Segment {
+    const sequence = (this.segments.at(-1)?.sequence ?? 0) + 1;
+    const segment: Segment = {
+      sequence, name: segmentName(sequence), bytes: 0, unflushedBytes: 0, maxEntryIndex: 0,
+      onDisk: false, handle: null,
+    };
+    this.segments.push(segment);
+    if (this.hardState !== null) {
+      this.buffer(segment, encodeRecord(RecordType.HardState, encodeHardState(this.hardState)));
+    }
+    return segment;
+  }
+
+  private buffer(segment: Segment, record: Uint8Array): void {
+    const last = this.pending.at(-1);
+    if (last?.kind === 'write' && last.segment === segment) last.chunks.push(record);
+    else this.pending.push({ kind: 'write', segment, chunks: [record] });
+    segment.bytes += record.length;
+    segment.unflushedBytes += record.length;
+    this.logBytes += record.length;
+  }
+
+  /** Performs the buffered operations in order; the group commit. */
+  private async flush(): Promise<void> {
+    if (this.failure !== null) throw this.failure;
+    const operations = this.pending;
+    this.pending = [];
+    try {
+      let dirty: Segment | null = null;
+      let compacted = false;
+      for (const operation of operations) {
+        if (operation.kind === 'write') {
+          if (dirty !== null && dirty !== operation.segment) await this.seal(dirty);
+          await this.writeSegment(operation.segment, operation.chunks);
+          dirty = operation.segment;
+        } else {
+          if (dirty !== null) await this.syncSegment(dirty);
+          dirty = null;
+          await writeSnapshotFile(this.fileSystem, this.directory, operation.record);
+          this.durableSnapshotIndex = operation.lastIncludedIndex;
+          compacted = true;
+        }
+      }
+      if (dirty !== null) await this.syncSegment(dirty);
+      if (compacted) await this.removeCompactedSegments();
+    } catch (error) {
+      // After a failed write or fsync nothing on disk can be trusted (fsync errors are not
+      // retryable): the storage refuses every later call and the node must restart from load().
+      this.failure = error;
+      throw error;
+    }
+  }
+
+  private async writeSegment(segment: Segment, chunks: Uint8Array[]): Promise<void> {
+    if (segment.handle === null) {
+      segment.handle = await this.fileSystem.open(this.pathOf(segment), 'append');
+    }
+    const bytes = chunks.length === 1 ? chunks[0]! : concatenate(chunks);
+    await segment.handle.append(bytes);
+    segment.unflushedBytes -= bytes.length;
+  }
+
+  /** fsyncs a segment, and the directory when the segment's name is new. */
+  private async syncSegment(segment: Segment): Promise<void> {
+    await segment.handle!.sync();
+    if (!segment.onDisk) {
+      await this.fileSystem.syncDirectory(this.directory);
+      segment.onDisk = true;
+    }
+  }
+
+  /** Makes a segment durable before a later one is written, and closes it. */
+  private async seal(segment: Segment): Promise<void> {
+    await this.syncSegment(segment);
+    await segment.handle!.close();
+    segment.handle = null;
+  }
+
+  /** Deletes the oldest segments while they hold only entries the durable snapshot covers. */
+  private async removeCompactedSegments(): Promise<void> {
+    let removed = 0;
+    for (const segment of this.segments) {
+      const deletable = segment !== this.segments.at(-1) && segment.unflushedBytes === 0 &&
+        segment.maxEntryIndex <= this.durableSnapshotIndex;
+      if (!deletable) break;
+      const exists = segment.onDisk || segment.handle !== null;
+      await segment.handle?.close();
+      segment.handle = null;
+      if (exists) await this.fileSystem.remove(this.pathOf(segment));
+      this.logBytes -= segment.bytes;
+      removed++;
+    }
+    if (removed === 0) return;
+    this.segments = this.segments.slice(removed);
+    await this.fileSystem.syncDirectory(this.directory);
+  }
+
+  private pathOf(segment: Segment): string {
+    return joinPath(this.directory, segment.name);
+  }
+}
+
+function concatenate(chunks: readonly Uint8Array[]): Uint8Array {
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const result = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    result.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return result;
+}

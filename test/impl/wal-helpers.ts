@@ -1,0 +1,28 @@
+// Shared by the WAL tests: a storage over a directory, with its recovery reports collected.
+import type { LogEntry } from '../../impl/io/storage.js';
+import type { RecoveryEvent } from '../../impl/wal/errors.js';
+import type { FileSystem } from '../../impl/wal/file-system.js';
+import { WalStorage } from '../../impl/wal/wal-storage.js';
+
+export type Command = { key: string; value: string };
+export type Data = { applied: number; keys: string[] };
+
+export function openWal(
+  fileSystem: FileSystem,
+  directory: string,
+  segmentBytes?: number,
+): { storage: WalStorage<Command, Data>; events: RecoveryEvent[] } {
+  const events: RecoveryEvent[] = [];
+  const storage = new WalStorage<Command, Data>({
+    fileSystem, directory, segmentBytes, onRecovery: (event) => events.push(event),
+  });
+  return { storage, events };
+}
+
+/** Entries of term `term` with commands k<index>=v<index>, every third one a no-op. */
+export function entries(fromIndex: number, count: number, term: number): LogEntry<Command>[] {
+  return Array.from({ length: count }, (_, offset) => {
+    const index = fromIndex + offset;
+    return index % 3 === 0 ? { term } : { term, command: { key: `k${index}`, value: `v${index}` } };
+  });
+}
