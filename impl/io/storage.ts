@@ -2,8 +2,9 @@
  * A Raft node's durable state (Raft paper §5.2 Figure 2 "persistent state on all servers", §7
  * snapshots), as the node shell sees it. Writes buffer in memory; `sync()` makes everything
  * buffered since the last sync durable with one group commit, in call order. A crash before a
- * sync's promise resolves keeps some prefix of the buffered calls (possibly none of them), never
- * a part of one and never a later call without an earlier one.
+ * sync's promise resolves keeps a prefix of what was buffered (possibly nothing): whole calls,
+ * except that of an appendEntries call it may keep only the first entries. Never part of an
+ * entry, never a later call without every earlier one.
  */
 
 /** What Raft must not forget across a crash (etcd's HardState). */

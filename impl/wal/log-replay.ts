@@ -24,16 +24,19 @@ export class LogReplay {
   replaySegment(bytes: Uint8Array): SegmentReplay {
     const scan = scanRecords(bytes);
     let maxEntryIndex = 0;
+    let hardStates = 0;
     for (const record of scan.records) {
       try {
         const index = this.apply(record.type, record.payload);
         maxEntryIndex = Math.max(maxEntryIndex, index);
+        if (record.type === RecordType.HardState) hardStates++;
       } catch (error) {
         const reason = `malformed ${RecordType[record.type]} record: ${(error as Error).message}`;
-        return { validBytes: record.offset, failure: { offset: record.offset, reason }, maxEntryIndex };
+        const failure = { offset: record.offset, reason };
+        return { validBytes: record.offset, failure, maxEntryIndex, hardStates };
       }
     }
-    return { validBytes: scan.validBytes, failure: scan.failure, maxEntryIndex };
+    return { validBytes: scan.validBytes, failure: scan.failure, maxEntryIndex, hardStates };
   }
 
   /** Applies one record; returns the entry index it wrote (0 for other records). */
@@ -71,4 +74,6 @@ export interface SegmentReplay {
   readonly failure: ScanFailure | null;
   /** The largest entry index written in the segment's valid records (0: none). */
   readonly maxEntryIndex: number;
+  /** How many HardState records its valid part holds. */
+  readonly hardStates: number;
 }

@@ -11,6 +11,10 @@ export interface Segment {
   unflushedBytes: number;
   /** The largest entry index ever written to it (0: none). */
   maxEntryIndex: number;
+  /** HardState records synced in it: a segment may go only if a later one holds one. */
+  hardStatesDurable: number;
+  /** HardState records written to it since its last fsync. */
+  hardStatesWritten: number;
   /** Whether the file's name is durable (a directory fsync after it was created). */
   onDisk: boolean;
   handle: FileHandle | null;

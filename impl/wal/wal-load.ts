@@ -74,7 +74,8 @@ async function loadSegment(
   const result = replay.replaySegment(bytes);
   const segment: Segment = {
     sequence, name, bytes: result.validBytes, unflushedBytes: 0,
-    maxEntryIndex: result.maxEntryIndex, onDisk: true, handle: null,
+    maxEntryIndex: result.maxEntryIndex, hardStatesDurable: result.hardStates,
+    hardStatesWritten: 0, onDisk: true, handle: null,
   };
   if (result.failure === null) return segment;
   if (!isLast) throw new WalCorruptionError(path, result.failure.offset, result.failure.reason);

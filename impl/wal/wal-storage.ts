@@ -45,7 +45,12 @@ export interface WalStorageOptions<C, S> {
 export const segmentBytesDefault = 4 * 2 ** 20;
 
 type PendingOperation =
-  | { readonly kind: 'write'; readonly segment: Segment; readonly chunks: Uint8Array[] }
+  | {
+      readonly kind: 'write';
+      readonly segment: Segment;
+      readonly chunks: Uint8Array[];
+      hardStates: number;
+    }
   | { readonly kind: 'snapshot'; readonly record: Uint8Array; readonly lastIncludedIndex: number };
 
 export class WalStorage<C, S> implements Storage<C, S> {
@@ -91,6 +96,13 @@ export class WalStorage<C, S> implements Storage<C, S> {
     this.durableSnapshotIndex = snapshotIndex;
     this.snapshotBytes = loaded.snapshotBytes;
     this.lastIndex = snapshotIndex + loaded.entries.length;
+    // A crash can leave the newest segment without the hard state copy it began with; write it
+    // again so that older segments can go once it is synced.
+    const last = this.segments.at(-1);
+    if (this.hardState !== null && last !== undefined && last.hardStatesDurable === 0) {
+      const record = encodeRecord(RecordType.HardState, encodeHardState(this.hardState));
+      this.buffer(last, record, true);
+    }
     await this.removeCompactedSegments();
     this.phase = 'open';
     return {
@@ -115,7 +127,8 @@ export class WalStorage<C, S> implements Storage<C, S> {
       return;
     }
     this.hardState = { ...hardState };
-    this.writeRecord(encodeRecord(RecordType.HardState, encodeHardState(hardState)), 0);
+    const record = encodeRecord(RecordType.HardState, encodeHardState(hardState));
+    this.buffer(this.currentSegment(), record, true);
   }
 
   appendEntries(fromIndex: number, entries: readonly LogEntry<C>[]): void {
@@ -184,14 +197,18 @@ export class WalStorage<C, S> implements Storage<C, S> {
     if (this.failure !== null) throw this.failure;
   }
 
-  /** Buffers a record at the end of the current segment, starting a new one when it is full. */
+  /** Buffers a log record at the end of the current segment, starting one when it is full. */
   private writeRecord(record: Uint8Array, entryIndex: number): void {
+    const segment = this.currentSegment();
+    this.buffer(segment, record, false);
+    segment.maxEntryIndex = Math.max(segment.maxEntryIndex, entryIndex);
+  }
+
+  private currentSegment(): Segment {
     const current = this.segments.at(-1);
-    const segment = current === undefined || current.bytes >= this.segmentBytes
+    return current === undefined || current.bytes >= this.segmentBytes
       ? this.startSegment()
       : current;
-    this.buffer(segment, record);
-    segment.maxEntryIndex = Math.max(segment.maxEntryIndex, entryIndex);
   }
 
   /** Starts a segment that begins with the current hard state. */
@@ -199,19 +216,25 @@ export class WalStorage<C, S> implements Storage<C, S> {
     const sequence = (this.segments.at(-1)?.sequence ?? 0) + 1;
     const segment: Segment = {
       sequence, name: segmentName(sequence), bytes: 0, unflushedBytes: 0, maxEntryIndex: 0,
-      onDisk: false, handle: null,
+      hardStatesDurable: 0, hardStatesWritten: 0, onDisk: false, handle: null,
     };
     this.segments.push(segment);
     if (this.hardState !== null) {
-      this.buffer(segment, encodeRecord(RecordType.HardState, encodeHardState(this.hardState)));
+      const record = encodeRecord(RecordType.HardState, encodeHardState(this.hardState));
+      this.buffer(segment, record, true);
     }
     return segment;
   }
 
-  private buffer(segment: Segment, record: Uint8Array): void {
+  private buffer(segment: Segment, record: Uint8Array, isHardState: boolean): void {
+    const hardStates = isHardState ? 1 : 0;
     const last = this.pending.at(-1);
-    if (last?.kind === 'write' && last.segment === segment) last.chunks.push(record);
-    else this.pending.push({ kind: 'write', segment, chunks: [record] });
+    if (last?.kind === 'write' && last.segment === segment) {
+      last.chunks.push(record);
+      last.hardStates += hardStates;
+    } else {
+      this.pending.push({ kind: 'write', segment, chunks: [record], hardStates });
+    }
     segment.bytes += record.length;
     segment.unflushedBytes += record.length;
     this.logBytes += record.length;
@@ -229,6 +252,7 @@ export class WalStorage<C, S> implements Storage<C, S> {
         if (operation.kind === 'write') {
           if (dirty !== null && dirty !== operation.segment) await this.seal(dirty);
           await this.writeSegment(operation.segment, operation.chunks);
+          operation.segment.hardStatesWritten += operation.hardStates;
           dirty = operation.segment;
         } else {
           if (dirty !== null) await this.syncSegment(dirty);
@@ -260,6 +284,8 @@ export class WalStorage<C, S> implements Storage<C, S> {
   /** fsyncs a segment, and the directory when the segment's name is new. */
   private async syncSegment(segment: Segment): Promise<void> {
     await segment.handle!.sync();
+    segment.hardStatesDurable += segment.hardStatesWritten;
+    segment.hardStatesWritten = 0;
     if (!segment.onDisk) {
       await this.fileSystem.syncDirectory(this.directory);
       segment.onDisk = true;
@@ -273,12 +299,20 @@ export class WalStorage<C, S> implements Storage<C, S> {
     segment.handle = null;
   }
 
-  /** Deletes the oldest segments while they hold only entries the durable snapshot covers. */
+  /**
+   * Deletes the oldest segments while they hold only entries the durable snapshot covers and no
+   * hard state that a later segment does not hold durably too.
+   */
   private async removeCompactedSegments(): Promise<void> {
+    let lastWithHardState = -1;
+    this.segments.forEach((segment, position) => {
+      if (segment.hardStatesDurable > 0) lastWithHardState = position;
+    });
     let removed = 0;
-    for (const segment of this.segments) {
-      const deletable = segment !== this.segments.at(-1) && segment.unflushedBytes === 0 &&
-        segment.maxEntryIndex <= this.durableSnapshotIndex;
+    for (const [position, segment] of this.segments.entries()) {
+      const deletable = position < this.segments.length - 1 && segment.unflushedBytes === 0 &&
+        segment.maxEntryIndex <= this.durableSnapshotIndex &&
+        (position < lastWithHardState || segment.hardStatesDurable === 0);
       if (!deletable) break;
       const exists = segment.onDisk || segment.handle !== null;
       await segment.handle?.close();
