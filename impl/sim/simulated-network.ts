@@ -1,0 +1,170 @@
+/**
+ * A simulated network for the simulator: every frame is an event on the virtual clock, delayed
+ * by a seeded draw (so frames overtake each other: reordering), dropped or duplicated at seeded
+ * rates, and lost when a partition separates its ends at sending or at delivery time. A node
+ * that is down (its endpoint closed) loses what arrives for it. One seed, one delivery order.
+ */
+import { assert } from '../../spec/assert.js';
+import type { Random } from '../io/random.js';
+import type { FrameHandler, Transport } from '../io/transport.js';
+import type { VirtualClock } from './virtual-clock.js';
+
+export interface NetworkFaults {
+  /** Each copy of a frame takes a delay drawn uniformly from [delayMsMin, delayMsMax]. */
+  readonly delayMsMin: number;
+  readonly delayMsMax: number;
+  /** Probability that a frame is lost. */
+  readonly dropRate: number;
+  /** Probability that a frame that is not lost arrives twice. */
+  readonly duplicateRate: number;
+}
+
+export const reliableNetwork: NetworkFaults = {
+  delayMsMin: 1, delayMsMax: 5, dropRate: 0, duplicateRate: 0,
+};
+
+export type DropReason = 'random' | 'partition' | 'down';
+
+interface Link {
+  readonly time: number;
+  readonly from: string;
+  readonly to: string;
+}
+
+export type NetworkEvent =
+  | (Link & { readonly kind: 'deliver'; readonly frame: Uint8Array })
+  | (Link & { readonly kind: 'drop'; readonly reason: DropReason });
+
+export interface NetworkStatistics {
+  sent: number;
+  delivered: number;
+  dropped: number;
+  duplicated: number;
+}
+
+export class SimulatedNetwork {
+  private faults: NetworkFaults;
+  private readonly endpoints = new Map<string, SimulatedEndpoint>();
+  /** Directed links that are cut, as "from\u0000to". */
+  private readonly cutLinks = new Set<string>();
+  private readonly isolated = new Set<string>();
+  readonly statistics: NetworkStatistics = { sent: 0, delivered: 0, dropped: 0, duplicated: 0 };
+
+  constructor(
+    private readonly clock: VirtualClock,
+    private readonly random: Random,
+    faults: Partial<NetworkFaults> = {},
+    /** Told about every delivery and drop: the simulator's event log. */
+    private readonly onEvent: (event: NetworkEvent) => void = () => undefined,
+  ) {
+    this.faults = checkFaults({ ...reliableNetwork, ...faults });
+  }
+
+  /** A node's transport. A node restarting after a crash gets a new one; the old one is closed. */
+  endpoint(name: string): Transport {
+    const existing = this.endpoints.get(name);
+    assert(existing === undefined || existing.closed, `${name} already has a live endpoint`);
+    const endpoint = new SimulatedEndpoint(name, this);
+    this.endpoints.set(name, endpoint);
+    return endpoint;
+  }
+
+  setFaults(faults: Partial<NetworkFaults>): void {
+    this.faults = checkFaults({ ...this.faults, ...faults });
+  }
+
+  /** Nodes in different sides cannot reach each other (in addition to earlier cuts). */
+  partition(sides: readonly (readonly string[])[]): void {
+    sides.forEach((side, sideIndex) => {
+      for (const other of sides.slice(sideIndex + 1)) {
+        for (const first of side) {
+          for (const second of other) {
+            this.cutLinks.add(`${first}\u0000${second}`);
+            this.cutLinks.add(`${second}\u0000${first}`);
+          }
+        }
+      }
+    });
+  }
+
+  /** Cuts one node off from every other. */
+  isolate(name: string): void {
+    this.isolated.add(name);
+  }
+
+  /** Undoes every partition and isolation. */
+  heal(): void {
+    this.cutLinks.clear();
+    this.isolated.clear();
+  }
+
+  canReach(from: string, to: string): boolean {
+    if (from === to) return true;
+    if (this.isolated.has(from) || this.isolated.has(to)) return false;
+    return !this.cutLinks.has(`${from}\u0000${to}`);
+  }
+
+  send(from: string, to: string, frame: Uint8Array): void {
+    this.statistics.sent++;
+    if (!this.canReach(from, to)) return this.drop(from, to, 'partition');
+    if (this.random.nextFloat() < this.faults.dropRate) return this.drop(from, to, 'random');
+    const copy = frame.slice();
+    this.scheduleDelivery(from, to, copy);
+    if (this.random.nextFloat() < this.faults.duplicateRate) {
+      this.statistics.duplicated++;
+      this.scheduleDelivery(from, to, copy);
+    }
+  }
+
+  private scheduleDelivery(from: string, to: string, frame: Uint8Array): void {
+    const { delayMsMin, delayMsMax } = this.faults;
+    const delayMs = delayMsMin + this.random.nextInt(delayMsMax - delayMsMin + 1);
+    this.clock.schedule(delayMs, () => this.deliver(from, to, frame));
+  }
+
+  private deliver(from: string, to: string, frame: Uint8Array): void {
+    if (!this.canReach(from, to)) return this.drop(from, to, 'partition');
+    const endpoint = this.endpoints.get(to);
+    if (endpoint === undefined || endpoint.closed) return this.drop(from, to, 'down');
+    this.statistics.delivered++;
+    this.onEvent({ kind: 'deliver', time: this.clock.now(), from, to, frame });
+    endpoint.receive(from, frame);
+  }
+
+  private drop(from: string, to: string, reason: DropReason): void {
+    this.statistics.dropped++;
+    this.onEvent({ kind: 'drop', time: this.clock.now(), from, to, reason });
+  }
+}
+
+function checkFaults(faults: NetworkFaults): NetworkFaults {
+  const { delayMsMin, delayMsMax, dropRate, duplicateRate } = faults;
+  assert(Number.isInteger(delayMsMin) && delayMsMin >= 0, `delayMsMin ${delayMsMin}`);
+  assert(Number.isInteger(delayMsMax) && delayMsMax >= delayMsMin, `delayMsMax ${delayMsMax}`);
+  assert(dropRate >= 0 && dropRate <= 1, `dropRate ${dropRate}`);
+  assert(duplicateRate >= 0 && duplicateRate <= 1, `duplicateRate ${duplicateRate}`);
+  return faults;
+}
+
+class SimulatedEndpoint implements Transport {
+  closed = false;
+  private handler: FrameHandler = () => undefined;
+
+  constructor(readonly name: string, private readonly network: SimulatedNetwork) {}
+
+  send(to: string, frame: Uint8Array): void {
+    if (!this.closed) this.network.send(this.name, to, frame);
+  }
+
+  onFrame(handler: FrameHandler): void {
+    this.handler = handler;
+  }
+
+  receive(from: string, frame: Uint8Array): void {
+    this.handler(from, frame);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
