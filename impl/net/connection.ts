@@ -1,0 +1,188 @@
+/**
+ * One TCP connection between two nodes, from either end: the handshake (handshake.ts), then
+ * authenticated data frames both ways. Anything that breaks the protocol (a malformed or
+ * oversized frame, a failed proof or MAC, a silent peer during the handshake) is logged and
+ * closes this connection only; the transport and its server keep running.
+ */
+import type { Socket } from 'node:net';
+import { encodeFrame, FrameReader } from './frame-reader.js';
+import {
+  acceptorProof, dataMac, decodeHello, dialerProof, encodeHello, FrameType, macBytes, macsEqual,
+  newNonce, nonceBytes, protocolVersion, sessionKeys, transcript, type Hello,
+} from './handshake.js';
+
+export interface ConnectionSettings {
+  readonly self: string;
+  readonly secret: Uint8Array;
+  readonly maxFrameBytes: number;
+  readonly handshakeTimeoutMs: number;
+  /** Frames queued while the handshake runs; more are dropped. */
+  readonly queuedFramesMax: number;
+  /** Bytes the socket may hold unsent; a frame beyond that is dropped (the peer is too slow). */
+  readonly unsentBytesMax: number;
+  readonly log: (line: string) => void;
+}
+
+export interface ConnectionEvents {
+  authenticated(connection: Connection): void;
+  frame(connection: Connection, payload: Buffer): void;
+  closed(connection: Connection): void;
+}
+
+type Phase = 'handshake' | 'open' | 'closed';
+
+export class Connection {
+  peer: string | null;
+  private phase: Phase = 'handshake';
+  private readonly reader: FrameReader;
+  private readonly nonce = newNonce();
+  private hello: Hello | null = null;
+  private sendKey: Buffer | null = null;
+  private receiveKey: Buffer | null = null;
+  private sendCounter = 0;
+  private receiveCounter = 0;
+  private queued: Uint8Array[] = [];
+  private readonly handshakeTimer: NodeJS.Timeout;
+
+  /** `dialTo`: the peer this end dials (the dialer); null on the accepting end. */
+  constructor(
+    private readonly socket: Socket,
+    private readonly dialTo: string | null,
+    private readonly settings: ConnectionSettings,
+    private readonly events: ConnectionEvents,
+  ) {
+    this.peer = dialTo;
+    this.reader = new FrameReader(settings.maxFrameBytes);
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => this.finish());
+    this.handshakeTimer = setTimeout(() => this.fail('no handshake in time'), settings.handshakeTimeoutMs);
+    if (dialTo !== null) {
+      this.hello = { version: protocolVersion, nonce: this.nonce, from: settings.self, to: dialTo };
+      const start = () => this.write([encodeHello(this.hello!)]);
+      if (socket.connecting) socket.once('connect', start);
+      else start();
+    }
+  }
+
+  get isOpen(): boolean {
+    return this.phase === 'open';
+  }
+
+  /** Sends (or, during the handshake, queues) a data frame; false if it was dropped. */
+  send(payload: Uint8Array): boolean {
+    if (this.phase === 'closed') return false;
+    if (this.phase === 'handshake') {
+      if (this.queued.length >= this.settings.queuedFramesMax) return false;
+      this.queued.push(payload.slice());
+      return true;
+    }
+    if (this.socket.writableLength > this.settings.unsentBytesMax) return false;
+    const tag = dataMac(this.sendKey!, this.sendCounter++, payload);
+    this.write([Buffer.of(FrameType.Data), tag, payload]);
+    return true;
+  }
+
+  close(): void {
+    this.socket.destroy();
+    this.finish();
+  }
+
+  /** A method, not a field read: handlers called from the loop above may close the connection. */
+  private isClosed(): boolean {
+    return this.phase === 'closed';
+  }
+
+  private write(parts: Uint8Array[]): void {
+    this.socket.write(encodeFrame(parts));
+  }
+
+  private receive(chunk: Buffer): void {
+    if (this.phase === 'closed') return;
+    let frames: Buffer[];
+    try {
+      frames = this.reader.push(chunk);
+    } catch (error) {
+      return this.fail((error as Error).message);
+    }
+    for (const body of frames) {
+      if (this.isClosed()) return;
+      if (this.phase === 'open') this.receiveData(body);
+      else if (this.dialTo === null) this.acceptHandshake(body);
+      else this.dialHandshake(body);
+    }
+  }
+
+  /** The accepting end: HELLO, then AUTH. */
+  private acceptHandshake(body: Buffer): void {
+    if (this.hello === null) {
+      const hello = decodeHello(body);
+      if (hello === null) return this.fail('malformed hello');
+      if (hello.version !== protocolVersion) return this.fail(`protocol version ${hello.version}`);
+      if (hello.to !== this.settings.self) return this.fail(`hello addressed to ${hello.to}`);
+      this.hello = hello;
+      const bytes = transcript(hello, this.nonce);
+      this.write([Buffer.of(FrameType.Challenge), this.nonce, acceptorProof(this.settings.secret, bytes)]);
+      return;
+    }
+    if (body.length !== 1 + macBytes || body[0] !== FrameType.Auth) return this.fail('malformed auth');
+    const bytes = transcript(this.hello, this.nonce);
+    if (!macsEqual(body.subarray(1), dialerProof(this.settings.secret, bytes))) {
+      return this.fail(`${this.hello.from} failed authentication (wrong cluster secret)`);
+    }
+    const keys = sessionKeys(this.settings.secret, bytes);
+    this.open(this.hello.from, keys.acceptorToDialer, keys.dialerToAcceptor);
+  }
+
+  /** The dialing end: CHALLENGE, answered with AUTH. */
+  private dialHandshake(body: Buffer): void {
+    if (body.length !== 1 + nonceBytes + macBytes || body[0] !== FrameType.Challenge) {
+      return this.fail('malformed challenge');
+    }
+    const acceptorNonce = body.subarray(1, 1 + nonceBytes);
+    const bytes = transcript(this.hello!, acceptorNonce);
+    if (!macsEqual(body.subarray(1 + nonceBytes), acceptorProof(this.settings.secret, bytes))) {
+      return this.fail(`${this.dialTo} failed authentication (wrong cluster secret)`);
+    }
+    this.write([Buffer.of(FrameType.Auth), dialerProof(this.settings.secret, bytes)]);
+    const keys = sessionKeys(this.settings.secret, bytes);
+    this.open(this.dialTo!, keys.dialerToAcceptor, keys.acceptorToDialer);
+  }
+
+  private open(peer: string, sendKey: Buffer, receiveKey: Buffer): void {
+    clearTimeout(this.handshakeTimer);
+    this.peer = peer;
+    this.sendKey = sendKey;
+    this.receiveKey = receiveKey;
+    this.phase = 'open';
+    const queued = this.queued;
+    this.queued = [];
+    for (const payload of queued) this.send(payload);
+    this.events.authenticated(this);
+  }
+
+  private receiveData(body: Buffer): void {
+    if (body.length < 1 + macBytes || body[0] !== FrameType.Data) return this.fail('malformed data frame');
+    const payload = body.subarray(1 + macBytes);
+    const expected = dataMac(this.receiveKey!, this.receiveCounter++, payload);
+    if (!macsEqual(body.subarray(1, 1 + macBytes), expected)) return this.fail('bad HMAC on a data frame');
+    this.events.frame(this, payload);
+  }
+
+  /** Logs why the connection is dropped and closes it. */
+  private fail(reason: string): void {
+    if (this.phase === 'closed') return;
+    const who = this.peer ?? `${this.socket.remoteAddress}:${this.socket.remotePort}`;
+    this.settings.log(`${this.settings.self}: closed the connection with ${who}: ${reason}`);
+    this.close();
+  }
+
+  private finish(): void {
+    if (this.phase === 'closed') return;
+    this.phase = 'closed';
+    clearTimeout(this.handshakeTimer);
+    this.queued = [];
+    this.events.closed(this);
+  }
+}

@@ -1,0 +1,211 @@
+// The TCP transport on 127.0.0.1 with real sockets: framing, authentication with the cluster
+// secret, protocol violations that close one connection while the server keeps serving,
+// reconnection, and CONTRACT's unreliable / isolate fault injection.
+import { connect, type Socket } from 'node:net';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { encodeFrame, FrameReader } from '../../impl/net/frame-reader.js';
+import {
+  acceptorProof, dataMac, dialerProof, encodeHello, FrameType, newNonce, protocolVersion,
+  sessionKeys, transcript,
+} from '../../impl/net/handshake.js';
+import { NetworkFaultInjector } from '../../impl/net/network-faults.js';
+import { TcpTransport, type TcpTransportOptions } from '../../impl/net/tcp-transport.js';
+
+const secret = Buffer.from('0123456789abcdef0123456789abcdef');
+const localhost = { host: '127.0.0.1', port: 0 };
+const open: TcpTransport[] = [];
+const logs: string[] = [];
+
+test.after.each(async () => {
+  await Promise.all(open.splice(0).map((transport) => transport.close()));
+  logs.length = 0;
+});
+
+async function start(name: string, options: Partial<TcpTransportOptions> = {}) {
+  const transport = await TcpTransport.start({
+    name, secret, listen: localhost, log: (line) => logs.push(line), reconnectDelayMsMax: 100,
+    ...options,
+  });
+  open.push(transport);
+  const received: string[] = [];
+  transport.onFrame((from, frame) => received.push(`${from}:${Buffer.from(frame).toString()}`));
+  return { transport, received };
+}
+
+/** Polls until `condition` holds; a generous limit, so slowness never fails a test. */
+async function until(condition: () => boolean, what: string, action?: () => void) {
+  for (let attempt = 0; attempt < 500; attempt++) {
+    if (condition()) return;
+    action?.();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.unreachable(`timed out waiting for ${what}`);
+}
+
+function link(...transports: TcpTransport[]) {
+  for (const from of transports) {
+    for (const to of transports) if (from !== to) from.setPeer(to.name, { ...localhost, port: to.port! });
+  }
+}
+
+const text = (value: string) => Buffer.from(value);
+
+test('frames round trip between named nodes, in order per link, large ones too', async () => {
+  const a = await start('a');
+  const b = await start('b');
+  const c = await start('c');
+  link(a.transport, b.transport, c.transport);
+  for (let index = 0; index < 50; index++) {
+    a.transport.send('b', text(`x${index}`));
+    c.transport.send('b', text(`y${index}`));
+  }
+  b.transport.send('a', text('reply'));
+  const large = Buffer.alloc(2 ** 20, 7);
+  c.transport.send('a', large);
+  await until(() => b.received.length === 100 && a.received.length === 2, 'deliveries');
+  assert.equal(b.received.filter((line) => line.startsWith('a:')), Array.from({ length: 50 }, (_, i) => `a:x${i}`));
+  assert.equal(b.received.filter((line) => line.startsWith('c:')), Array.from({ length: 50 }, (_, i) => `c:y${i}`));
+  assert.ok(a.received.includes('b:reply'));
+  assert.is(a.received.find((line) => line.startsWith('c:'))!.length, 2 + 2 ** 20);
+  assert.equal(logs, []);
+});
+
+test('a client without a listening port gets replies on the connection it dialed', async () => {
+  const server = await start('g100-0');
+  const client = await start('client-7', { listen: undefined });
+  client.transport.setPeer('g100-0', { ...localhost, port: server.transport.port! });
+  assert.is(client.transport.port, null);
+  server.transport.onFrame((from, frame) => server.transport.send(from, Buffer.concat([text('echo '), frame])));
+  client.transport.send('g100-0', text('get k'));
+  await until(() => client.received.length === 1, 'the reply');
+  assert.equal(client.received, ['g100-0:echo get k']);
+});
+
+/** A raw socket that performs the handshake as `from`, with `key` as the secret. */
+async function rawPeer(port: number, from: string, to: string, key: Buffer) {
+  const socket = connect(port, '127.0.0.1');
+  const reader = new FrameReader(1024);
+  const frames: Buffer[] = [];
+  let closed = false;
+  socket.on('data', (chunk) => frames.push(...reader.push(chunk)));
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => undefined);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const hello = { version: protocolVersion, nonce: newNonce(), from, to };
+  socket.write(encodeFrame([encodeHello(hello)]));
+  await until(() => frames.length === 1 || closed, 'the challenge');
+  const challenge = frames[0]!;
+  const bytes = transcript(hello, challenge.subarray(1, 17));
+  socket.write(encodeFrame([Buffer.of(FrameType.Auth), dialerProof(key, bytes)]));
+  const proofValid = acceptorProof(key, bytes).equals(challenge.subarray(17));
+  return { socket, keys: sessionKeys(key, bytes), proofValid, isClosed: () => closed };
+}
+
+test('a data frame with a bad HMAC is dropped and logged; the server keeps serving', async () => {
+  const a = await start('a');
+  const b = await start('b');
+  link(a.transport, b.transport);
+  const intruder = await rawPeer(a.transport.port!, 'b', 'a', secret);
+  assert.ok(intruder.proofValid);
+  const good = text('valid');
+  intruder.socket.write(encodeFrame([Buffer.of(FrameType.Data), dataMac(intruder.keys.dialerToAcceptor, 0, good), good]));
+  const forged = text('forged');
+  const wrongMac = dataMac(intruder.keys.dialerToAcceptor, 5, forged);
+  intruder.socket.write(encodeFrame([Buffer.of(FrameType.Data), wrongMac, forged]));
+  await until(intruder.isClosed, 'the server to close the connection');
+  assert.equal(a.received, ['b:valid']);
+  assert.is(logs.length, 1);
+  assert.match(logs[0]!, /^a: closed the connection with b: bad HMAC on a data frame$/);
+  b.transport.send('a', text('still served'));
+  await until(() => a.received.length === 2, 'a frame after the bad one');
+  assert.equal(a.received, ['b:valid', 'b:still served']);
+});
+
+test('a stranger without the secret fails the handshake and is logged', async () => {
+  const a = await start('a');
+  const stranger = await rawPeer(a.transport.port!, 'b', 'a', Buffer.from('not the cluster secret!'));
+  assert.not.ok(stranger.proofValid, 'the stranger cannot check the server either');
+  await until(stranger.isClosed, 'the server to close the connection');
+  assert.match(logs.join('\n'), 'a: closed the connection with 127.0.0.1');
+  assert.match(logs.join('\n'), 'b failed authentication (wrong cluster secret)');
+  assert.equal(a.received, []);
+});
+
+test('an oversized frame is dropped and logged, the connection closed; the server keeps serving', async () => {
+  const a = await start('a', { maxFrameBytes: 4096 });
+  const b = await start('b');
+  link(a.transport, b.transport);
+  const socket: Socket = connect(a.transport.port!, '127.0.0.1');
+  let closed = false;
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => undefined);
+  const header = Buffer.alloc(4);
+  header.writeUInt32BE(4097);
+  socket.write(Buffer.concat([header, Buffer.alloc(100)]));
+  await until(() => closed, 'the server to close the connection');
+  assert.match(logs[0]!, 'frame of 4097 bytes exceeds the maximum of 4096');
+  b.transport.send('a', text('after'));
+  await until(() => a.received.length === 1, 'a frame after the oversized one');
+  a.transport.send('b', Buffer.alloc(5000));
+  assert.match(logs.at(-1)!, 'a: refused to send a frame of 5000 bytes to b');
+});
+
+test('after the peer restarts on its port, the sender reconnects', async () => {
+  const a = await start('a');
+  const b = await start('b');
+  link(a.transport, b.transport);
+  a.transport.send('b', text('before'));
+  await until(() => b.received.length === 1, 'the first frame');
+  const port = b.transport.port!;
+  await b.transport.close();
+  a.transport.send('b', text('lost while b is down'));
+  const restarted = await start('b', { listen: { host: '127.0.0.1', port } });
+  let attempt = 0;
+  await until(() => restarted.received.length > 0, 'a frame after the restart', () => {
+    a.transport.send('b', text(`retry ${attempt++}`));
+  });
+  assert.match(restarted.received[0]!, /^a:retry \d+$/);
+});
+
+test('unreliable: the seeded decisions drop ~10% and delay the rest by 0-26 ms', async () => {
+  const a = await start('a');
+  const b = await start('b');
+  link(a.transport, b.transport);
+  a.transport.faults.setUnreliable(true, 9);
+  // The same seed in a fresh injector predicts every decision the transport will make.
+  const oracle = new NetworkFaultInjector();
+  oracle.setUnreliable(true, 9);
+  const expected: string[] = [];
+  for (let index = 0; index < 200; index++) {
+    if (oracle.decide().kind === 'deliver') expected.push(`a:${index}`);
+    a.transport.send('b', text(String(index)));
+  }
+  assert.ok(expected.length >= 160 && expected.length <= 195, `${expected.length} predicted`);
+  await until(() => b.received.length === expected.length, 'the frames not dropped');
+  assert.equal([...b.received].sort(), [...expected].sort());
+  assert.not.equal(b.received, expected, 'random delays reorder frames');
+  a.transport.faults.setUnreliable(false);
+  a.transport.send('b', text('reliable again'));
+  await until(() => b.received.at(-1) === 'a:reliable again', 'a reliable frame');
+});
+
+test('isolate cuts a node off both ways; heal restores it', async () => {
+  const a = await start('a');
+  const b = await start('b');
+  link(a.transport, b.transport);
+  a.transport.send('b', text('connect first'));
+  await until(() => b.received.length === 1, 'the first frame');
+  b.transport.faults.isolated = true;
+  a.transport.send('b', text('to the isolated'));
+  b.transport.send('a', text('from the isolated'));
+  await until(() => b.transport.faults.droppedFrames === 2, 'both frames to be dropped');
+  b.transport.faults.isolated = false;
+  b.transport.send('a', text('healed'));
+  a.transport.send('b', text('healed too'));
+  await until(() => a.received.length === 1 && b.received.length === 2, 'frames after heal');
+  assert.equal(a.received, ['b:healed']);
+  assert.equal(b.received, ['a:connect first', 'a:healed too']);
+});
+
+test.run();
