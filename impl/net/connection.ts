@@ -57,7 +57,8 @@ export class Connection {
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('error', () => undefined);
     socket.on('close', () => this.finish());
-    this.handshakeTimer = setTimeout(() => this.fail('no handshake in time'), settings.handshakeTimeoutMs);
+    const timeoutMs = settings.handshakeTimeoutMs;
+    this.handshakeTimer = setTimeout(() => this.fail('no handshake in time'), timeoutMs);
     if (dialTo !== null) {
       this.hello = { version: protocolVersion, nonce: this.nonce, from: settings.self, to: dialTo };
       const start = () => this.write([encodeHello(this.hello!)]);
@@ -123,10 +124,13 @@ export class Connection {
       if (hello.to !== this.settings.self) return this.fail(`hello addressed to ${hello.to}`);
       this.hello = hello;
       const bytes = transcript(hello, this.nonce);
-      this.write([Buffer.of(FrameType.Challenge), this.nonce, acceptorProof(this.settings.secret, bytes)]);
+      const proof = acceptorProof(this.settings.secret, bytes);
+      this.write([Buffer.of(FrameType.Challenge), this.nonce, proof]);
       return;
     }
-    if (body.length !== 1 + macBytes || body[0] !== FrameType.Auth) return this.fail('malformed auth');
+    if (body.length !== 1 + macBytes || body[0] !== FrameType.Auth) {
+      return this.fail('malformed auth');
+    }
     const bytes = transcript(this.hello, this.nonce);
     if (!macsEqual(body.subarray(1), dialerProof(this.settings.secret, bytes))) {
       return this.fail(`${this.hello.from} failed authentication (wrong cluster secret)`);
@@ -163,10 +167,14 @@ export class Connection {
   }
 
   private receiveData(body: Buffer): void {
-    if (body.length < 1 + macBytes || body[0] !== FrameType.Data) return this.fail('malformed data frame');
+    if (body.length < 1 + macBytes || body[0] !== FrameType.Data) {
+      return this.fail('malformed data frame');
+    }
     const payload = body.subarray(1 + macBytes);
     const expected = dataMac(this.receiveKey!, this.receiveCounter++, payload);
-    if (!macsEqual(body.subarray(1, 1 + macBytes), expected)) return this.fail('bad HMAC on a data frame');
+    if (!macsEqual(body.subarray(1, 1 + macBytes), expected)) {
+      return this.fail('bad HMAC on a data frame');
+    }
     this.events.frame(this, payload);
   }
 

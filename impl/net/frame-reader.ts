@@ -26,7 +26,8 @@ export class FrameReader {
       const length = head.readUInt32BE(0);
       if (length === 0) throw new FrameError('empty frame');
       if (length > this.maxFrameBytes) {
-        throw new FrameError(`frame of ${length} bytes exceeds the maximum of ${this.maxFrameBytes}`);
+        const maximum = this.maxFrameBytes;
+        throw new FrameError(`frame of ${length} bytes exceeds the maximum of ${maximum}`);
       }
       if (this.buffered < frameLengthBytes + length) break;
       frames.push(this.take(frameLengthBytes + length).subarray(frameLengthBytes));

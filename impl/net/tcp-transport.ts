@@ -75,7 +75,9 @@ export class TcpTransport implements Transport {
       reconnectDelayMsMax: options.reconnectDelayMsMax ?? 2000,
       incomingConnectionsMax: options.incomingConnectionsMax ?? 1024,
     };
-    for (const [name, address] of Object.entries(options.peers ?? {})) this.peers.set(name, address);
+    for (const [name, address] of Object.entries(options.peers ?? {})) {
+      this.peers.set(name, address);
+    }
   }
 
   /** Creates a transport, listening first if `listen` is given. */
@@ -134,7 +136,9 @@ export class TcpTransport implements Transport {
       server.once('error', reject);
       server.listen(address.port, address.host, () => resolve());
     });
-    server.on('error', (error) => this.settings.log(`${this.name}: server error: ${error.message}`));
+    server.on('error', (error) => {
+      this.settings.log(`${this.name}: server error: ${error.message}`);
+    });
     this.server = server;
   }
 
@@ -176,7 +180,8 @@ export class TcpTransport implements Transport {
     let opened = false;
     socket.once('error', (error: NodeJS.ErrnoException) => {
       if (!outgoing.failureLogged) {
-        this.settings.log(`${this.name}: cannot reach ${to} (${error.code ?? error.message}); retrying`);
+        const why = error.code ?? error.message;
+        this.settings.log(`${this.name}: cannot reach ${to} (${why}); retrying`);
         outgoing.failureLogged = true;
       }
     });

@@ -100,5 +100,6 @@ export class EventQueue {
 }
 
 function earlier(first: ScheduledEvent, second: ScheduledEvent): boolean {
-  return first.time < second.time || (first.time === second.time && first.sequence < second.sequence);
+  if (first.time !== second.time) return first.time < second.time;
+  return first.sequence < second.sequence;
 }

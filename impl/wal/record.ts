@@ -63,7 +63,9 @@ export function scanRecords(bytes: Uint8Array): ScanResult {
   // Each iteration consumes at least a header, so the loop is bounded by the byte count.
   while (offset < bytes.length) {
     const failure = checkRecordAt(bytes, view, offset);
-    if (failure !== null) return { records, validBytes: offset, failure: { offset, reason: failure } };
+    if (failure !== null) {
+      return { records, validBytes: offset, failure: { offset, reason: failure } };
+    }
     const length = view.getUint32(offset + 4, true);
     const end = offset + recordHeaderBytes + length;
     const type = view.getUint8(offset + 8) as RecordType;

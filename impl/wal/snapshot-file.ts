@@ -35,10 +35,13 @@ export async function readSnapshotFile(
   const path = joinPath(directory, snapshotFileName);
   const bytes = await fileSystem.readFile(path);
   const scan = scanRecords(bytes);
-  if (scan.failure !== null) throw new WalCorruptionError(path, scan.failure.offset, scan.failure.reason);
+  if (scan.failure !== null) {
+    throw new WalCorruptionError(path, scan.failure.offset, scan.failure.reason);
+  }
   const record = scan.records[0];
   if (scan.records.length !== 1 || record?.type !== RecordType.Snapshot) {
-    throw new WalCorruptionError(path, 0, `expected one snapshot record, found ${scan.records.length}`);
+    const found = scan.records.length;
+    throw new WalCorruptionError(path, 0, `expected one snapshot record, found ${found}`);
   }
   try {
     return { snapshot: decodeSnapshot(record.payload), bytes: bytes.length };

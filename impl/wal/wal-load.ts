@@ -104,7 +104,7 @@ function entriesAfter(
   const last = entries.at(-1)!;
   if (last.index <= snapshotIndex) return [];
   if (first.index > snapshotIndex + 1) {
-    const reason = `the log starts at index ${first.index} but the snapshot ends at ${snapshotIndex}`;
+    const reason = `the log starts at index ${first.index}, the snapshot ends at ${snapshotIndex}`;
     throw new WalCorruptionError(directory, 0, reason);
   }
   return entries.slice(snapshotIndex + 1 - first.index);

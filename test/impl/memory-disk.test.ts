@@ -7,7 +7,7 @@ import { MemoryDisk } from '../../impl/sim/memory-disk.js';
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-test('synced bytes survive a crash; unsynced ones are lost, kept, or torn to a prefix', async () => {
+test('synced bytes survive a crash; unsynced ones are lost, kept, or torn', async () => {
   const outcomes = new Set<string>();
   for (let seed = 0; seed < 200; seed++) {
     const disk = new MemoryDisk(new SeededRandom(seed));
@@ -55,7 +55,7 @@ test('a name created or renamed without a directory fsync may vanish in a crash'
   assert.equal([...outcomes].sort(), ['snapshot,snapshot.tmp:1', 'snapshot:1', 'snapshot:2']);
 });
 
-test('after a crash the old mount is dead: its operations never settle and change nothing', async () => {
+test('a crashed mount is dead: its operations never settle and change nothing', async () => {
   const disk = new MemoryDisk(new SeededRandom(1));
   const fileSystem = disk.mount();
   await fileSystem.makeDirectory('/node');

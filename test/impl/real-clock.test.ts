@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { RealClock, RealTimers } from '../../impl/real/real-clock.js';
 import { entropySeed } from '../../impl/random/entropy-seed.js';
 
-test('a timer set again under its name replaces the first; cancelled timers never fire', async () => {
+test('a timer set again under its name replaces the first; cancelled ones never fire', async () => {
   const timers = new RealTimers();
   const fired: string[] = [];
   timers.setTimer('election', 5, () => fired.push('first'));

@@ -31,7 +31,9 @@ test('the event queue agrees with a sort over many random events', () => {
   }
   expected.sort((first, second) => first[0] - second[0] || first[1] - second[1]);
   const popped: [number, number][] = [];
-  for (let event = queue.pop(); event !== undefined; event = queue.pop()) popped.push([event.time, event.sequence]);
+  for (let event = queue.pop(); event !== undefined; event = queue.pop()) {
+    popped.push([event.time, event.sequence]);
+  }
   assert.equal(popped, expected);
 });
 
@@ -68,11 +70,13 @@ test('runUntilSettled lets promise continuations finish between events', async (
 });
 
 /** Sends a fixed pattern over a network; returns its event log as text. */
-function runPattern(seed: number, faults: Partial<NetworkFaults>): { log: string; network: SimulatedNetwork } {
+function runPattern(seed: number, faults: Partial<NetworkFaults>) {
   const clock = new VirtualClock();
   const lines: string[] = [];
   const network = new SimulatedNetwork(clock, new SeededRandom(seed), faults, (event) => {
-    const detail = event.kind === 'deliver' ? Buffer.from(event.frame).toString('hex') : event.reason;
+    const detail = event.kind === 'deliver'
+      ? Buffer.from(event.frame).toString('hex')
+      : event.reason;
     lines.push(`${event.time} ${event.kind} ${event.from}->${event.to} ${detail}`);
   });
   const names = ['a', 'b', 'c'];
@@ -87,7 +91,9 @@ function runPattern(seed: number, faults: Partial<NetworkFaults>): { log: string
   return { log: lines.join('\n'), network };
 }
 
-const lossy: Partial<NetworkFaults> = { delayMsMin: 0, delayMsMax: 26, dropRate: 0.1, duplicateRate: 0.1 };
+const lossy: Partial<NetworkFaults> = {
+  delayMsMin: 0, delayMsMax: 26, dropRate: 0.1, duplicateRate: 0.1,
+};
 
 test('same seed, same deliveries byte for byte; another seed, another history', () => {
   const first = runPattern(42, lossy);
@@ -112,7 +118,8 @@ test('the lossy network drops, duplicates and reorders at about its rates', () =
 
 test('a partition drops frames across it (also in flight); heal restores delivery', () => {
   const clock = new VirtualClock();
-  const network = new SimulatedNetwork(clock, new SeededRandom(1), { delayMsMin: 5, delayMsMax: 5 });
+  const fixedDelay = { delayMsMin: 5, delayMsMax: 5 };
+  const network = new SimulatedNetwork(clock, new SeededRandom(1), fixedDelay);
   const received: string[] = [];
   const [a, b, c] = ['a', 'b', 'c'].map((name) => {
     const endpoint = network.endpoint(name);

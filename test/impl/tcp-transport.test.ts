@@ -45,7 +45,9 @@ async function until(condition: () => boolean, what: string, action?: () => void
 
 function link(...transports: TcpTransport[]) {
   for (const from of transports) {
-    for (const to of transports) if (from !== to) from.setPeer(to.name, { ...localhost, port: to.port! });
+    for (const to of transports) {
+      if (from !== to) from.setPeer(to.name, { ...localhost, port: to.port! });
+    }
   }
 }
 
@@ -64,8 +66,9 @@ test('frames round trip between named nodes, in order per link, large ones too',
   const large = Buffer.alloc(2 ** 20, 7);
   c.transport.send('a', large);
   await until(() => b.received.length === 100 && a.received.length === 2, 'deliveries');
-  assert.equal(b.received.filter((line) => line.startsWith('a:')), Array.from({ length: 50 }, (_, i) => `a:x${i}`));
-  assert.equal(b.received.filter((line) => line.startsWith('c:')), Array.from({ length: 50 }, (_, i) => `c:y${i}`));
+  const from = (prefix: string) => b.received.filter((line) => line.startsWith(prefix));
+  assert.equal(from('a:'), Array.from({ length: 50 }, (_, index) => `a:x${index}`));
+  assert.equal(from('c:'), Array.from({ length: 50 }, (_, index) => `c:y${index}`));
   assert.ok(a.received.includes('b:reply'));
   assert.is(a.received.find((line) => line.startsWith('c:'))!.length, 2 + 2 ** 20);
   assert.equal(logs, []);
@@ -76,7 +79,9 @@ test('a client without a listening port gets replies on the connection it dialed
   const client = await start('client-7', { listen: undefined });
   client.transport.setPeer('g100-0', { ...localhost, port: server.transport.port! });
   assert.is(client.transport.port, null);
-  server.transport.onFrame((from, frame) => server.transport.send(from, Buffer.concat([text('echo '), frame])));
+  server.transport.onFrame((from, frame) => {
+    server.transport.send(from, Buffer.concat([text('echo '), frame]));
+  });
   client.transport.send('g100-0', text('get k'));
   await until(() => client.received.length === 1, 'the reply');
   assert.equal(client.received, ['g100-0:echo get k']);
@@ -109,7 +114,8 @@ test('a data frame with a bad HMAC is dropped and logged; the server keeps servi
   const intruder = await rawPeer(a.transport.port!, 'b', 'a', secret);
   assert.ok(intruder.proofValid);
   const good = text('valid');
-  intruder.socket.write(encodeFrame([Buffer.of(FrameType.Data), dataMac(intruder.keys.dialerToAcceptor, 0, good), good]));
+  const goodMac = dataMac(intruder.keys.dialerToAcceptor, 0, good);
+  intruder.socket.write(encodeFrame([Buffer.of(FrameType.Data), goodMac, good]));
   const forged = text('forged');
   const wrongMac = dataMac(intruder.keys.dialerToAcceptor, 5, forged);
   intruder.socket.write(encodeFrame([Buffer.of(FrameType.Data), wrongMac, forged]));
@@ -124,7 +130,8 @@ test('a data frame with a bad HMAC is dropped and logged; the server keeps servi
 
 test('a stranger without the secret fails the handshake and is logged', async () => {
   const a = await start('a');
-  const stranger = await rawPeer(a.transport.port!, 'b', 'a', Buffer.from('not the cluster secret!'));
+  const wrongSecret = Buffer.from('not the cluster secret!');
+  const stranger = await rawPeer(a.transport.port!, 'b', 'a', wrongSecret);
   assert.not.ok(stranger.proofValid, 'the stranger cannot check the server either');
   await until(stranger.isClosed, 'the server to close the connection');
   assert.match(logs.join('\n'), 'a: closed the connection with 127.0.0.1');
@@ -132,7 +139,7 @@ test('a stranger without the secret fails the handshake and is logged', async ()
   assert.equal(a.received, []);
 });
 
-test('an oversized frame is dropped and logged, the connection closed; the server keeps serving', async () => {
+test('an oversized frame is dropped, logged, its connection closed; serving goes on', async () => {
   const a = await start('a', { maxFrameBytes: 4096 });
   const b = await start('b');
   link(a.transport, b.transport);

@@ -1,5 +1,5 @@
 // Shared by the WAL tests: a storage over a directory, with its recovery reports collected.
-import type { LogEntry } from '../../impl/io/storage.js';
+import type { LogEntry, Snapshot } from '../../impl/io/storage.js';
 import type { RecoveryEvent } from '../../impl/wal/errors.js';
 import type { FileSystem } from '../../impl/wal/file-system.js';
 import { WalStorage } from '../../impl/wal/wal-storage.js';
@@ -17,6 +17,11 @@ export function openWal(
     fileSystem, directory, segmentBytes, onRecovery: (event) => events.push(event),
   });
   return { storage, events };
+}
+
+/** A snapshot whose data records the index it covers. */
+export function snapshotAt(index: number, term: number, keys: string[] = []): Snapshot<Data> {
+  return { lastIncludedIndex: index, lastIncludedTerm: term, data: { applied: index, keys } };
 }
 
 /** Entries of term `term` with commands k<index>=v<index>, every third one a no-op. */

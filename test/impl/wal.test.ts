@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { NodeFileSystem } from '../../impl/real/node-file-system.js';
 import { WalCorruptionError } from '../../impl/wal/errors.js';
 import { recordHeaderBytes } from '../../impl/wal/record.js';
-import { entries, openWal } from './wal-helpers.js';
+import { entries, openWal, snapshotAt } from './wal-helpers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'shardkv-wal-'));
 const fileSystem = new NodeFileSystem();
@@ -37,7 +37,8 @@ test('round trip: hard state and entries (with and without commands) load back',
   assert.equal(loaded.entries, entries(1, 5, 2));
   assert.is(loaded.entries[2]!.command, undefined);
   assert.equal(second.events, []);
-  assert.is(second.storage.sizes().logBytes, statSync(join(directory, segmentFiles(directory)[0]!)).size);
+  const segment = join(directory, segmentFiles(directory)[0]!);
+  assert.is(second.storage.sizes().logBytes, statSync(segment).size);
 });
 
 test('appendEntries(fromIndex) replaces the suffix; with no entries it truncates', async () => {
@@ -62,13 +63,13 @@ test('appendEntries refuses a gap after the log and an index inside the snapshot
   await storage.load();
   storage.appendEntries(1, entries(1, 3, 1));
   assert.throws(() => storage.appendEntries(5, entries(5, 1, 1)), /gap/);
-  storage.saveSnapshot({ lastIncludedIndex: 2, lastIncludedTerm: 1, data: { applied: 2, keys: [] } });
+  storage.saveSnapshot(snapshotAt(2, 1));
   assert.throws(() => storage.appendEntries(2, entries(2, 1, 1)), /inside the snapshot/);
   await storage.close();
 });
 
 /** Writes four entries and a fifth; returns the file bytes and where the fifth record starts. */
-async function fiveEntries(directory: string): Promise<{ path: string; bytes: Buffer; start: number }> {
+async function fiveEntries(directory: string) {
   const { storage } = openWal(fileSystem, directory);
   await storage.load();
   storage.appendEntries(1, entries(1, 4, 1));
@@ -80,7 +81,7 @@ async function fiveEntries(directory: string): Promise<{ path: string; bytes: Bu
   return { path, bytes: readFileSync(path), start };
 }
 
-test('a torn tail, cut at every byte of the last record, loads the prefix and is reported', async () => {
+test('a torn tail, cut at any byte of the last record: the prefix loads, reported', async () => {
   const directory = freshDirectory();
   const { path, bytes, start } = await fiveEntries(directory);
   assert.ok(bytes.length - start > recordHeaderBytes);
@@ -121,7 +122,7 @@ test('a flipped byte anywhere in the tail record drops that record and is report
   }
 });
 
-test('a corrupt record inside a sealed segment is an error naming the file and offset', async () => {
+test('a corrupt record inside a sealed segment is an error naming file and offset', async () => {
   const directory = freshDirectory();
   const { storage } = openWal(fileSystem, directory, 120);
   await storage.load();
@@ -158,17 +159,19 @@ test('compaction deletes whole segments: logBytes stays within 8 x max-raft-stat
   let largestLogBytes = 0;
   let snapshots = 0;
   for (let index = 1; index <= 300; index++) {
-    storage.saveHardState({ currentTerm: 1 + Math.floor(index / 100), votedFor: 0, commitIndex: index - 1 });
+    const currentTerm = 1 + Math.floor(index / 100);
+    storage.saveHardState({ currentTerm, votedFor: 0, commitIndex: index - 1 });
     storage.appendEntries(index, entries(index, 1, 1));
     await storage.sync();
     if (storage.sizes().logBytes > maxRaftState && index > 2) {
-      storage.saveSnapshot({ lastIncludedIndex: index - 2, lastIncludedTerm: 1, data: { applied: index - 2, keys: [] } });
+      storage.saveSnapshot(snapshotAt(index - 2, 1));
       await storage.sync();
       snapshots++;
     }
     const { logBytes } = storage.sizes();
     largestLogBytes = Math.max(largestLogBytes, logBytes);
-    const onDisk = segmentFiles(directory).reduce((sum, name) => sum + statSync(join(directory, name)).size, 0);
+    const onDisk = segmentFiles(directory)
+      .reduce((sum, name) => sum + statSync(join(directory, name)).size, 0);
     assert.is(logBytes, onDisk, `entry ${index}: logBytes counts the segment files`);
   }
   assert.ok(snapshots > 20, `${snapshots} snapshots`);
@@ -187,15 +190,15 @@ test('a snapshot installed past the log end, then a conflicting one, load back w
   const { storage } = openWal(fileSystem, directory);
   await storage.load();
   storage.appendEntries(1, entries(1, 5, 1));
-  storage.saveSnapshot({ lastIncludedIndex: 20, lastIncludedTerm: 3, data: { applied: 20, keys: ['a'] } });
+  storage.saveSnapshot(snapshotAt(20, 3, ['a']));
   storage.appendEntries(21, entries(21, 2, 3));
   await storage.sync();
   // Raft §7: a snapshot that conflicts with the log discards the entries after it too.
-  storage.saveSnapshot({ lastIncludedIndex: 21, lastIncludedTerm: 4, data: { applied: 21, keys: ['b'] } });
+  storage.saveSnapshot(snapshotAt(21, 4, ['b']));
   storage.appendEntries(22, []);
   await storage.close();
   const loaded = await openWal(fileSystem, directory).storage.load();
-  assert.equal(loaded.snapshot, { lastIncludedIndex: 21, lastIncludedTerm: 4, data: { applied: 21, keys: ['b'] } });
+  assert.equal(loaded.snapshot, snapshotAt(21, 4, ['b']));
   assert.equal(loaded.entries, []);
   assert.is(loaded.firstIndex, 22);
 });
@@ -205,7 +208,7 @@ test('atomic snapshot: a leftover temporary file is ignored, removed and reporte
   const { storage } = openWal(fileSystem, directory);
   await storage.load();
   storage.appendEntries(1, entries(1, 4, 1));
-  storage.saveSnapshot({ lastIncludedIndex: 3, lastIncludedTerm: 1, data: { applied: 3, keys: ['x'] } });
+  storage.saveSnapshot(snapshotAt(3, 1, ['x']));
   await storage.close();
   const snapshotBytes = statSync(join(directory, 'snapshot.bin')).size;
   // A crash between writing the temporary file and the rename leaves both names.
@@ -214,7 +217,8 @@ test('atomic snapshot: a leftover temporary file is ignored, removed and reporte
   const loaded = await reopened.storage.load();
   assert.equal(loaded.snapshot?.data, { applied: 3, keys: ['x'] });
   assert.equal(loaded.entries, entries(4, 1, 1));
-  assert.equal(reopened.events, [{ kind: 'leftover-temporary', file: join(directory, 'snapshot.bin.tmp') }]);
+  const temporary = join(directory, 'snapshot.bin.tmp');
+  assert.equal(reopened.events, [{ kind: 'leftover-temporary', file: temporary }]);
   assert.not.ok(readdirSync(directory).includes('snapshot.bin.tmp'));
   assert.is(reopened.storage.sizes().snapshotBytes, snapshotBytes);
   await reopened.storage.close();
@@ -224,7 +228,7 @@ test('a damaged snapshot file is an error naming it', async () => {
   const directory = freshDirectory();
   const { storage } = openWal(fileSystem, directory);
   await storage.load();
-  storage.saveSnapshot({ lastIncludedIndex: 1, lastIncludedTerm: 1, data: { applied: 1, keys: [] } });
+  storage.saveSnapshot(snapshotAt(1, 1));
   await storage.close();
   const path = join(directory, 'snapshot.bin');
   const bytes = readFileSync(path);
