@@ -54,6 +54,8 @@ export class Connection {
     this.peer = dialTo;
     this.reader = new FrameReader(settings.maxFrameBytes);
     socket.setNoDelay(true);
+    // A peer whose machine vanished without closing the connection is noticed within seconds.
+    socket.setKeepAlive(true, 1000);
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('error', () => undefined);
     socket.on('close', () => this.finish());
