@@ -158,6 +158,21 @@ test('an oversized frame is dropped, logged, its connection closed; serving goes
   assert.match(logs.at(-1)!, 'a: refused to send a frame of 5000 bytes to b');
 });
 
+test('a malformed frame (garbage for a hello) is logged and closes only its connection', async () => {
+  const a = await start('a');
+  const b = await start('b');
+  link(a.transport, b.transport);
+  const socket: Socket = connect(a.transport.port!, '127.0.0.1');
+  let closed = false;
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => undefined);
+  socket.write(encodeFrame([Buffer.from('GET / HTTP/1.1')]));
+  await until(() => closed, 'the server to close the connection');
+  assert.match(logs[0]!, /^a: closed the connection with 127\.0\.0\.1:\d+: malformed hello$/);
+  b.transport.send('a', text('after'));
+  await until(() => a.received.length === 1, 'a frame after the malformed one');
+});
+
 test('after the peer restarts on its port, the sender reconnects', async () => {
   const a = await start('a');
   const b = await start('b');
