@@ -61,7 +61,11 @@ export interface Storage<C, S> {
    * `appendEntries(lastIncludedIndex + 1, [])`.
    */
   saveSnapshot(snapshot: Snapshot<S>): void;
-  /** Group commit: one durable write for everything buffered since the last sync. */
+  /**
+   * Group commit: one durable write for everything buffered since the last sync. Syncs run one
+   * after another: a call made while one runs covers what was buffered since that one began.
+   * After a failed write or fsync every later call fails too (restart from load()).
+   */
   sync(): Promise<void>;
   sizes(): StorageSizes;
   /** Syncs what is buffered, then releases files. The storage is unusable afterwards. */
