@@ -93,6 +93,43 @@ test('with fsync latency on the virtual clock, a crash before a sync completes m
   assert.not.ok(outcomes.has('100ms: synced=true entries=0'));
 });
 
+test('after a failed fsync every later sync and write fails too', async () => {
+  const disk = new MemoryDisk(new SeededRandom(1));
+  const mounted = disk.mount();
+  let failSyncs = false;
+  const failing: typeof mounted = {
+    makeDirectory: (path) => mounted.makeDirectory(path),
+    list: (directory) => mounted.list(directory),
+    readFile: (path) => mounted.readFile(path),
+    rename: (from, to) => mounted.rename(from, to),
+    remove: (path) => mounted.remove(path),
+    syncDirectory: (path) => mounted.syncDirectory(path),
+    open: async (path, mode) => {
+      const file = await mounted.open(path, mode);
+      return {
+        append: (bytes) => file.append(bytes),
+        truncate: (length) => file.truncate(length),
+        close: () => file.close(),
+        sync: () => (failSyncs ? Promise.reject(new Error('EIO: fsync failed')) : file.sync()),
+      };
+    },
+  };
+  const { storage } = openWal(failing, '/node');
+  await storage.load();
+  storage.appendEntries(1, entries(1, 2, 1));
+  await storage.sync();
+  failSyncs = true;
+  storage.appendEntries(3, entries(3, 1, 1));
+  await storage.sync().then(() => assert.unreachable('the sync must fail'), (error) => {
+    assert.match((error as Error).message, 'EIO');
+  });
+  failSyncs = false;
+  await storage.sync().then(() => assert.unreachable('a later sync must fail too'), (error) => {
+    assert.match((error as Error).message, 'EIO');
+  });
+  assert.throws(() => storage.appendEntries(4, entries(4, 1, 1)), /EIO/);
+});
+
 /** The storage as a sequential model: what load() must return after a clean shutdown. */
 interface ModelState {
   readonly hardState: { currentTerm: number; votedFor: number | null; commitIndex: number };
