@@ -158,7 +158,7 @@ test('an oversized frame is dropped, logged, its connection closed; serving goes
   assert.match(logs.at(-1)!, 'a: refused to send a frame of 5000 bytes to b');
 });
 
-test('a malformed frame (garbage for a hello) is logged and closes only its connection', async () => {
+test('garbage for a hello is logged, closing only its connection', async () => {
   const a = await start('a');
   const b = await start('b');
   link(a.transport, b.transport);
