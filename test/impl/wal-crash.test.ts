@@ -59,7 +59,7 @@ test('a crash at any operation of a sync keeps whole records; tears reported', a
   assert.ok(torn > 0, 'no crash ever tore a record');
 });
 
-test('fsync latency on the virtual clock: a crash before a sync completes may lose it', async () => {
+test('fsync latency on the virtual clock: a crash before a sync ends may lose it', async () => {
   const outcomes = new Set<string>();
   for (let seed = 0; seed < 12; seed++) {
     for (const crashAtMs of [1, 4, 100]) {
