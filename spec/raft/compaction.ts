@@ -25,7 +25,8 @@ export function handleSnapshotTaken<C, S>(
   assert(index <= node.commitIndex, `snapshot at ${index} beyond commit ${node.commitIndex}`);
   const base = snapshotIndex(node);
   if (index <= base) return { node, effects: [] };
-  const snapshot: Snapshot<S> = { lastIncludedIndex: index, lastIncludedTerm: termAt(node, index)!, data };
+  const lastIncludedTerm = termAt(node, index)!;
+  const snapshot: Snapshot<S> = { lastIncludedIndex: index, lastIncludedTerm, data };
   return { node: { ...node, snapshot, log: node.log.slice(index - base) }, effects: [] };
 }
 
@@ -71,7 +72,8 @@ export function handleInstallSnapshotRequest<C, S>(
   const keep = termAt(follower, snapshot.lastIncludedIndex) === snapshot.lastIncludedTerm;
   const log = keep ? follower.log.slice(snapshot.lastIncludedIndex - snapshotIndex(follower)) : [];
   const next = { ...follower, snapshot, log, commitIndex: snapshot.lastIncludedIndex };
-  effects.push({ type: 'restoreSnapshot', snapshot }, reply(next.currentTerm, snapshot.lastIncludedIndex));
+  effects.push({ type: 'restoreSnapshot', snapshot });
+  effects.push(reply(next.currentTerm, snapshot.lastIncludedIndex));
   return { node: next, effects };
 }
 

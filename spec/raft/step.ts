@@ -137,7 +137,9 @@ export function step<C, S>(
   const after = released.node;
   const refused: Effect<C, S>[] = [];
   if (node.role === 'leader' && after.role !== 'leader') {
-    for (const read of node.pendingReads) refused.push({ type: 'readRefused', requestId: read.requestId });
+    for (const read of node.pendingReads) {
+      refused.push({ type: 'readRefused', requestId: read.requestId });
+    }
   }
   const effects = [
     ...saveEffects(node, after, options),

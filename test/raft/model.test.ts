@@ -70,7 +70,11 @@ test('the definition builds the same model twice (workers rebuild it from name a
 });
 
 /** Every state BFS reaches within `bounds`, collected through an always-true invariant. */
-function reachable(bounds: RaftBounds, limit: number, options: RaftOptions = {}): RaftModelState[] {
+function reachable(
+  bounds: RaftBounds,
+  limit: number,
+  options: RaftOptions = {},
+): RaftModelState[] {
   const model = createRaftModel(bounds, options);
   const states: RaftModelState[] = [];
   const collecting: Model<RaftModelState, RaftAction> = {
@@ -169,7 +173,8 @@ test('every step saves each thing at most once, first, and only what changed (DE
   assert.ok(steps > 10000 && saving > 1000, `${steps} steps, ${saving} saving`);
 });
 
-const serverOf = (action: RaftAction) => ('envelope' in action ? action.envelope.to : action.server);
+const serverOf = (action: RaftAction) =>
+  'envelope' in action ? action.envelope.to : action.server;
 
 /** Drives the default model by hand: each step must be enabled and stay within the bounds. */
 function drive(steps: readonly RaftAction[]): RaftModelState {
