@@ -291,10 +291,11 @@ function writeServersAndHistory(
   const flags =
     (state.leaderLogRewritten ? 1 : 0) |
     (state.termRaisedAlone ? 2 : 0) |
-    (state.leaseBroken ? 4 : 0);
+    (state.leaseBroken ? 4 : 0) |
+    (state.staleRead ? 8 : 0);
   out.push(state.restarts | (state.compactions << 8) | (flags << 16));
-  out.push(state.reads.length);
-  for (const read of state.reads) out.push(read.floor | ((read.served ?? -1) + 1) << 16);
+  out.push(state.readsIssued | (state.readsWaiting.length << 8));
+  for (const read of state.readsWaiting) out.push(read.requestId | (read.floor << 8));
   out.push(state.elected.length);
   for (const mask of state.elected) out.push(renameMask(mask, rename));
   out.push(state.committed.length);
@@ -315,12 +316,11 @@ export function encodeRaftState(state: RaftModelState, out: WordWriter): void {
 
 function readHistory(input: WordReader) {
   const counters = input.next();
-  const reads: ReadRecord[] = [];
-  const readCount = input.next();
-  for (let index = 0; index < readCount; index++) {
+  const readsWord = input.next();
+  const readsWaiting: ReadRecord[] = [];
+  for (let index = 0; index < readsWord >>> 8; index++) {
     const word = input.next();
-    const served = word >>> 16;
-    reads.push({ floor: word & 0xffff, served: served === 0 ? null : served - 1 });
+    readsWaiting.push({ requestId: word & 0xff, floor: word >>> 8 });
   }
   const elected: number[] = [];
   const electedCount = input.next();
@@ -334,7 +334,9 @@ function readHistory(input: WordReader) {
   }
   const flags = counters >>> 16;
   return {
-    reads,
+    readsIssued: readsWord & 0xff,
+    readsWaiting,
+    staleRead: (flags & 8) !== 0,
     elected,
     committed,
     restarts: counters & 0xff,

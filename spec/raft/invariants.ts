@@ -2,7 +2,7 @@
  * Raft's safety properties (Raft paper Figure 3, and §5.4), named as DESIGN §3 lists them,
  * and those of ReadIndex (dissertation §6.4), PreVote and the leader lease (§9.6). Those about
  * history read the model's proof-only history variables: `elected` (who became leader in
- * which term), `committed` (what was committed, and when), `reads`, and the flags.
+ * which term), `committed` (what was committed, and when), and the flags.
  */
 import type { Invariant } from '../../checker/model.js';
 import { lastLogIndex, termAt, type LogHolder } from './log.js';
@@ -101,7 +101,7 @@ export function committedDurable(state: RaftModelState): boolean {
  * committed before the read arrived, so it sees every write acknowledged before it.
  */
 export function linearizableReads(state: RaftModelState): boolean {
-  return state.reads.every((read) => read.served === null || read.served >= read.floor);
+  return !state.staleRead;
 }
 
 /** No Term Raised Alone (§9.6, PreVote): an isolated node never raises its term. */

@@ -33,12 +33,11 @@ export interface CommitRecord {
   readonly inTerm: number;
 }
 
-/** A client read (request id = position + 1). Proof-only. */
+/** A client read not answered yet. Proof-only. */
 export interface ReadRecord {
+  readonly requestId: number;
   /** The highest index committed when the read arrived: the read must see it. */
   readonly floor: number;
-  /** The index it was served at (readReady), or null while unanswered or refused. */
-  readonly served: number | null;
 }
 
 export interface RaftModelState {
@@ -48,8 +47,12 @@ export interface RaftModelState {
   readonly messages: Bag;
   readonly restarts: number;
   readonly compactions: number;
-  /** Proof-only: the reads clients issued, at most maxReads. */
-  readonly reads: readonly ReadRecord[];
+  /** How many reads clients issued (at most maxReads); request ids are 1, 2, ... */
+  readonly readsIssued: number;
+  /** Proof-only: the reads not answered yet (an answered one leaves, to keep states few). */
+  readonly readsWaiting: readonly ReadRecord[];
+  /** Proof-only: set when a read was served below its floor. */
+  readonly staleRead: boolean;
   /** Proof-only: elected[t] is the bit mask of servers that became leader in term t. */
   readonly elected: readonly number[];
   /** Proof-only: committed entries by index (committed[k - 1] is index k). */

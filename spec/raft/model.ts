@@ -66,7 +66,9 @@ export function initialModelState(bounds: RaftBounds): RaftModelState {
     messages: [],
     restarts: 0,
     compactions: 0,
-    reads: [],
+    readsIssued: 0,
+    readsWaiting: [],
+    staleRead: false,
     elected: [],
     committed: [],
     leaderLogRewritten: false,
@@ -98,14 +100,14 @@ function save(persisted: ModelPersisted, effect: ModelEffect): ModelPersisted {
 function perform(state: RaftModelState, id: number, result: ModelStepResult): RaftModelState {
   let messages: Bag = state.messages;
   let persisted = state.persisted[id]!;
-  let reads = state.reads;
+  let { readsWaiting, staleRead } = state;
   for (const effect of result.effects) {
     if (effect.type === 'send') {
       messages = sendMessage(messages, { from: id, to: effect.to, message: effect.message });
-    } else if (effect.type === 'readReady') {
-      reads = reads.slice();
-      const record = reads[effect.requestId - 1]!;
-      (reads as typeof reads[number][])[effect.requestId - 1] = { ...record, served: effect.index };
+    } else if (effect.type === 'readReady' || effect.type === 'readRefused') {
+      const record = readsWaiting.find((read) => read.requestId === effect.requestId)!;
+      readsWaiting = readsWaiting.filter((read) => read !== record);
+      if (effect.type === 'readReady' && effect.index < record.floor) staleRead = true;
     } else {
       persisted = save(persisted, effect);
     }
@@ -114,7 +116,7 @@ function perform(state: RaftModelState, id: number, result: ModelStepResult): Ra
   servers[id] = result.node;
   const allPersisted = state.persisted.slice();
   allPersisted[id] = persisted;
-  return { ...state, servers, messages, persisted: allPersisted, reads };
+  return { ...state, servers, messages, persisted: allPersisted, readsWaiting, staleRead };
 }
 
 /** The applied commands of a node up to its commit index: the application's snapshot. */
@@ -139,9 +141,9 @@ function inputOf(
       return { type: 'propose', commands: [action.value] };
     case 'ReadIndex':
       // Clients send reads to a leader (a follower would only refuse them).
-      if (state.reads.length >= bounds.maxReads) return null;
+      if (state.readsIssued >= bounds.maxReads) return null;
       if (state.servers[action.server]!.role !== 'leader') return null;
-      return { type: 'readIndex', requestId: state.reads.length + 1 };
+      return { type: 'readIndex', requestId: state.readsIssued + 1 };
     case 'Restart':
       if (state.restarts >= bounds.maxRestarts) return null;
       return { type: 'restart', persisted: state.persisted[action.server]! };
@@ -258,8 +260,10 @@ export function stepModel(
   const idle = result.node === before && result.effects.length === 0;
   if (idle && action.type !== 'Deliver' && action.type !== 'Restart') return null;
   let next = key === undefined ? state : { ...state, messages: removeMessage(state.messages, key) };
-  if (action.type === 'ReadIndex')
-    next = { ...next, reads: [...next.reads, { floor: next.committed.length, served: null }] };
+  if (action.type === 'ReadIndex') {
+    const read = { requestId: next.readsIssued + 1, floor: next.committed.length };
+    next = { ...next, readsIssued: read.requestId, readsWaiting: [...next.readsWaiting, read] };
+  }
   next = perform(next, id, result);
   if (action.type === 'Restart') next = { ...next, restarts: next.restarts + 1 };
   if (action.type === 'CompactLog') next = { ...next, compactions: next.compactions + 1 };
