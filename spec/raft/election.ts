@@ -49,7 +49,9 @@ export function handleElectionTimeout<C, S>(
     if (options.checkQuorum !== true) return { node, effects: [] };
     const heard = countVotes(node.recentlyActive | (1 << node.id));
     if (heard >= quorum(node.clusterSize)) {
-      return { node: { ...node, recentlyActive: 0 }, effects: [] };
+      // A new period of listening starts (unchanged when it already had).
+      const next = node.recentlyActive === 0 ? node : { ...node, recentlyActive: 0 };
+      return { node: next, effects: [] };
     }
     return { node: becomeFollower(node, node.currentTerm, null), effects: [resetElectionTimer] };
   }

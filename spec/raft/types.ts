@@ -174,7 +174,7 @@ export type Timer = 'election' | 'heartbeat';
  * Ordering duty: the save effects (`saveSnapshot`, `saveEntries`, `saveHardState`, in that
  * order, each at most once) come first, and the runtime must make them durable (`sync()`)
  * before it performs any later effect: a vote, a term or an entry is on disk before anyone
- * hears of it. Then, in order:
+ * hears of it. The other effects follow, in list order:
  * - `send` a message (may be dropped, like any network);
  * - `restoreSnapshot`: the application replaces its state by the snapshot's data;
  * - `apply` committed entries in index order (a no-op entry has command null: the application
