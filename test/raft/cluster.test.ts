@@ -177,18 +177,18 @@ class Cluster {
   }
 }
 
-test('three nodes: election, a batch, a crash and restart, a snapshot, a read', () => {
-  const cluster = new Cluster(3, { maxEntriesPerAppend: 8 });
-
-  // §5.2: s1's election timer fires; one round of vote requests elects it; its no-op commits.
+/** §5.2: s1's election timer fires; one round of vote requests elects it; its no-op commits. */
+function electFirst(cluster: Cluster): void {
   cluster.run(0, { type: 'electionTimeout' });
   cluster.round(0);
   assert.is(cluster.node(0).role, 'leader');
   assert.equal(cluster.node(0).log, [{ term: 1, command: null }]);
   cluster.round(0);
   assert.is(cluster.node(0).commitIndex, 1);
+}
 
-  // A batch of commands: one step, one write of three entries, one AppendEntries per peer.
+/** A batch of commands: one step, one write of three entries, one AppendEntries per peer. */
+function replicateBatch(cluster: Cluster): void {
   const writes = cluster.servers[0]!.storage.writes;
   const proposed = cluster.run(0, { type: 'propose', commands: ['x=1', 'y=2', 'z=3'] });
   assert.equal(proposed[0], {
@@ -211,6 +211,12 @@ test('three nodes: election, a batch, a crash and restart, a snapshot, a read', 
   cluster.deliverAll();
   cluster.round(0);
   for (const server of cluster.servers) assert.equal(server.applied, ['x=1', 'y=2', 'z=3']);
+}
+
+test('three nodes: election, a batch, a crash and restart, a snapshot, a read', () => {
+  const cluster = new Cluster(3, { maxEntriesPerAppend: 8 });
+  electFirst(cluster);
+  replicateBatch(cluster);
 
   // s3 crashes; the others go on and commit more without it.
   cluster.crash(2);
