@@ -1,96 +1,92 @@
 /**
- * Log compaction (Raft paper §7): a server replaces a committed prefix of its log with a
- * snapshot; a leader whose follower needs compacted entries sends its snapshot instead
- * (InstallSnapshot, in one message: the model's snapshots are small).
+ * Log compaction (Raft paper §7): the application snapshots its state after some applied
+ * index and the node drops the log before it; a leader whose follower needs compacted entries
+ * sends its snapshot instead (InstallSnapshot, in one message). The snapshot's data is the
+ * application's (S); Raft only carries it. Handlers of step.ts.
  */
 import { assert } from '../assert.js';
-import { lastLogIndex, termAt, valueAt } from './log.js';
-import { becomeFollower, persistEffect } from './server.js';
-import type { Effect, Message, RaftOptions, RaftServer, Snapshot, Step } from './types.js';
+import { snapshotIndex, termAt } from './log.js';
+import { becomeFollower } from './node.js';
+import type { Effect, Message, RaftNode, Snapshot, Step } from './types.js';
 
-type InstallSnapshotRequest = Extract<Message, { type: 'InstallSnapshotRequest' }>;
-type InstallSnapshotResponse = Extract<Message, { type: 'InstallSnapshotResponse' }>;
+type InstallSnapshotRequest<C, S> = Extract<Message<C, S>, { type: 'InstallSnapshotRequest' }>;
+type InstallSnapshotResponse<C, S> = Extract<Message<C, S>, { type: 'InstallSnapshotResponse' }>;
 
 /**
- * Compact the log up to `index` (the caller decides when and how far: the runtime by log size,
- * the model by a bounded action). Only committed entries are compacted.
+ * The application took a snapshot after applying `index` (it applies only committed entries,
+ * so index <= commitIndex): the node keeps it and the entries after it. An index at or below
+ * the current snapshot changes nothing.
  */
-export function compactLog(
-  server: RaftServer,
+export function handleSnapshotTaken<C, S>(
+  node: RaftNode<C, S>,
   index: number,
-  options: RaftOptions = {},
-): Step | null {
-  const base = server.snapshot.lastIncludedIndex;
-  if (index <= base || index > server.commitIndex) return null;
-  const values = server.snapshot.values.slice();
-  for (let at = base + 1; at <= index; at++) values.push(valueAt(server, at)!);
-  const snapshot: Snapshot = {
-    lastIncludedIndex: index,
-    lastIncludedTerm: termAt(server, index)!,
-    values,
-  };
-  const next = { ...server, snapshot, log: server.log.slice(index - base) };
-  assert(lastLogIndex(next) === lastLogIndex(server), 'compaction keeps the last index');
-  return { server: next, effects: [persistEffect(next, options)] };
+  data: S,
+): Step<C, S> {
+  assert(index <= node.commitIndex, `snapshot at ${index} beyond commit ${node.commitIndex}`);
+  const base = snapshotIndex(node);
+  if (index <= base) return { node, effects: [] };
+  const lastIncludedTerm = termAt(node, index)!;
+  const snapshot: Snapshot<S> = { lastIncludedIndex: index, lastIncludedTerm, data };
+  return { node: { ...node, snapshot, log: node.log.slice(index - base) }, effects: [] };
 }
 
-/** The leader sends its snapshot to a follower whose nextIndex is already compacted. */
-export function installSnapshot(server: RaftServer, peer: number): Step | null {
-  if (server.role !== 'leader' || peer === server.id) return null;
-  if (server.nextIndex[peer]! > server.snapshot.lastIncludedIndex) return null;
-  const message: Message = {
+/** The leader's snapshot for a follower whose nextIndex is already compacted. */
+export function snapshotRequestTo<C, S>(node: RaftNode<C, S>, peer: number): Effect<C, S> {
+  assert(node.snapshot !== null, 'a log without a snapshot holds every entry');
+  const message: Message<C, S> = {
     type: 'InstallSnapshotRequest',
-    term: server.currentTerm,
-    snapshot: server.snapshot,
+    term: node.currentTerm,
+    snapshot: node.snapshot,
   };
-  return { server, effects: [{ type: 'send', to: peer, message }] };
+  return { type: 'send', to: peer, message };
 }
 
 /**
  * A follower takes a snapshot newer than what it has committed: it keeps the log after the
- * snapshot when its entry at lastIncludedIndex has the same term, else drops the whole log.
+ * snapshot when its entry at lastIncludedIndex has the same term, else drops the whole log,
+ * and hands the data to the application.
  */
-export function handleInstallSnapshotRequest(
-  server: RaftServer,
+export function handleInstallSnapshotRequest<C, S>(
+  node: RaftNode<C, S>,
   from: number,
-  request: InstallSnapshotRequest,
-  options: RaftOptions = {},
-): Step {
-  const reply = (term: number, matchIndex: number): Effect => ({
+  request: InstallSnapshotRequest<C, S>,
+): Step<C, S> {
+  const reply = (term: number, matchIndex: number): Effect<C, S> => ({
     type: 'send',
     to: from,
     message: { type: 'InstallSnapshotResponse', term, matchIndex },
   });
-  if (request.term < server.currentTerm) return { server, effects: [reply(server.currentTerm, 0)] };
-  if (server.role === 'leader') return { server, effects: [] };
-  const follower = server.role === 'candidate' ? becomeFollower(server, request.term) : server;
+  if (request.term < node.currentTerm) return { node, effects: [reply(node.currentTerm, 0)] };
+  // Two leaders of one term only exist under a bug; ElectionSafety reports them.
+  if (node.role === 'leader') return { node, effects: [] };
+  const follower =
+    node.role === 'follower'
+      ? { ...node, leader: from }
+      : becomeFollower(node, node.currentTerm, from);
   const snapshot = request.snapshot;
-  const effects: Effect[] = [{ type: 'setTimer', timer: 'election' }];
+  const effects: Effect<C, S>[] = [{ type: 'setTimer', timer: 'election' }];
   if (snapshot.lastIncludedIndex <= follower.commitIndex) {
     effects.push(reply(follower.currentTerm, snapshot.lastIncludedIndex));
-    return { server: follower, effects };
+    return { node: follower, effects };
   }
   const keep = termAt(follower, snapshot.lastIncludedIndex) === snapshot.lastIncludedTerm;
-  const log = keep
-    ? follower.log.slice(snapshot.lastIncludedIndex - follower.snapshot.lastIncludedIndex)
-    : [];
+  const log = keep ? follower.log.slice(snapshot.lastIncludedIndex - snapshotIndex(follower)) : [];
   const next = { ...follower, snapshot, log, commitIndex: snapshot.lastIncludedIndex };
-  effects.unshift(persistEffect(next, options), { type: 'restoreSnapshot', snapshot });
+  effects.push({ type: 'restoreSnapshot', snapshot });
   effects.push(reply(next.currentTerm, snapshot.lastIncludedIndex));
-  return { server: next, effects };
+  return { node: next, effects };
 }
 
 /** The leader learns the follower now matches up to the snapshot. */
-export function handleInstallSnapshotResponse(
-  server: RaftServer,
+export function handleInstallSnapshotResponse<C, S>(
+  node: RaftNode<C, S>,
   from: number,
-  response: InstallSnapshotResponse,
-): Step {
-  if (response.term !== server.currentTerm || server.role !== 'leader')
-    return { server, effects: [] };
-  const nextIndex = server.nextIndex.slice();
-  const matchIndex = server.matchIndex.slice();
+  response: InstallSnapshotResponse<C, S>,
+): Step<C, S> {
+  if (response.term !== node.currentTerm || node.role !== 'leader') return { node, effects: [] };
+  const nextIndex = node.nextIndex.slice();
+  const matchIndex = node.matchIndex.slice();
   matchIndex[from] = Math.max(matchIndex[from]!, response.matchIndex);
   nextIndex[from] = Math.max(nextIndex[from]!, response.matchIndex + 1);
-  return { server: { ...server, nextIndex, matchIndex }, effects: [] };
+  return { node: { ...node, nextIndex, matchIndex }, effects: [] };
 }

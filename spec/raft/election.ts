@@ -1,91 +1,156 @@
 /**
- * Leader election (Raft paper §5.2, §5.4.1; raft.tla's Timeout, RequestVote, BecomeLeader,
- * HandleRequestVoteRequest, HandleRequestVoteResponse). Every function is one atomic step of
- * one server: guards first (null: not enabled), then the new state and its effects.
+ * Leader election (Raft paper §5.2, §5.4.1), with PreVote and the leader lease of CheckQuorum
+ * (dissertation §9.6): a server first asks whether it could win, and raises its term only if a
+ * quorum would vote for it; a server that hears from a live leader ignores vote requests. So a
+ * server cut off from the others never raises its term, and when it heals it deposes nobody.
+ * Each function is one handler of step.ts; the term rule of §5.1 has run before it.
  */
-import { assert } from '../assert.js';
-import { isUpToDate, lastLogIndex, lastLogTerm } from './log.js';
-import { becomeCandidate, becomeLeaderState, countVotes, persistEffect, quorum } from './server.js';
-import type { Effect, Message, RaftOptions, RaftServer, Step } from './types.js';
+import { lastLogIndex, lastLogTerm, isUpToDate } from './log.js';
+import {
+  becomeCandidate,
+  becomeFollower,
+  becomeLeader,
+  becomePreCandidate,
+  countVotes,
+  quorum,
+} from './node.js';
+import type { Effect, Message, RaftNode, RaftOptions, Step } from './types.js';
 
-type RequestVoteRequest = Extract<Message, { type: 'RequestVoteRequest' }>;
-type RequestVoteResponse = Extract<Message, { type: 'RequestVoteResponse' }>;
+type VoteRequest<C, S> = Extract<
+  Message<C, S>,
+  { type: 'RequestVoteRequest' | 'PreVoteRequest' }
+>;
+type VoteResponse<C, S> = Extract<
+  Message<C, S>,
+  { type: 'RequestVoteResponse' | 'PreVoteResponse' }
+>;
 
-/** The election timer fires: a follower or candidate starts an election in a new term. */
-export function timeout(server: RaftServer, options: RaftOptions = {}): Step | null {
-  if (server.role === 'leader') return null;
-  const candidate = becomeCandidate(server);
-  return {
-    server: candidate,
-    effects: [persistEffect(candidate, options), { type: 'setTimer', timer: 'election' }],
-  };
-}
+const sendSoon = { type: 'setTimer', timer: 'heartbeat' } as const;
+const resetElectionTimer = { type: 'setTimer', timer: 'election' } as const;
 
-/** Candidate i asks `peer` for its vote. Which peer, and when, is the caller's decision. */
-export function requestVote(server: RaftServer, peer: number): Step | null {
-  if (server.role !== 'candidate' || peer === server.id) return null;
-  if ((server.votesGranted & (1 << peer)) !== 0) return null;
-  assert(peer >= 0 && peer < server.clusterSize, `no server ${peer}`);
-  const message: Message = {
-    type: 'RequestVoteRequest',
-    term: server.currentTerm,
-    lastLogIndex: lastLogIndex(server),
-    lastLogTerm: lastLogTerm(server),
-  };
-  return { server, effects: [{ type: 'send', to: peer, message }] };
-}
-
-/** A candidate holding a quorum of votes becomes leader (§5.2). */
-export function becomeLeader(server: RaftServer): Step | null {
-  if (server.role !== 'candidate') return null;
-  if (countVotes(server.votesGranted) < quorum(server.clusterSize)) return null;
-  const leader = becomeLeaderState(server);
-  return { server: leader, effects: [{ type: 'setTimer', timer: 'heartbeat' }] };
+/** A candidate that holds a quorum of votes leads; one that needs nobody else wins at once. */
+function maybeWin<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
+  if (countVotes(node.votesGranted) < quorum(node.clusterSize)) return node;
+  if (node.role === 'precandidate') return maybeWin(becomeCandidate(node));
+  return node.role === 'candidate' ? becomeLeader(node) : node;
 }
 
 /**
- * Grant the vote when the request is of the current term, the vote is free (or already this
- * candidate's) and the candidate's log is at least as up-to-date (§5.4.1). The vote is
- * persisted before the reply is sent.
+ * The election timer fires. A follower or candidate campaigns: as a pre-candidate with
+ * PreVote, else as a candidate of the next term (bug preVoteRaisesTerm: the pre-candidate
+ * raises its term too). A leader with CheckQuorum steps down unless a quorum was heard from
+ * since the previous timeout (§9.6); without it a leader ignores the timer.
  */
-export function handleRequestVoteRequest(
-  server: RaftServer,
+export function handleElectionTimeout<C, S>(
+  node: RaftNode<C, S>,
+  options: RaftOptions,
+): Step<C, S> {
+  if (node.role === 'leader') {
+    if (options.checkQuorum !== true) return { node, effects: [] };
+    const heard = countVotes(node.recentlyActive | (1 << node.id));
+    if (heard >= quorum(node.clusterSize)) {
+      // A new period of listening starts (unchanged when it already had).
+      const next = node.recentlyActive === 0 ? node : { ...node, recentlyActive: 0 };
+      return { node: next, effects: [] };
+    }
+    return { node: becomeFollower(node, node.currentTerm, null), effects: [resetElectionTimer] };
+  }
+  let campaigner: RaftNode<C, S>;
+  if (options.preVote === true) {
+    campaigner = becomePreCandidate(node);
+    if (options.bugs?.preVoteRaisesTerm === true) {
+      campaigner = { ...campaigner, currentTerm: node.currentTerm + 1, votedFor: null };
+    }
+  } else {
+    campaigner = becomeCandidate(node);
+  }
+  return { node: maybeWin(campaigner), effects: [resetElectionTimer, sendSoon] };
+}
+
+/** A (pre)candidate asks `peer` for its vote, unless the peer granted it already. */
+export function voteRequestTo<C, S>(node: RaftNode<C, S>, peer: number): Effect<C, S> | null {
+  if ((node.votesGranted & (1 << peer)) !== 0) return null;
+  const preVote = node.role === 'precandidate';
+  const message: Message<C, S> = {
+    type: preVote ? 'PreVoteRequest' : 'RequestVoteRequest',
+    term: preVote ? node.currentTerm + 1 : node.currentTerm,
+    lastLogIndex: lastLogIndex(node),
+    lastLogTerm: lastLogTerm(node),
+  };
+  return { type: 'send', to: peer, message };
+}
+
+/**
+ * The leader lease (§9.6, CheckQuorum): a node that knows a live leader of its term ignores a
+ * vote request of a higher term, neither raising its term nor answering. Consulted by step.ts
+ * before the term rule; the bug voteDuringLease lets the request through.
+ */
+export function ignoresVoteInLease<C, S>(
+  node: RaftNode<C, S>,
+  message: Message<C, S>,
+  options: RaftOptions,
+): boolean {
+  if (message.type !== 'RequestVoteRequest' && message.type !== 'PreVoteRequest') return false;
+  if (options.checkQuorum !== true || options.bugs?.voteDuringLease === true) return false;
+  return message.term > node.currentTerm && node.leader !== null;
+}
+
+/**
+ * Whether to grant: a vote of the current term when the vote is free (or already this
+ * candidate's), a pre-vote for a later term; either only for a log at least as up-to-date
+ * (§5.4.1; the bug voteIgnoresLog skips that check).
+ */
+function voteGranted<C, S>(
+  node: RaftNode<C, S>,
   from: number,
-  request: RequestVoteRequest,
-  options: RaftOptions = {},
-): Step {
+  request: VoteRequest<C, S>,
+  options: RaftOptions,
+): boolean {
   const logOk =
-    options.voteIgnoresLog === true ||
-    isUpToDate(server, request.lastLogIndex, request.lastLogTerm);
-  const grant =
-    request.term === server.currentTerm &&
-    (server.votedFor === null || server.votedFor === from) &&
-    logOk;
-  assert(!grant || server.role === 'follower', 'a candidate or leader has voted for itself');
-  const voted = grant ? { ...server, votedFor: from } : server;
-  const effects: Effect[] = [];
-  if (grant && server.votedFor !== from) effects.push(persistEffect(voted, options));
-  if (grant) effects.push({ type: 'setTimer', timer: 'election' });
+    options.bugs?.voteIgnoresLog === true ||
+    isUpToDate(node, request.lastLogIndex, request.lastLogTerm);
+  if (request.type === 'PreVoteRequest') return request.term > node.currentTerm && logOk;
+  const free = node.votedFor === null || node.votedFor === from;
+  return request.term === node.currentTerm && node.role === 'follower' && free && logOk;
+}
+
+/** A vote or pre-vote request: the reply, with the vote recorded first when granted. */
+export function handleVoteRequest<C, S>(
+  node: RaftNode<C, S>,
+  from: number,
+  request: VoteRequest<C, S>,
+  options: RaftOptions,
+): Step<C, S> {
+  const grant = voteGranted(node, from, request, options);
+  const preVote = request.type === 'PreVoteRequest';
+  const voted = grant && !preVote ? { ...node, votedFor: from } : node;
+  const effects: Effect<C, S>[] = [];
+  if (grant && !preVote) effects.push(resetElectionTimer);
   effects.push({
     type: 'send',
     to: from,
-    message: { type: 'RequestVoteResponse', term: server.currentTerm, voteGranted: grant },
+    message: {
+      type: preVote ? 'PreVoteResponse' : 'RequestVoteResponse',
+      term: grant && preVote ? request.term : node.currentTerm,
+      voteGranted: grant,
+    },
   });
-  return { server: voted, effects };
+  return { node: voted, effects };
 }
 
-/** A candidate tallies a vote of its current term; anything else is stale and ignored. */
-export function handleRequestVoteResponse(
-  server: RaftServer,
+/** A (pre)candidate tallies a vote for its election; on a quorum it moves on (§5.2, §9.6). */
+export function handleVoteResponse<C, S>(
+  node: RaftNode<C, S>,
   from: number,
-  response: RequestVoteResponse,
-): Step {
-  if (
-    response.term !== server.currentTerm ||
-    server.role !== 'candidate' ||
-    !response.voteGranted
-  ) {
-    return { server, effects: [] };
+  response: VoteResponse<C, S>,
+): Step<C, S> {
+  const preVote = response.type === 'PreVoteResponse';
+  const expectedRole = preVote ? 'precandidate' : 'candidate';
+  const expectedTerm = preVote ? node.currentTerm + 1 : node.currentTerm;
+  if (node.role !== expectedRole || response.term !== expectedTerm || !response.voteGranted) {
+    return { node, effects: [] };
   }
-  return { server: { ...server, votesGranted: server.votesGranted | (1 << from) }, effects: [] };
+  const tallied = maybeWin({ ...node, votesGranted: node.votesGranted | (1 << from) });
+  return { node: tallied, effects: tallied.role !== node.role ? [sendSoon] : [] };
 }
+

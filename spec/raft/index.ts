@@ -9,16 +9,14 @@ import type { RaftBounds } from './model-state.js';
 import { createRaftModel } from './model.js';
 import { createTlaModel } from './tla-preset.js';
 import { maximumLogLength, maximumServers, maximumTerm, maximumValues } from './tla-state.js';
-import type { RaftOptions } from './types.js';
+import type { RaftBugs, RaftOptions } from './types.js';
 
 export { createRaftModel } from './model.js';
 export { createTlaModel } from './tla-preset.js';
-export * from './compaction.js';
-/** The issue's name for the follower side of InstallSnapshot. */
-export { handleInstallSnapshotRequest as handleInstallSnapshot } from './compaction.js';
-export * from './election.js';
-export * from './replication.js';
-export { initialServer, receive, restart } from './server.js';
+export { step } from './step.js';
+export { initialNode, quorum } from './node.js';
+export { hardStateOf } from './persistence.js';
+export * from './log.js';
 export type * from './types.js';
 
 export const defaultRaftBounds: RaftBounds = {
@@ -29,13 +27,17 @@ export const defaultRaftBounds: RaftBounds = {
   maxMsgs: 1,
   maxRestarts: 1,
   maxCompactions: 1,
+  maxReads: 1,
 };
 
 /** Each known bug's switch, by its name in `shardkv bugs` (the scenario tests use them too). */
-export const raftBugOptions: Readonly<Record<string, RaftOptions>> = {
+export const raftBugSwitches: Readonly<Record<string, RaftBugs>> = {
   'commit-prev-term': { commitPrevTerm: true },
   'vote-ignores-log': { voteIgnoresLog: true },
   'forget-vote-on-restart': { forgetVoteOnRestart: true },
+  'read-without-quorum': { readWithoutQuorum: true },
+  'prevote-raises-term': { preVoteRaisesTerm: true },
+  'vote-during-lease': { voteDuringLease: true },
 };
 
 function boundsOf(params: Params): RaftBounds {
@@ -47,16 +49,30 @@ function boundsOf(params: Params): RaftBounds {
     maxMsgs: params['max-msgs'] as number,
     maxRestarts: params['max-restarts'] as number,
     maxCompactions: params['max-compactions'] as number,
+    maxReads: params['max-reads'] as number,
   };
 }
 
-function createPreset(bounds: RaftBounds, bug: string | undefined, symmetry: boolean) {
+/** The node options a model's parameters and bug name select. */
+export function raftOptionsOf(params: Params, bug: string | undefined): RaftOptions {
+  return {
+    preVote: params['pre-vote'] === true,
+    checkQuorum: params['check-quorum'] === true,
+    ...(bug === undefined ? {} : { bugs: raftBugSwitches[bug] }),
+  };
+}
+
+function createPreset(params: Params, bounds: RaftBounds, bug: string | undefined) {
+  const symmetry = params['symmetry'] === true;
   if (bug !== undefined || symmetry)
     throw new UsageError('--preset raft.tla takes no --bug and no --symmetry');
+  if (params['pre-vote'] === true || params['check-quorum'] === true)
+    throw new UsageError('--preset raft.tla has neither --pre-vote nor --check-quorum');
   // raft.tla restarts without bound and never compacts: these bounds would be silently ignored.
   const ignored = [
     ['max-restarts', bounds.maxRestarts, defaultRaftBounds.maxRestarts],
     ['max-compactions', bounds.maxCompactions, defaultRaftBounds.maxCompactions],
+    ['max-reads', bounds.maxReads, defaultRaftBounds.maxReads],
   ] as const;
   for (const [name, value, fallback] of ignored) {
     if (value !== fallback) throw new UsageError(`--preset raft.tla has no --${name} bound`);
@@ -137,6 +153,26 @@ export const raftDefinition: ModelDefinition = {
       max: 8,
     },
     {
+      name: 'max-reads',
+      description: 'ReadIndex requests in a behaviour',
+      default: defaultRaftBounds.maxReads,
+      kind: 'integer',
+      min: 0,
+      max: 8,
+    },
+    {
+      name: 'pre-vote',
+      description: 'PreVote (dissertation §9.6): a server raises its term only if it could win',
+      default: false,
+      kind: 'boolean',
+    },
+    {
+      name: 'check-quorum',
+      description: 'CheckQuorum (§9.6): leader lease; a leader without a quorum steps down',
+      default: false,
+      kind: 'boolean',
+    },
+    {
       name: 'symmetry',
       description: 'count states up to renaming of servers',
       default: false,
@@ -144,7 +180,7 @@ export const raftDefinition: ModelDefinition = {
     },
     {
       name: 'preset',
-      description: "raft.tla: Ongaro's raft.tla exactly (ignores max-restarts, max-compactions)",
+      description: "raft.tla: Ongaro's raft.tla exactly (no restart, compaction or read bounds)",
       default: 'none',
       kind: 'choice',
       choices: ['none', 'raft.tla'],
@@ -159,9 +195,10 @@ export const raftDefinition: ModelDefinition = {
       breaks: ['StateMachineSafety', 'LeaderCompleteness'],
       bounds: {
         'max-term': 4,
-        'max-log': 1,
+        'max-log': 2,
         'max-restarts': 0,
         'max-compactions': 0,
+        'max-reads': 0,
         symmetry: true,
       },
     },
@@ -170,19 +207,55 @@ export const raftDefinition: ModelDefinition = {
       description:
         'a server grants its vote without checking that the candidate log is up to date (§5.4.1)',
       breaks: ['LeaderCompleteness'],
-      bounds: { 'max-term': 2, 'max-log': 1, 'max-restarts': 0, 'max-compactions': 0 },
+      bounds: {
+        'max-term': 2,
+        'max-log': 1,
+        'max-restarts': 0,
+        'max-compactions': 0,
+        'max-reads': 0,
+      },
     },
     {
       name: 'forget-vote-on-restart',
       description: 'votedFor is not persisted, so a restarted server can vote twice in one term',
       breaks: ['ElectionSafety'],
-      bounds: { 'max-term': 1, 'max-log': 0, 'max-restarts': 1, 'max-compactions': 0 },
+      bounds: {
+        'max-term': 1,
+        'max-log': 1,
+        'max-restarts': 1,
+        'max-compactions': 0,
+        'max-reads': 0,
+      },
+    },
+    {
+      name: 'read-without-quorum',
+      description:
+        'a leader serves a ReadIndex read without a heartbeat round confirming it still leads ' +
+        '(dissertation §6.4): a deposed leader answers with a stale index',
+      breaks: ['LinearizableReads'],
+      bounds: { 'max-term': 2, 'max-log': 2, 'max-restarts': 0, 'max-compactions': 0 },
+    },
+    {
+      name: 'prevote-raises-term',
+      description:
+        'with PreVote, a pre-candidate raises its term before a quorum agreed (§9.6): an ' +
+        'isolated server comes back with a higher term and deposes the leader',
+      breaks: ['NoTermRaisedAlone'],
+      bounds: { 'pre-vote': true, 'max-restarts': 0, 'max-compactions': 0, 'max-reads': 0 },
+    },
+    {
+      name: 'vote-during-lease',
+      description:
+        'with CheckQuorum, a server that hears from a live leader still heeds a higher-term ' +
+        'vote request (§9.6): a returning server deposes a healthy leader',
+      breaks: ['LeaseRespected'],
+      bounds: { 'check-quorum': true, 'max-restarts': 0, 'max-compactions': 0, 'max-reads': 0 },
     },
   ],
   create: (params, bug) => {
     const bounds = boundsOf(params);
     const symmetry = params['symmetry'] === true;
-    if (params['preset'] === 'raft.tla') return createPreset(bounds, bug, symmetry) as never;
-    return createRaftModel(bounds, bug === undefined ? {} : raftBugOptions[bug], symmetry) as never;
+    if (params['preset'] === 'raft.tla') return createPreset(params, bounds, bug) as never;
+    return createRaftModel(bounds, raftOptionsOf(params, bug), symmetry) as never;
   },
 };

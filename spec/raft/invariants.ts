@@ -1,17 +1,23 @@
 /**
- * Raft's safety properties (Raft paper Figure 3, and §5.4), named as DESIGN §3 lists them.
- * Those about history read the model's proof-only history variables: `elected` (who became
- * leader in which term), `committed` (what was committed, and when) and `leaderLogRewritten`.
+ * Raft's safety properties (Raft paper Figure 3, and §5.4), named as DESIGN §3 lists them,
+ * and those of ReadIndex (dissertation §6.4), PreVote and the leader lease (§9.6). Those about
+ * history read the model's proof-only history variables: `elected` (who became leader in
+ * which term), `committed` (what was committed, and when), and the flags.
  */
 import type { Invariant } from '../../checker/model.js';
-import { lastLogIndex, termAt, valueAt } from './log.js';
-import { countVotes, quorum } from './server.js';
-import type { CommitRecord, RaftModelState } from './model-state.js';
-import type { HardState } from './types.js';
+import { lastLogIndex, termAt, type LogHolder } from './log.js';
+import {
+  commandAt,
+  type CommitRecord,
+  type ModelCommand,
+  type ModelData,
+  type RaftModelState,
+} from './model-state.js';
+import { countVotes, quorum } from './node.js';
 
 /** Whether a log (with its snapshot) holds the committed entry. */
-function holds(state: HardState, record: CommitRecord): boolean {
-  if (valueAt(state, record.index) !== record.value) return false;
+function holds(state: LogHolder<ModelCommand, ModelData>, record: CommitRecord): boolean {
+  if (commandAt(state, record.index) !== record.command) return false;
   const term = termAt(state, record.index);
   // A compacted entry keeps only its value (and the last one its term).
   return term === undefined || term === record.term;
@@ -34,7 +40,7 @@ export function logMatching(state: RaftModelState): boolean {
         const term = termAt(a, index);
         if (term === undefined || term !== termAt(b, index)) continue;
         for (let earlier = 1; earlier <= index; earlier++) {
-          if (valueAt(a, earlier) !== valueAt(b, earlier)) return false;
+          if (commandAt(a, earlier) !== commandAt(b, earlier)) return false;
           const termA = termAt(a, earlier);
           const termB = termAt(b, earlier);
           if (termA !== undefined && termB !== undefined && termA !== termB) return false;
@@ -82,10 +88,30 @@ export function committedDurable(state: RaftModelState): boolean {
   const needed = quorum(state.servers.length);
   for (const record of state.committed) {
     let copies = 0;
-    for (const persisted of state.persisted) if (holds(persisted, record)) copies++;
+    for (const { snapshot, entries } of state.persisted) {
+      if (holds({ snapshot, log: entries }, record)) copies++;
+    }
     if (copies < needed) return false;
   }
   return true;
+}
+
+/**
+ * Linearizable Reads (§6.4): a read is served at an index at least that of every entry
+ * committed before the read arrived, so it sees every write acknowledged before it.
+ */
+export function linearizableReads(state: RaftModelState): boolean {
+  return !state.staleRead;
+}
+
+/** No Term Raised Alone (§9.6, PreVote): an isolated node never raises its term. */
+export function noTermRaisedAlone(state: RaftModelState): boolean {
+  return !state.termRaisedAlone;
+}
+
+/** Lease Respected (§9.6, CheckQuorum): a node hearing a live leader ignores vote requests. */
+export function leaseRespected(state: RaftModelState): boolean {
+  return !state.leaseBroken;
 }
 
 export const raftInvariants: readonly Invariant<RaftModelState>[] = [
@@ -95,6 +121,9 @@ export const raftInvariants: readonly Invariant<RaftModelState>[] = [
   { name: 'StateMachineSafety', holds: stateMachineSafety },
   { name: 'LeaderAppendOnly', holds: leaderAppendOnly },
   { name: 'CommittedDurable', holds: committedDurable },
+  { name: 'LinearizableReads', holds: linearizableReads },
+  { name: 'NoTermRaisedAlone', holds: noTermRaisedAlone },
+  { name: 'LeaseRespected', holds: leaseRespected },
 ];
 
 export const raftInvariantNames = raftInvariants.map((invariant) => invariant.name);

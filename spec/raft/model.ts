@@ -1,126 +1,160 @@
 /**
- * The `raft` model: N servers running the node-local functions of election.ts,
- * replication.ts and compaction.ts, composed with a network bag and an environment
- * (timeouts, client values, crash + restart, log compaction), within bounds.
+ * The `raft` model: N nodes, each driven only through the step function (step.ts), composed
+ * with a network bag and an environment (election timeouts, heartbeats to one peer, client
+ * values, reads, crash + restart, the application's snapshots), within bounds. The model
+ * decides nothing of the protocol: it picks inputs, performs the effects (the bag takes the
+ * sends, the disk the saves) and keeps proof-only history for the invariants.
  *
  * How it differs from raft.tla (see tla-preset.ts for the exact transcription), always as a
- * refinement of the same protocol (every step here is a step, or a short sequence of steps,
- * of raft.tla extended with snapshots):
- * - A candidate votes for itself at Timeout, and a server handling a message with a newer term
+ * refinement of the same protocol extended with snapshots, the no-op entry of §6.4, ReadIndex
+ * and, as options, PreVote and CheckQuorum (§9.6):
+ * - A candidate votes for itself at Timeout, and a node handling a message with a newer term
  *   first becomes a follower of it (raft.tla's UpdateTerm) in the same step.
- * - A candidate becomes leader on the deciding vote, and a leader advances its commit index
- *   when a response moves matchIndex (raft.tla's BecomeLeader and AdvanceCommitIndex, fused).
- * - Messages leave the bag when handled; commitIndex never decreases; persisted state is kept
- *   apart from volatile state and only `persist` effects write it.
- * - Log compaction (§7): CompactLog up to the commit index, InstallSnapshot and its handler.
- * Restarts and compactions are bounded by counters; terms, log lengths and copies in flight
- * by the state constraint, as in TLC.
+ * - A candidate becomes leader on the deciding vote and appends its no-op entry; a leader
+ *   advances its commit index in the step that lets it (BecomeLeader and AdvanceCommitIndex
+ *   happen inside the node's step).
+ * - Heartbeat(i, j) is raft.tla's RequestVote(i, j) for a candidate and AppendEntries(i, j)
+ *   for a leader (one entry at most), or InstallSnapshot when the entry is compacted.
+ * - Messages leave the bag when handled; commitIndex never decreases; saved state is kept
+ *   apart from volatile state and only save effects write it.
+ * Restarts, compactions and reads are bounded by counters; terms, log lengths and copies in
+ * flight by the state constraint, as in TLC.
  */
 import type { Model } from '../../checker/model.js';
 import { assert } from '../assert.js';
 import { raftCodec, writeRaftView } from './codec.js';
-import { compactLog, installSnapshot } from './compaction.js';
-import { becomeLeader, requestVote, timeout } from './election.js';
 import { raftInvariants } from './invariants.js';
-import { lastLogIndex, termAt, valueAt } from './log.js';
-import type { CommitRecord, RaftBounds, RaftModelState } from './model-state.js';
+import { lastLogIndex, termAt } from './log.js';
+import {
+  commandAt,
+  type CommitRecord,
+  type ModelEnvelope,
+  type ModelNode,
+  type ModelPersisted,
+  type RaftBounds,
+  type RaftModelState,
+} from './model-state.js';
 import { copiesInFlight, envelopeKey, removeMessage, sendMessage, type Bag } from './network.js';
-import { advanceCommitIndex, appendEntries, clientRequest } from './replication.js';
-import { initialServer, receive, restart } from './server.js';
-import type { Effect, Envelope, RaftOptions, RaftServer, Step } from './types.js';
+import { initialNode, quorum } from './node.js';
+import { step } from './step.js';
+import type { Effect, Input, RaftOptions, Step } from './types.js';
 
 export type RaftAction =
-  | { readonly type: 'Timeout' | 'Restart' | 'CompactLog'; readonly server: number }
   | {
-      readonly type: 'RequestVote' | 'AppendEntries' | 'InstallSnapshot';
+      readonly type: 'Timeout' | 'Restart' | 'CompactLog' | 'ReadIndex';
       readonly server: number;
-      readonly peer: number;
     }
+  | { readonly type: 'Heartbeat'; readonly server: number; readonly peer: number }
   | { readonly type: 'ClientRequest'; readonly server: number; readonly value: number }
-  | { readonly type: 'Deliver' | 'Duplicate' | 'Drop'; readonly envelope: Envelope };
+  | { readonly type: 'Deliver' | 'Duplicate' | 'Drop'; readonly envelope: ModelEnvelope };
+
+type ModelStepResult = Step<number, readonly (number | null)[]>;
+type ModelEffect = Effect<number, readonly (number | null)[]>;
 
 export function initialModelState(bounds: RaftBounds): RaftModelState {
   const servers = Array.from({ length: bounds.servers }, (_, id) =>
-    initialServer(id, bounds.servers),
+    initialNode<number, readonly (number | null)[]>(id, bounds.servers),
   );
+  const empty: ModelPersisted = {
+    hardState: { currentTerm: 0, votedFor: null, commitIndex: 0 },
+    snapshot: null,
+    entries: [],
+  };
   return {
     servers,
-    persisted: servers.map(({ currentTerm, votedFor, log, snapshot }) => ({
-      currentTerm,
-      votedFor,
-      log,
-      snapshot,
-    })),
+    persisted: servers.map(() => empty),
     messages: [],
     restarts: 0,
     compactions: 0,
+    readsIssued: 0,
+    readsWaiting: [],
+    staleRead: false,
     elected: [],
     committed: [],
     leaderLogRewritten: false,
+    termRaisedAlone: false,
+    leaseBroken: false,
   };
 }
 
-/** What the network and the disk do with a step's effects, in order. */
-function perform(state: RaftModelState, id: number, step: Step): RaftModelState {
+/** What the disk does with a save effect: the storage contract of types.ts's Effect. */
+function save(persisted: ModelPersisted, effect: ModelEffect): ModelPersisted {
+  const base = persisted.snapshot === null ? 0 : persisted.snapshot.lastIncludedIndex;
+  switch (effect.type) {
+    case 'saveSnapshot': {
+      const dropped = effect.snapshot.lastIncludedIndex - base;
+      return { ...persisted, snapshot: effect.snapshot, entries: persisted.entries.slice(dropped) };
+    }
+    case 'saveEntries': {
+      const kept = persisted.entries.slice(0, effect.fromIndex - base - 1);
+      return { ...persisted, entries: [...kept, ...effect.entries] };
+    }
+    case 'saveHardState':
+      return { ...persisted, hardState: effect.hardState };
+    default:
+      return persisted;
+  }
+}
+
+/** What the network, the disk and the clients do with a step's effects, in order. */
+function perform(state: RaftModelState, id: number, result: ModelStepResult): RaftModelState {
   let messages: Bag = state.messages;
-  let persisted = state.persisted;
-  for (const effect of step.effects as readonly Effect[]) {
+  let persisted = state.persisted[id]!;
+  let { readsWaiting, staleRead } = state;
+  for (const effect of result.effects) {
     if (effect.type === 'send') {
       messages = sendMessage(messages, { from: id, to: effect.to, message: effect.message });
-    } else if (effect.type === 'persist') {
-      persisted = persisted.slice();
-      (persisted as unknown[])[id] = effect.state;
+    } else if (effect.type === 'readReady' || effect.type === 'readRefused') {
+      const record = readsWaiting.find((read) => read.requestId === effect.requestId)!;
+      readsWaiting = readsWaiting.filter((read) => read !== record);
+      if (effect.type === 'readReady' && effect.index < record.floor) staleRead = true;
+    } else {
+      persisted = save(persisted, effect);
     }
   }
   const servers = state.servers.slice();
-  servers[id] = step.server;
-  return { ...state, servers, messages, persisted };
+  servers[id] = result.node;
+  const allPersisted = state.persisted.slice();
+  allPersisted[id] = persisted;
+  return { ...state, servers, messages, persisted: allPersisted, readsWaiting, staleRead };
 }
 
-/** The fused follow-ups of the default model: become leader, then commit, when enabled. */
-function settle(step: Step, options: RaftOptions): Step {
-  let current = step;
-  const elected = becomeLeader(current.server);
-  if (elected)
-    current = { server: elected.server, effects: [...current.effects, ...elected.effects] };
-  const committed = advanceCommitIndex(current.server, options);
-  if (committed)
-    current = { server: committed.server, effects: [...current.effects, ...committed.effects] };
-  return current;
+/** The applied commands of a node up to its commit index: the application's snapshot. */
+function appliedData(node: ModelNode): (number | null)[] {
+  const data: (number | null)[] = [];
+  for (let index = 1; index <= node.commitIndex; index++) data.push(commandAt(node, index)!);
+  return data;
 }
 
-function localStep(
+/** The input an action gives its node, or null when the environment's bounds forbid it. */
+function inputOf(
   state: RaftModelState,
   action: RaftAction,
-  options: RaftOptions,
   bounds: RaftBounds,
-): Step | null {
+): Input<number, readonly (number | null)[]> | null {
   switch (action.type) {
-    case 'Timeout': {
-      const step = timeout(state.servers[action.server]!, options);
-      return step && settle(step, options);
-    }
+    case 'Timeout':
+      return { type: 'electionTimeout' };
+    case 'Heartbeat':
+      return { type: 'heartbeat', peer: action.peer };
+    case 'ClientRequest':
+      return { type: 'propose', commands: [action.value] };
+    case 'ReadIndex':
+      // Clients send reads to a leader (a follower would only refuse them).
+      if (state.readsIssued >= bounds.maxReads) return null;
+      if (state.servers[action.server]!.role !== 'leader') return null;
+      return { type: 'readIndex', requestId: state.readsIssued + 1 };
     case 'Restart':
       if (state.restarts >= bounds.maxRestarts) return null;
-      return restart(action.server, bounds.servers, state.persisted[action.server]!);
+      return { type: 'restart', persisted: state.persisted[action.server]! };
     case 'CompactLog': {
       if (state.compactions >= bounds.maxCompactions) return null;
-      const server = state.servers[action.server]!;
-      return compactLog(server, server.commitIndex, options);
-    }
-    case 'RequestVote':
-      return requestVote(state.servers[action.server]!, action.peer);
-    case 'AppendEntries':
-      return appendEntries(state.servers[action.server]!, action.peer);
-    case 'InstallSnapshot':
-      return installSnapshot(state.servers[action.server]!, action.peer);
-    case 'ClientRequest': {
-      const step = clientRequest(state.servers[action.server]!, action.value, options);
-      return step && settle(step, options);
+      const node = state.servers[action.server]!;
+      return { type: 'snapshot', index: node.commitIndex, data: appliedData(node) };
     }
     case 'Deliver': {
-      const { from, to, message } = action.envelope;
-      return settle(receive(state.servers[to]!, from, message, options), options);
+      const { from, message } = action.envelope;
+      return { type: 'message', from, message };
     }
     case 'Duplicate':
     case 'Drop':
@@ -132,11 +166,11 @@ function serverOf(action: RaftAction): number {
   return 'envelope' in action ? action.envelope.to : action.server;
 }
 
-/** The proof-only history after a step of server `id` from `before` to `after`. */
+/** The proof-only history after a step of one node from `before` to `after`. */
 export function recordHistory(
   state: RaftModelState,
-  before: RaftServer,
-  after: RaftServer,
+  before: ModelNode,
+  after: ModelNode,
 ): RaftModelState {
   let { elected, committed, leaderLogRewritten } = state;
   const term = after.currentTerm;
@@ -148,12 +182,8 @@ export function recordHistory(
   if (after.role === 'leader' && after.commitIndex > committed.length) {
     const records: CommitRecord[] = committed.slice();
     for (let index = committed.length + 1; index <= after.commitIndex; index++) {
-      records.push({
-        index,
-        term: termAt(after, index)!,
-        value: valueAt(after, index)!,
-        inTerm: term,
-      });
+      const command = commandAt(after, index)!;
+      records.push({ index, term: termAt(after, index)!, command, inTerm: term });
     }
     committed = records;
   }
@@ -161,7 +191,7 @@ export function recordHistory(
     for (let index = 1; index <= lastLogIndex(before) && !leaderLogRewritten; index++) {
       const beforeTerm = termAt(before, index);
       const afterTerm = termAt(after, index);
-      if (valueAt(before, index) !== valueAt(after, index)) leaderLogRewritten = true;
+      if (commandAt(before, index) !== commandAt(after, index)) leaderLogRewritten = true;
       if (beforeTerm !== undefined && afterTerm !== undefined && beforeTerm !== afterTerm)
         leaderLogRewritten = true;
     }
@@ -176,10 +206,34 @@ export function recordHistory(
   return { ...state, elected, committed, leaderLogRewritten };
 }
 
-/** A model step: the successor and the effects the acting server asked for. */
+/**
+ * The proof-only flags of §9.6: with PreVote, an election timeout alone (no message heard)
+ * must not raise a term, unless the node is a quorum by itself; with CheckQuorum, a node in a
+ * leader lease must neither answer nor adopt the term of a vote request.
+ */
+function recordDisruption(
+  state: RaftModelState,
+  action: RaftAction,
+  before: ModelNode,
+  result: ModelStepResult,
+  options: RaftOptions,
+): RaftModelState {
+  const raised = result.node.currentTerm > before.currentTerm;
+  if (options.preVote === true && action.type === 'Timeout' && raised) {
+    if (quorum(before.clusterSize) > 1) return { ...state, termRaisedAlone: true };
+  }
+  if (options.checkQuorum !== true || action.type !== 'Deliver') return state;
+  const message = action.envelope.message;
+  if (message.type !== 'RequestVoteRequest' && message.type !== 'PreVoteRequest') return state;
+  if (before.leader === null || message.term <= before.currentTerm) return state;
+  const answered = result.effects.some((effect) => effect.type === 'send');
+  return raised || answered ? { ...state, leaseBroken: true } : state;
+}
+
+/** A model step: the successor and the effects the acting node asked for. */
 export interface ModelStep {
   readonly state: RaftModelState;
-  readonly effects: readonly Effect[];
+  readonly effects: readonly ModelEffect[];
 }
 
 export function stepModel(
@@ -198,15 +252,24 @@ export function stepModel(
   }
   if (action.type === 'Drop')
     return { state: { ...state, messages: removeMessage(state.messages, key!) }, effects: [] };
-  const step = localStep(state, action, options, bounds);
-  if (step === null) return null;
+  const input = inputOf(state, action, bounds);
+  if (input === null) return null;
   const id = serverOf(action);
-  const consumed =
-    key === undefined ? state : { ...state, messages: removeMessage(state.messages, key) };
-  let next = perform(consumed, id, step);
+  const before = state.servers[id]!;
+  const result = step(before, input, options);
+  const idle = result.node === before && result.effects.length === 0;
+  if (idle && action.type !== 'Deliver' && action.type !== 'Restart') return null;
+  let next = key === undefined ? state : { ...state, messages: removeMessage(state.messages, key) };
+  if (action.type === 'ReadIndex') {
+    const read = { requestId: next.readsIssued + 1, floor: next.committed.length };
+    next = { ...next, readsIssued: read.requestId, readsWaiting: [...next.readsWaiting, read] };
+  }
+  next = perform(next, id, result);
   if (action.type === 'Restart') next = { ...next, restarts: next.restarts + 1 };
   if (action.type === 'CompactLog') next = { ...next, compactions: next.compactions + 1 };
-  return { state: recordHistory(next, state.servers[id]!, step.server), effects: step.effects };
+  next = recordHistory(next, before, result.node);
+  next = recordDisruption(next, action, before, result, options);
+  return { state: next, effects: result.effects };
 }
 
 export function nextModelState(
@@ -219,7 +282,7 @@ export function nextModelState(
 }
 
 /** The bag key of an action's message: by identity first (the checker's own actions). */
-function keyOf(bag: Bag, envelope: Envelope): string | undefined {
+function keyOf(bag: Bag, envelope: ModelEnvelope): string | undefined {
   const same = bag.find((item) => item.envelope === envelope);
   if (same) return same.key;
   const key = envelopeKey(envelope);
@@ -239,16 +302,10 @@ function localActions(bounds: RaftBounds): RaftAction[] {
   for (let server = 0; server < servers; server++) {
     actions.push({ type: 'Timeout', server });
     for (let peer = 0; peer < servers; peer++)
-      if (peer !== server) actions.push({ type: 'RequestVote', server, peer });
+      if (peer !== server) actions.push({ type: 'Heartbeat', server, peer });
     for (let value = 0; value < values; value++)
       actions.push({ type: 'ClientRequest', server, value });
-    for (let peer = 0; peer < servers; peer++) {
-      if (peer !== server)
-        actions.push(
-          { type: 'AppendEntries', server, peer },
-          { type: 'InstallSnapshot', server, peer },
-        );
-    }
+    actions.push({ type: 'ReadIndex', server });
     actions.push({ type: 'Restart', server }, { type: 'CompactLog', server });
   }
   return actions;
@@ -257,9 +314,7 @@ function localActions(bounds: RaftBounds): RaftAction[] {
 export function raftLabel(action: RaftAction): string {
   const name = (id: number) => `s${id + 1}`;
   switch (action.type) {
-    case 'RequestVote':
-    case 'AppendEntries':
-    case 'InstallSnapshot':
+    case 'Heartbeat':
       return `${action.type}(${name(action.server)}, ${name(action.peer)})`;
     case 'ClientRequest':
       return `ClientRequest(${name(action.server)}, v${action.value + 1})`;

@@ -3,7 +3,7 @@
  * canonical key so that equal bags are equal values. Deliver, drop and duplicate are the
  * environment's actions; the state constraint bounds the total number of copies.
  */
-import type { Envelope, Message } from './types.js';
+import type { ModelEnvelope as Envelope, ModelMessage as Message } from './model-state.js';
 
 export interface InFlight {
   readonly key: string;
@@ -16,19 +16,28 @@ export type Bag = readonly InFlight[];
 function messageFields(message: Message): string {
   switch (message.type) {
     case 'RequestVoteRequest':
-      return `a${message.term},${message.lastLogIndex},${message.lastLogTerm}`;
-    case 'RequestVoteResponse':
-      return `b${message.term},${message.voteGranted ? 1 : 0}`;
-    case 'AppendEntriesRequest': {
-      const entries = message.entries.map((entry) => `${entry.term}:${entry.value}`).join(';');
-      const { term, prevLogIndex, prevLogTerm, leaderCommit } = message;
-      return `c${term},${prevLogIndex},${prevLogTerm},${leaderCommit},${entries}`;
+    case 'PreVoteRequest': {
+      const kind = message.type === 'RequestVoteRequest' ? 'a' : 'g';
+      return `${kind}${message.term},${message.lastLogIndex},${message.lastLogTerm}`;
     }
-    case 'AppendEntriesResponse':
-      return `d${message.term},${message.success ? 1 : 0},${message.matchIndex}`;
+    case 'RequestVoteResponse':
+    case 'PreVoteResponse': {
+      const kind = message.type === 'RequestVoteResponse' ? 'b' : 'h';
+      return `${kind}${message.term},${message.voteGranted ? 1 : 0}`;
+    }
+    case 'AppendEntriesRequest': {
+      const entries = message.entries.map((entry) => `${entry.term}:${entry.command}`).join(';');
+      const { term, prevLogIndex, prevLogTerm, leaderCommit, readSequence } = message;
+      return `c${term},${prevLogIndex},${prevLogTerm},${leaderCommit},${readSequence},${entries}`;
+    }
+    case 'AppendEntriesResponse': {
+      const { term, success, matchIndex, conflictTerm, conflictIndex, readSequence } = message;
+      const fields = [term, success ? 1 : 0, matchIndex, conflictTerm, conflictIndex, readSequence];
+      return `d${fields.join(',')}`;
+    }
     case 'InstallSnapshotRequest': {
-      const { lastIncludedIndex, lastIncludedTerm, values } = message.snapshot;
-      return `e${message.term},${lastIncludedIndex},${lastIncludedTerm},${values.join(';')}`;
+      const { lastIncludedIndex, lastIncludedTerm, data } = message.snapshot;
+      return `e${message.term},${lastIncludedIndex},${lastIncludedTerm},${data.join(';')}`;
     }
     case 'InstallSnapshotResponse':
       return `f${message.term},${message.matchIndex}`;

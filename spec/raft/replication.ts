@@ -1,97 +1,118 @@
 /**
- * Log replication (Raft paper §5.3, §5.4.2; raft.tla's ClientRequest, AppendEntries,
- * AdvanceCommitIndex and the AppendEntries handlers). AppendEntries carries at most one entry,
- * raft.tla's granularity; the runtime may call it repeatedly to send more.
+ * Log replication (Raft paper §5.3, §5.4.2): proposals appended by the leader as one batch,
+ * AppendEntries with up to a configurable number of entries, the follower's conflict hint that
+ * lets the leader skip a whole term per round trip (§5.3, end), and the commit rule that only
+ * counts replicas of an entry of the leader's own term (Figure 8). Handlers of step.ts; the
+ * term rule of §5.1 has run before them.
  */
 import { assert } from '../assert.js';
-import { entriesBetween, lastLogIndex, termAt } from './log.js';
-import { becomeFollower, persistEffect, quorum } from './server.js';
-import type { Effect, Entry, Message, RaftOptions, RaftServer, Step } from './types.js';
+import {
+  entriesBetween,
+  firstIndexOfTerm,
+  lastIndexOfTerm,
+  lastLogIndex,
+  snapshotIndex,
+  termAt,
+} from './log.js';
+import { becomeFollower, quorum } from './node.js';
+import { acknowledgeReads } from './read-index.js';
+import type { Effect, Entry, Message, RaftNode, RaftOptions, Step } from './types.js';
 
-type AppendEntriesRequest = Extract<Message, { type: 'AppendEntriesRequest' }>;
-type AppendEntriesResponse = Extract<Message, { type: 'AppendEntriesResponse' }>;
+type AppendEntriesRequest<C, S> = Extract<Message<C, S>, { type: 'AppendEntriesRequest' }>;
+type AppendEntriesResponse<C, S> = Extract<Message<C, S>, { type: 'AppendEntriesResponse' }>;
 
-/** The leader appends a client's value to its log and persists it. */
-export function clientRequest(
-  server: RaftServer,
-  value: number,
-  options: RaftOptions = {},
-): Step | null {
-  if (server.role !== 'leader') return null;
-  const log = [...server.log, { term: server.currentTerm, value }];
-  const matchIndex = server.matchIndex.slice();
-  const next = { ...server, log, matchIndex };
-  matchIndex[server.id] = lastLogIndex(next);
-  return { server: next, effects: [persistEffect(next, options)] };
+const sendSoon = { type: 'setTimer', timer: 'heartbeat' } as const;
+
+/** A leader appends a batch of client commands to its log (persisted once, by step.ts). */
+export function handlePropose<C, S>(node: RaftNode<C, S>, commands: readonly C[]): Step<C, S> {
+  if (node.role !== 'leader' || commands.length === 0) return { node, effects: [] };
+  const term = node.currentTerm;
+  const log = [...node.log, ...commands.map((command) => ({ term, command }))];
+  const matchIndex = node.matchIndex.slice();
+  matchIndex[node.id] = snapshotIndex(node) + log.length;
+  return { node: { ...node, log, matchIndex }, effects: [sendSoon] };
 }
 
 /**
- * The leader sends `peer` the entries from nextIndex[peer] on, at most `maxEntries` of them
- * (none: a heartbeat). The model sends one, raft.tla's granularity; how many to batch is the
- * runtime's decision, so it is an input.
+ * The leader's AppendEntries to `peer`: the entries from nextIndex[peer] on, at most
+ * `maxEntries` of them (none: a heartbeat). Null when those entries are compacted (the caller
+ * sends the snapshot instead).
  */
-export function appendEntries(server: RaftServer, peer: number, maxEntries = 1): Step | null {
-  if (server.role !== 'leader' || peer === server.id) return null;
+export function appendRequestTo<C, S>(
+  node: RaftNode<C, S>,
+  peer: number,
+  maxEntries: number,
+): Effect<C, S> | null {
   assert(Number.isInteger(maxEntries) && maxEntries >= 0, `bad batch size ${maxEntries}`);
-  const nextIndex = server.nextIndex[peer]!;
-  if (nextIndex <= server.snapshot.lastIncludedIndex) return null;
+  const nextIndex = node.nextIndex[peer]!;
+  if (nextIndex <= snapshotIndex(node)) return null;
   const prevLogIndex = nextIndex - 1;
-  const prevLogTerm = termAt(server, prevLogIndex);
+  const prevLogTerm = termAt(node, prevLogIndex);
   assert(prevLogTerm !== undefined, `leader has no entry ${prevLogIndex} before nextIndex`);
-  const first = nextIndex - server.snapshot.lastIncludedIndex - 1;
-  const entries = server.log.slice(first, first + maxEntries);
-  const message: Message = {
+  const first = nextIndex - snapshotIndex(node) - 1;
+  const entries = node.log.slice(first, first + maxEntries);
+  const message: Message<C, S> = {
     type: 'AppendEntriesRequest',
-    term: server.currentTerm,
+    term: node.currentTerm,
     prevLogIndex,
     prevLogTerm,
     entries,
-    leaderCommit: Math.min(server.commitIndex, prevLogIndex + entries.length),
+    leaderCommit: Math.min(node.commitIndex, prevLogIndex + entries.length),
+    // Only a pending read needs confirming; 0 confirms none and keeps messages alike.
+    readSequence: node.pendingReads.length > 0 ? node.readSequence : 0,
   };
-  return { server, effects: [{ type: 'send', to: peer, message }] };
+  return { type: 'send', to: peer, message };
 }
 
 /**
  * The leader commits the highest index stored on a quorum, but only when that entry is of its
- * own term (§5.4.2, Figure 8); commit-prev-term drops that check. Null when nothing changes.
+ * own term (§5.4.2, Figure 8; the bug commitPrevTerm drops that check), and emits the newly
+ * committed entries for the application. Unchanged when nothing commits.
  */
-export function advanceCommitIndex(server: RaftServer, options: RaftOptions = {}): Step | null {
-  if (server.role !== 'leader') return null;
-  const needed = quorum(server.clusterSize);
-  let newCommit = server.commitIndex;
-  for (let index = lastLogIndex(server); index > server.commitIndex; index--) {
-    const agree = server.matchIndex.filter(
-      (match, peer) => peer === server.id || match >= index,
-    ).length;
+export function maybeCommit<C, S>(node: RaftNode<C, S>, options: RaftOptions): Step<C, S> {
+  if (node.role !== 'leader') return { node, effects: [] };
+  const needed = quorum(node.clusterSize);
+  let newCommit = node.commitIndex;
+  for (let index = lastLogIndex(node); index > node.commitIndex; index--) {
+    let agree = 0;
+    node.matchIndex.forEach((match, peer) => {
+      if (peer === node.id || match >= index) agree++;
+    });
     if (agree < needed) continue;
-    if (options.commitPrevTerm || termAt(server, index) === server.currentTerm) newCommit = index;
+    const ownTerm = termAt(node, index) === node.currentTerm;
+    if (ownTerm || options.bugs?.commitPrevTerm === true) newCommit = index;
     break;
   }
-  if (newCommit === server.commitIndex) return null;
-  const entries = entriesBetween(server, server.commitIndex, newCommit);
-  return { server: { ...server, commitIndex: newCommit }, effects: [{ type: 'apply', entries }] };
+  if (newCommit === node.commitIndex) return { node, effects: [] };
+  const entries = entriesBetween(node, node.commitIndex, newCommit);
+  return { node: { ...node, commitIndex: newCommit }, effects: [{ type: 'apply', entries }] };
 }
 
-function reply(to: number, term: number, success: boolean, matchIndex: number): Effect {
+function reply<C, S>(
+  to: number,
+  term: number,
+  fields: { success: boolean; matchIndex: number; conflictTerm: number; conflictIndex: number },
+  readSequence: number,
+): Effect<C, S> {
   return {
     type: 'send',
     to,
-    message: { type: 'AppendEntriesResponse', term, success, matchIndex },
+    message: { type: 'AppendEntriesResponse', term, ...fields, readSequence },
   };
 }
 
 /**
- * The follower's log with the request's entries (§5.3, receiver rule 3 and 4): an entry held
+ * The follower's log with the request's entries (§5.3, receiver rules 3 and 4): an entry held
  * with the same term is kept, since a late or duplicated request must not cut off what a newer
  * one appended; the first conflict truncates the log there and the rest is appended. Entries
  * at or below the snapshot are committed, hence already held, and skipped.
  */
-function mergeEntries(
-  follower: RaftServer,
+function mergeEntries<C>(
+  follower: RaftNode<C, unknown>,
   prevLogIndex: number,
-  entries: readonly Entry[],
-): readonly Entry[] {
-  const base = follower.snapshot.lastIncludedIndex;
+  entries: readonly Entry<C>[],
+): readonly Entry<C>[] {
+  const base = snapshotIndex(follower);
   for (let offset = Math.max(0, base - prevLogIndex); offset < entries.length; offset++) {
     const position = prevLogIndex + offset - base;
     if (follower.log[position]?.term === entries[offset]!.term) continue;
@@ -100,35 +121,47 @@ function mergeEntries(
   return follower.log;
 }
 
+/** The §5.3 hint of a follower whose log does not match at prevLogIndex. */
+function conflictHint(follower: RaftNode<unknown, unknown>, prevLogIndex: number) {
+  const last = lastLogIndex(follower);
+  if (prevLogIndex > last) return { conflictTerm: 0, conflictIndex: last + 1 };
+  const conflictTerm = termAt(follower, prevLogIndex)!;
+  return { conflictTerm, conflictIndex: firstIndexOfTerm(follower, prevLogIndex, conflictTerm) };
+}
+
 /**
- * A follower (or a candidate, which steps down) checks that its log matches at prevLogIndex,
- * resolves conflicts by truncating (§5.3), appends, persists, advances its commit index to
- * what the leader knows committed, and replies. The model sends at most one entry; a runtime
- * may send batches, which this handles entry by entry.
+ * A follower (a (pre)candidate of the same term steps down first) checks that its log
+ * matches at prevLogIndex, else names the conflict (§5.3); resolves conflicts by truncating,
+ * appends, advances its commit index to what the leader knows committed, and replies.
  */
-export function handleAppendEntriesRequest(
-  server: RaftServer,
+export function handleAppendEntriesRequest<C, S>(
+  node: RaftNode<C, S>,
   from: number,
-  request: AppendEntriesRequest,
-  options: RaftOptions = {},
-): Step {
-  if (request.term < server.currentTerm) {
-    return { server, effects: [reply(from, server.currentTerm, false, 0)] };
+  request: AppendEntriesRequest<C, S>,
+): Step<C, S> {
+  const sequence = request.readSequence;
+  const refused = { success: false, matchIndex: 0, conflictTerm: 0, conflictIndex: 0 };
+  if (request.term < node.currentTerm) {
+    return { node, effects: [reply(from, node.currentTerm, refused, sequence)] };
   }
-  if (server.role === 'leader') return { server, effects: [] };
-  const follower = server.role === 'candidate' ? becomeFollower(server, request.term) : server;
-  const effects: Effect[] = [{ type: 'setTimer', timer: 'election' }];
-  const base = follower.snapshot.lastIncludedIndex;
+  // Two leaders of one term only exist under a bug; ElectionSafety reports them.
+  if (node.role === 'leader') return { node, effects: [] };
+  const follower =
+    node.role === 'follower'
+      ? { ...node, leader: from }
+      : becomeFollower(node, node.currentTerm, from);
+  const effects: Effect<C, S>[] = [{ type: 'setTimer', timer: 'election' }];
+  const base = snapshotIndex(follower);
   // A prefix below the snapshot is compacted, hence committed, hence matches the leader's.
   const prefixMatches =
     request.prevLogIndex < base || termAt(follower, request.prevLogIndex) === request.prevLogTerm;
   if (!prefixMatches) {
-    effects.push(reply(from, follower.currentTerm, false, 0));
-    return { server: follower, effects };
+    const hint = { ...refused, ...conflictHint(follower, request.prevLogIndex) };
+    effects.push(reply(from, follower.currentTerm, hint, sequence));
+    return { node: follower, effects };
   }
   const log = mergeEntries(follower, request.prevLogIndex, request.entries);
-  let next: RaftServer = log === follower.log ? follower : { ...follower, log };
-  if (next !== follower) effects.unshift(persistEffect(next, options));
+  let next: RaftNode<C, S> = log === follower.log ? follower : { ...follower, log };
   const lastNew = request.prevLogIndex + request.entries.length;
   const commit = Math.min(request.leaderCommit, lastNew);
   if (commit > next.commitIndex) {
@@ -136,25 +169,44 @@ export function handleAppendEntriesRequest(
     next = { ...next, commitIndex: commit };
   }
   // The log now matches the leader's up to lastNew, and up to the snapshot in any case.
-  effects.push(reply(from, next.currentTerm, true, Math.max(lastNew, base)));
-  return { server: next, effects };
+  const matched = Math.max(lastNew, base);
+  const success = { success: true, matchIndex: matched, conflictTerm: 0, conflictIndex: 0 };
+  effects.push(reply(from, next.currentTerm, success, sequence));
+  return { node: next, effects };
 }
 
-/** The leader records a follower's progress, or backs nextIndex off by one on a mismatch. */
-export function handleAppendEntriesResponse(
-  server: RaftServer,
+/** Where the leader resumes after a mismatch: past its own entries of the conflicting term. */
+function nextAfterConflict<C, S>(
+  node: RaftNode<C, S>,
   from: number,
-  response: AppendEntriesResponse,
-): Step {
-  if (response.term !== server.currentTerm || server.role !== 'leader')
-    return { server, effects: [] };
-  const nextIndex = server.nextIndex.slice();
-  const matchIndex = server.matchIndex.slice();
+  response: AppendEntriesResponse<C, S>,
+): number {
+  let hint = response.conflictIndex;
+  if (response.conflictTerm > 0) {
+    const last = lastIndexOfTerm(node, response.conflictTerm);
+    if (last !== undefined) hint = last + 1;
+  }
+  // Back off at least one entry (a stale reply's hint may not), never below what matches.
+  const current = node.nextIndex[from]!;
+  return Math.max(node.matchIndex[from]! + 1, Math.min(current - 1, hint));
+}
+
+/** The leader records a follower's progress (and its confirmation of pending reads). */
+export function handleAppendEntriesResponse<C, S>(
+  node: RaftNode<C, S>,
+  from: number,
+  response: AppendEntriesResponse<C, S>,
+): Step<C, S> {
+  if (response.term !== node.currentTerm || node.role !== 'leader') return { node, effects: [] };
+  const nextIndex = node.nextIndex.slice();
+  const matchIndex = node.matchIndex.slice();
   if (response.success) {
     matchIndex[from] = Math.max(matchIndex[from]!, response.matchIndex);
     nextIndex[from] = Math.max(nextIndex[from]!, response.matchIndex + 1);
   } else {
-    nextIndex[from] = Math.max(nextIndex[from]! - 1, 1);
+    nextIndex[from] = nextAfterConflict(node, from, response);
   }
-  return { server: { ...server, nextIndex, matchIndex }, effects: [] };
+  const progressed = acknowledgeReads({ ...node, nextIndex, matchIndex }, from, response);
+  const lagging = nextIndex[from]! <= lastLogIndex(node);
+  return { node: progressed, effects: lagging ? [sendSoon] : [] };
 }

@@ -15,8 +15,8 @@
  * DOMAIN messages, from where it could be received (or dropped) again, driving counts below
  * zero without bound. Here the last copy leaves the bag, the reading TLC's counts agree with.
  *
- * The state layout is in tla-state.ts. This model is for calibration only: the node-local
- * functions of actions.ts are what the runtime calls.
+ * The state layout is in tla-state.ts. This model is for calibration only: the step function
+ * of step.ts is what the `raft` model and the runtime call.
  */
 import type { Model } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';

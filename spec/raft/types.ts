@@ -1,67 +1,110 @@
 /**
- * Raft's data (Raft paper §5 and §7, Ongaro's dissertation ch. 3 and 5), as plain immutable
- * records: what one server holds, the messages servers exchange, and the effects a step asks
- * the runtime to perform (DESIGN §2: effects are data, the runtime performs them in order).
+ * Raft's data (Raft paper §5 and §7, Ongaro's dissertation ch. 3, 5, 6.4 and 9.6), as plain
+ * immutable records: what one node holds, the messages nodes exchange, the inputs of the one
+ * step function (step.ts) and the effects it asks the runtime to perform (DESIGN §2), in the
+ * shape of etcd's Ready. Raft is generic: C is the application's command, S its snapshot data.
  */
 
-export type Role = 'follower' | 'candidate' | 'leader';
-
-/** A log entry: the term of the leader that created it and the client's value. */
-export interface Entry {
-  readonly term: number;
-  readonly value: number;
-}
+export type Role = 'follower' | 'precandidate' | 'candidate' | 'leader';
 
 /**
- * A snapshot (§7): the state machine after applying entries 1..lastIncludedIndex. The
- * abstract state machine is the sequence of applied values, so `values[k - 1]` is the value
- * of entry k; lastIncludedTerm is the term of entry lastIncludedIndex.
+ * A log entry: the term of the leader that created it and the application's command. A leader
+ * appends a no-op entry (command null) when elected (dissertation §6.4), so that entries of
+ * earlier terms commit with it.
  */
-export interface Snapshot {
-  readonly lastIncludedIndex: number;
-  readonly lastIncludedTerm: number;
-  readonly values: readonly number[];
+export interface Entry<C> {
+  readonly term: number;
+  readonly command: C | null;
 }
 
-/** What survives a crash (§5.1 and §7): written by `persist` effects before any send. */
+export interface IndexedEntry<C> extends Entry<C> {
+  readonly index: number;
+}
+
+/** A snapshot (§7): the application's state after applying entries 1..lastIncludedIndex. */
+export interface Snapshot<S> {
+  readonly lastIncludedIndex: number;
+  readonly lastIncludedTerm: number;
+  readonly data: S;
+}
+
+/** The small part of what survives a crash that changes often (etcd's HardState). */
 export interface HardState {
   readonly currentTerm: number;
   readonly votedFor: number | null;
-  /** The entries after the snapshot: log[k] has index snapshot.lastIncludedIndex + k + 1. */
-  readonly log: readonly Entry[];
-  readonly snapshot: Snapshot;
+  readonly commitIndex: number;
 }
 
-/** One server's whole state: its hard state plus volatile state lost on a crash. */
-export interface RaftServer extends HardState {
+/**
+ * What a node's storage holds, as `load()` returns it and the `restart` input takes it: the
+ * hard state, the latest snapshot (null: none yet) and the entries after the snapshot in index
+ * order (entries[k] has index lastIncludedIndex + 1 + k).
+ */
+export interface Persisted<C, S> {
+  readonly hardState: HardState;
+  readonly snapshot: Snapshot<S> | null;
+  readonly entries: readonly Entry<C>[];
+}
+
+/** A ReadIndex request waiting for a quorum to confirm the leader (dissertation §6.4). */
+export interface PendingRead {
+  readonly requestId: number;
+  /** The leader's readSeq when the read arrived: a reply echoing at least it confirms it. */
+  readonly sequence: number;
+  /** Servers that confirmed this leader since the read arrived, as a bit mask (self set). */
+  readonly acknowledged: number;
+}
+
+/** One node's whole state: what it persists plus volatile state lost on a crash. */
+export interface RaftNode<C, S> {
   readonly id: number;
   /** Servers in the cluster, ids 0..clusterSize-1. */
   readonly clusterSize: number;
+  readonly currentTerm: number;
+  readonly votedFor: number | null;
+  /** The entries after the snapshot: log[k] has index snapshotIndex + k + 1. */
+  readonly log: readonly Entry<C>[];
+  readonly snapshot: Snapshot<S> | null;
   readonly role: Role;
   readonly commitIndex: number;
-  /** Candidates: the set of servers that granted a vote in currentTerm, as a bit mask. */
+  /** The leader of currentTerm this node knows (itself when leading), else null. */
+  readonly leader: number | null;
+  /** (Pre)candidates: the servers that granted a (pre-)vote, as a bit mask. */
   readonly votesGranted: number;
   /** Leaders: per server, the next index to send and the highest index known replicated. */
   readonly nextIndex: readonly number[];
   readonly matchIndex: readonly number[];
+  /** Leaders with CheckQuorum: servers heard from since the last election timeout (mask). */
+  readonly recentlyActive: number;
+  /** Leaders: ReadIndex requests received in this term; AppendEntries carry it. */
+  readonly readSequence: number;
+  readonly pendingReads: readonly PendingRead[];
 }
 
-export type Message =
+export type Message<C, S> =
   | {
-      readonly type: 'RequestVoteRequest';
+      readonly type: 'RequestVoteRequest' | 'PreVoteRequest';
+      /** For a pre-vote, the term the sender would campaign in (its term + 1). */
       readonly term: number;
       readonly lastLogIndex: number;
       readonly lastLogTerm: number;
     }
-  | { readonly type: 'RequestVoteResponse'; readonly term: number; readonly voteGranted: boolean }
+  | {
+      readonly type: 'RequestVoteResponse' | 'PreVoteResponse';
+      /** A granted pre-vote carries the term it was asked for. */
+      readonly term: number;
+      readonly voteGranted: boolean;
+    }
   | {
       readonly type: 'AppendEntriesRequest';
       readonly term: number;
       readonly prevLogIndex: number;
       readonly prevLogTerm: number;
-      /** At most one entry in the model (raft.tla's granularity). */
-      readonly entries: readonly Entry[];
+      /** Up to RaftOptions.maxEntriesPerAppend entries (none: a heartbeat). */
+      readonly entries: readonly Entry<C>[];
       readonly leaderCommit: number;
+      /** The leader's readSequence when sent, 0 with no read pending; the reply echoes it. */
+      readonly readSequence: number;
     }
   | {
       readonly type: 'AppendEntriesResponse';
@@ -69,8 +112,20 @@ export type Message =
       readonly success: boolean;
       /** On success, the index of the last entry the follower now matches. */
       readonly matchIndex: number;
+      /**
+       * On a mismatch (§5.3's optimisation): the term of the follower's conflicting entry (0
+       * when its log is too short) and the first index it holds for that term (its last index
+       * + 1 when too short), so the leader skips a whole term per round trip.
+       */
+      readonly conflictTerm: number;
+      readonly conflictIndex: number;
+      readonly readSequence: number;
     }
-  | { readonly type: 'InstallSnapshotRequest'; readonly term: number; readonly snapshot: Snapshot }
+  | {
+      readonly type: 'InstallSnapshotRequest';
+      readonly term: number;
+      readonly snapshot: Snapshot<S>;
+    }
   | {
       readonly type: 'InstallSnapshotResponse';
       readonly term: number;
@@ -78,42 +133,109 @@ export type Message =
     };
 
 /** A message in flight. */
-export interface Envelope {
+export interface Envelope<C, S> {
   readonly from: number;
   readonly to: number;
-  readonly message: Message;
+  readonly message: Message<C, S>;
 }
+
+/**
+ * Everything that can happen to a node, all through `step` (step.ts):
+ * - `message`: a message from a peer arrived.
+ * - `electionTimeout`: the randomised election timer fired: a follower or candidate starts an
+ *   election (a pre-vote first with PreVote); a leader with CheckQuorum steps down unless a
+ *   quorum was heard from since the last one.
+ * - `heartbeat`: contact `peer` (omitted: every peer): a leader sends AppendEntries (up to
+ *   maxEntriesPerAppend entries, none as a heartbeat) or InstallSnapshot when the entries are
+ *   compacted; a (pre)candidate sends its vote request to a peer that has not granted it.
+ *   Nodes send requests only here: when and to whom is the environment's choice.
+ * - `propose`: client commands, appended by a leader as one batch with one persist; anything
+ *   else ignores them (the caller sees no effects and redirects the client to `node.leader`).
+ * - `restart`: after a crash, from exactly what the storage holds; `node` supplies only its
+ *   id and cluster size (`initialNode`).
+ * - `snapshot`: the application took a snapshot of its state after applying `index`
+ *   (at most the commit index): the log before it is dropped.
+ * - `readIndex`: a linearizable read (§6.4): answered by `readReady` or `readRefused`.
+ */
+export type Input<C, S> =
+  | { readonly type: 'message'; readonly from: number; readonly message: Message<C, S> }
+  | { readonly type: 'electionTimeout' }
+  | { readonly type: 'heartbeat'; readonly peer?: number }
+  | { readonly type: 'propose'; readonly commands: readonly C[] }
+  | { readonly type: 'restart'; readonly persisted: Persisted<C, S> }
+  | { readonly type: 'snapshot'; readonly index: number; readonly data: S }
+  | { readonly type: 'readIndex'; readonly requestId: number };
 
 export type Timer = 'election' | 'heartbeat';
 
 /**
- * What a step asks the runtime to do, in list order. Ordering duty (as etcd's Ready): every
- * `persist` precedes the `send`s of the same step, so a vote or an entry is on disk before
- * anyone hears of it. `apply` hands committed entries (or a snapshot) to the state machine.
+ * What a step asks the runtime to do, in list order (etcd's Ready).
+ *
+ * Ordering duty: the save effects (`saveSnapshot`, `saveEntries`, `saveHardState`, in that
+ * order, each at most once) come first, and the runtime must make them durable (`sync()`)
+ * before it performs any later effect: a vote, a term or an entry is on disk before anyone
+ * hears of it. The other effects follow, in list order:
+ * - `send` a message (may be dropped, like any network);
+ * - `restoreSnapshot`: the application replaces its state by the snapshot's data;
+ * - `apply` committed entries in index order (a no-op entry has command null: the application
+ *   only advances its applied index);
+ * - `readReady`: serve read `requestId` once the application has applied `index`;
+ * - `readRefused`: this node cannot serve the read (not a leader, or it lost leadership);
+ * - `setTimer`: `election`: restart the randomised election timer; `heartbeat`: the node has
+ *   something to send, deliver a `heartbeat` input soon (and periodically while leading).
+ *
+ * saveHardState comes only when term, vote or commit index changed; saveEntries(fromIndex,
+ * entries) replaces every stored entry at index >= fromIndex by `entries` (an empty list
+ * truncates); saveSnapshot stores the snapshot and drops the stored entries up to its
+ * lastIncludedIndex (a later saveEntries drops the others when they conflict).
  */
-export type Effect =
-  | { readonly type: 'persist'; readonly state: HardState }
-  | { readonly type: 'send'; readonly to: number; readonly message: Message }
-  | { readonly type: 'apply'; readonly entries: readonly IndexedEntry[] }
-  | { readonly type: 'restoreSnapshot'; readonly snapshot: Snapshot }
+export type Effect<C, S> =
+  | { readonly type: 'saveSnapshot'; readonly snapshot: Snapshot<S> }
+  | {
+      readonly type: 'saveEntries';
+      readonly fromIndex: number;
+      readonly entries: readonly Entry<C>[];
+    }
+  | { readonly type: 'saveHardState'; readonly hardState: HardState }
+  | { readonly type: 'send'; readonly to: number; readonly message: Message<C, S> }
+  | { readonly type: 'restoreSnapshot'; readonly snapshot: Snapshot<S> }
+  | { readonly type: 'apply'; readonly entries: readonly IndexedEntry<C>[] }
+  | { readonly type: 'readReady'; readonly requestId: number; readonly index: number }
+  | { readonly type: 'readRefused'; readonly requestId: number }
   | { readonly type: 'setTimer'; readonly timer: Timer };
 
-export interface IndexedEntry extends Entry {
-  readonly index: number;
+/** A step's result: the new node and the effects, in the order the runtime performs them. */
+export interface Step<C, S> {
+  readonly node: RaftNode<C, S>;
+  readonly effects: readonly Effect<C, S>[];
 }
 
-/** A step's result: the new state and the effects, in the order the runtime performs them. */
-export interface Step {
-  readonly server: RaftServer;
-  readonly effects: readonly Effect[];
-}
-
-/** Known-bug switches (DESIGN §3): each off unless named. */
-export interface RaftOptions {
-  /** Commit an entry of an earlier term by counting replicas (Raft paper, Figure 8). */
+/**
+ * Known-bug switches (DESIGN §3), one record, each off unless named; each is consulted at
+ * exactly the place its comment names.
+ */
+export interface RaftBugs {
+  /** maybeCommit (replication.ts) counts replicas of an earlier term's entry (Figure 8). */
   readonly commitPrevTerm?: boolean;
-  /** Grant votes without the candidate-log-up-to-date check (§5.4.1). */
+  /** voteGranted (election.ts) skips the candidate-log-up-to-date check (§5.4.1). */
   readonly voteIgnoresLog?: boolean;
-  /** Do not persist votedFor: a restarted server may vote twice in one term. */
+  /** hardStateOf (persistence.ts) leaves the vote out: a restarted node may vote twice. */
   readonly forgetVoteOnRestart?: boolean;
+  /** requestRead (read-index.ts) answers at once, without a quorum's confirmation (§6.4). */
+  readonly readWithoutQuorum?: boolean;
+  /** campaign (election.ts) raises the term already for the pre-vote (§9.6). */
+  readonly preVoteRaisesTerm?: boolean;
+  /** ignoresVoteInLease (election.ts) lets a vote request through a leader lease (§9.6). */
+  readonly voteDuringLease?: boolean;
+}
+
+/** How a node behaves: batch size, the §9.6 features, and the bug switches. */
+export interface RaftOptions {
+  /** Entries per AppendEntries (default 1, raft.tla's granularity). */
+  readonly maxEntriesPerAppend?: number;
+  /** Pre-vote before raising the term (§9.6). */
+  readonly preVote?: boolean;
+  /** Leader lease: leaders step down without a quorum, followers ignore votes (§9.6). */
+  readonly checkQuorum?: boolean;
+  readonly bugs?: RaftBugs;
 }

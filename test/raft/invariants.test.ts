@@ -4,9 +4,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { defaultRaftBounds } from '../../spec/raft/index.js';
 import { raftInvariants } from '../../spec/raft/invariants.js';
-import type { RaftModelState } from '../../spec/raft/model-state.js';
+import type { ModelNode, RaftModelState } from '../../spec/raft/model-state.js';
 import { initialModelState, recordHistory } from '../../spec/raft/model.js';
-import type { Entry, RaftServer } from '../../spec/raft/types.js';
+import type { Entry } from '../../spec/raft/types.js';
 
 const initial = initialModelState(defaultRaftBounds);
 
@@ -16,18 +16,17 @@ function violated(state: RaftModelState): string[] {
     .map((invariant) => invariant.name);
 }
 
-function withServers(changes: readonly Partial<RaftServer>[], extra: Partial<RaftModelState> = {}) {
+function withServers(changes: readonly Partial<ModelNode>[], extra: Partial<RaftModelState> = {}) {
   const servers = initial.servers.map((server, id) => ({ ...server, ...changes[id] }));
-  const persisted = servers.map(({ currentTerm, votedFor, log, snapshot }) => ({
-    currentTerm,
-    votedFor,
-    log,
+  const persisted = servers.map(({ currentTerm, votedFor, commitIndex, log, snapshot }) => ({
+    hardState: { currentTerm, votedFor, commitIndex },
     snapshot,
+    entries: log,
   }));
   return { ...initial, servers, persisted, ...extra };
 }
 
-const entry = (term: number, value = 0): Entry => ({ term, value });
+const entry = (term: number, command: number | null = 0): Entry<number> => ({ term, command });
 
 test('the initial state satisfies every invariant', () => {
   assert.equal(violated(initial), []);
@@ -43,7 +42,7 @@ test('LogMatching: same index and term, different earlier entries (§5.3)', () =
 });
 
 test('LeaderCompleteness: a later leader lacks a committed entry (§5.4)', () => {
-  const committed = [{ index: 1, term: 1, value: 0, inTerm: 1 }];
+  const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
   const state = withServers(
     [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }, { role: 'leader', currentTerm: 2 }],
     { committed },
@@ -52,7 +51,7 @@ test('LeaderCompleteness: a later leader lacks a committed entry (§5.4)', () =>
 });
 
 test('StateMachineSafety: a server commits another entry at a committed index', () => {
-  const committed = [{ index: 1, term: 1, value: 0, inTerm: 1 }];
+  const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
   const state = withServers(
     [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }, { log: [entry(2)], commitIndex: 1 }],
     { committed },
@@ -61,8 +60,8 @@ test('StateMachineSafety: a server commits another entry at a committed index', 
 });
 
 test('StateMachineSafety counts snapshots: a compacted entry must be the committed one', () => {
-  const committed = [{ index: 1, term: 1, value: 0, inTerm: 1 }];
-  const snapshot = { lastIncludedIndex: 1, lastIncludedTerm: 1, values: [1] };
+  const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
+  const snapshot = { lastIncludedIndex: 1, lastIncludedTerm: 1, data: [1] };
   const state = withServers(
     [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }, { snapshot, commitIndex: 1 }],
     { committed },
@@ -76,28 +75,37 @@ test('LeaderAppendOnly: the history flag a rewritten leader log sets', () => {
 });
 
 test('LeaderAppendOnly: a leader step that changes or drops an entry sets the flag', () => {
-  const before: RaftServer = {
+  const before: ModelNode = {
     ...initial.servers[0]!,
     role: 'leader',
     currentTerm: 1,
     log: [entry(1, 0), entry(1, 1)],
     commitIndex: 1,
   };
-  const flagged = (after: RaftServer) => recordHistory(initial, before, after).leaderLogRewritten;
+  const flagged = (after: ModelNode) => recordHistory(initial, before, after).leaderLogRewritten;
   assert.is(flagged({ ...before, log: [entry(1, 0), entry(1, 0)] }), true, 'changed value');
   assert.is(flagged({ ...before, log: [entry(1, 0)] }), true, 'dropped entry');
   assert.is(flagged({ ...before, log: [entry(1, 0), entry(1, 1), entry(1, 0)] }), false);
   // Compaction moves entry 1 into the snapshot: its value stays, so the log is not rewritten.
-  const snapshot = { lastIncludedIndex: 1, lastIncludedTerm: 1, values: [0] };
+  const snapshot = { lastIncludedIndex: 1, lastIncludedTerm: 1, data: [0] };
   assert.is(flagged({ ...before, snapshot, log: [entry(1, 1)] }), false, 'compaction');
-  const otherValue = { ...snapshot, values: [1] };
+  const otherValue = { ...snapshot, data: [1] };
   assert.is(flagged({ ...before, snapshot: otherValue, log: [entry(1, 1)] }), true, 'snapshot');
 });
 
 test('CommittedDurable: a committed entry persisted by fewer than a quorum', () => {
-  const committed = [{ index: 1, term: 1, value: 0, inTerm: 1 }];
+  const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
   const state = withServers([{ log: [entry(1)] }], { committed });
   assert.equal(violated(state), ['CommittedDurable']);
+});
+
+test('LinearizableReads: the flag a read served below its floor sets (§6.4)', () => {
+  assert.equal(violated({ ...initial, staleRead: true }), ['LinearizableReads']);
+});
+
+test('NoTermRaisedAlone and LeaseRespected: the flags of §9.6', () => {
+  assert.equal(violated({ ...initial, termRaisedAlone: true }), ['NoTermRaisedAlone']);
+  assert.equal(violated({ ...initial, leaseBroken: true }), ['LeaseRespected']);
 });
 
 test.run();

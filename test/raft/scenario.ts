@@ -3,12 +3,14 @@
  * case is one command, a `----` line, and the expected output, cases separated by a blank
  * line. Commands (servers are numbered from 1):
  *
- *   cluster servers=N [values=V] [bug=NAME]   start a fresh cluster (default: 3 servers)
- *   timeout N | request-vote N M | append N M | install-snapshot N M | client N [V]
- *   compact N                                 compact N's log up to its commit index
+ *   cluster servers=N [values=V] [bug=NAME] [pre-vote] [check-quorum]
+ *                                             start a fresh cluster (default: 3 servers)
+ *   timeout N | heartbeat N M | client N [V] | read N
+ *   compact N                                 N's application snapshots at its commit index
  *   deliver N M [TYPE] | drop N M [TYPE] | duplicate N M [TYPE]   the first such message
  *   crash N | restart N                       N stops taking steps; restart from its disk
- *   elect N                                   timeout, ask every peer, stabilize
+ *   elect N                                   timeout, ask every peer, stabilize (twice
+ *                                             with PreVote: pre-vote, then vote)
  *   stabilize                                 deliver to live servers until nothing is left
  *   dump                                      every server and the messages in flight
  *
@@ -16,47 +18,63 @@
  * effects printed), and the invariants are checked after it.
  */
 import { assert } from '../../spec/assert.js';
-import { raftBugOptions } from '../../spec/raft/index.js';
+import { raftBugSwitches } from '../../spec/raft/index.js';
 import { raftInvariants } from '../../spec/raft/invariants.js';
-import type { RaftBounds, RaftModelState } from '../../spec/raft/model-state.js';
-import { initialModelState, raftLabel, stepModel, type RaftAction } from '../../spec/raft/model.js';
 import type {
-  Effect,
-  Entry,
-  Envelope,
-  Message,
-  RaftOptions,
-  RaftServer,
-  Snapshot,
-} from '../../spec/raft/types.js';
+  ModelData,
+  ModelEnvelope,
+  ModelMessage,
+  ModelNode,
+  RaftBounds,
+  RaftModelState,
+} from '../../spec/raft/model-state.js';
+import { initialModelState, raftLabel, stepModel, type RaftAction } from '../../spec/raft/model.js';
+import type { Effect, Entry, RaftOptions, Snapshot } from '../../spec/raft/types.js';
 
-const wideBounds = { maxTerm: 20, maxLog: 20, maxMsgs: 100, maxRestarts: 100, maxCompactions: 100 };
+const wideBounds = {
+  maxTerm: 20,
+  maxLog: 20,
+  maxMsgs: 100,
+  maxRestarts: 100,
+  maxCompactions: 100,
+  maxReads: 100,
+};
 const maximumStabilizeSteps = 200;
 
 const name = (id: number) => `s${id + 1}`;
-const entryText = (entry: Entry) => `${entry.term}/v${entry.value + 1}`;
-const logText = (log: readonly Entry[]) => `log=[${log.map(entryText).join(' ')}]`;
-const snapshotText = (snapshot: Snapshot) =>
+const commandText = (command: number | null) => (command === null ? 'noop' : `v${command + 1}`);
+const entryText = (entry: Entry<number>) => `${entry.term}/${commandText(entry.command)}`;
+const entriesText = (entries: readonly Entry<number>[]) => `[${entries.map(entryText).join(' ')}]`;
+const logText = (log: readonly Entry<number>[]) => `log=${entriesText(log)}`;
+const snapshotText = (snapshot: Snapshot<ModelData>) =>
   `snapshot=${snapshot.lastIncludedIndex}/${snapshot.lastIncludedTerm}`;
+const voteText = (votedFor: number | null) => (votedFor === null ? '-' : name(votedFor));
 
-function messageText(message: Message): string {
+function messageText(message: ModelMessage): string {
   const { type, ...fields } = message;
   const parts = Object.entries(fields).map(([field, value]) => {
-    if (field === 'entries') return `entries=[${(value as Entry[]).map(entryText).join(' ')}]`;
-    if (field === 'snapshot') return snapshotText(value as Snapshot);
+    if (field === 'entries') return `entries=${entriesText(value as Entry<number>[])}`;
+    if (field === 'snapshot') return snapshotText(value as Snapshot<ModelData>);
     return `${field}=${String(value)}`;
   });
   return `${type} ${parts.join(' ')}`;
 }
 
-function effectText(id: number, effect: Effect): string {
+function effectText(id: number, effect: Effect<number, ModelData>): string {
   switch (effect.type) {
-    case 'persist': {
-      const state = effect.state;
-      const vote = state.votedFor === null ? '-' : name(state.votedFor);
-      const hard = `term=${state.currentTerm} vote=${vote} ${logText(state.log)}`;
-      return `${name(id)} persist ${hard} ${snapshotText(state.snapshot)}`;
+    case 'saveHardState': {
+      const { currentTerm, votedFor, commitIndex } = effect.hardState;
+      const vote = voteText(votedFor);
+      return `${name(id)} save term=${currentTerm} vote=${vote} commit=${commitIndex}`;
     }
+    case 'saveEntries':
+      return `${name(id)} save entries from=${effect.fromIndex} ${entriesText(effect.entries)}`;
+    case 'saveSnapshot':
+      return `${name(id)} save ${snapshotText(effect.snapshot)}`;
+    case 'readReady':
+      return `${name(id)} read ${effect.requestId} ready at ${effect.index}`;
+    case 'readRefused':
+      return `${name(id)} read ${effect.requestId} refused`;
     case 'send':
       return `${name(id)}->${name(effect.to)} ${messageText(effect.message)}`;
     case 'apply':
@@ -69,15 +87,17 @@ function effectText(id: number, effect: Effect): string {
   }
 }
 
-export function serverText(server: RaftServer, down: boolean): string {
-  const vote = server.votedFor === null ? '-' : name(server.votedFor);
+export function serverText(server: ModelNode, down: boolean): string {
+  const vote = voteText(server.votedFor);
   const parts = [
     `${name(server.id)}${down ? ' (down)' : ''} ${server.role}`,
     `term=${server.currentTerm} vote=${vote} commit=${server.commitIndex} ${logText(server.log)}`,
   ];
+  if (server.role === 'follower' && server.leader !== null)
+    parts.push(`leader=${name(server.leader)}`);
   const snapshot = server.snapshot;
-  if (snapshot.lastIncludedIndex > 0) {
-    const values = snapshot.values.map((value) => `v${value + 1}`).join(' ');
+  if (snapshot !== null) {
+    const values = snapshot.data.map(commandText).join(' ');
     parts.push(`${snapshotText(snapshot)}[${values}]`);
   }
   if (server.role === 'leader')
@@ -113,7 +133,7 @@ export class Scenario {
     return lines.length > 0 ? lines : ['ok'];
   }
 
-  findMessage(from: number, to: number, type?: string): Envelope | undefined {
+  findMessage(from: number, to: number, type?: string): ModelEnvelope | undefined {
     return this.state.messages.find(
       (item) =>
         item.envelope.from === from &&
@@ -178,18 +198,20 @@ export function runCommand(
     case 'cluster': {
       const settings = Object.fromEntries(args.map((arg) => arg.split('=') as [string, string]));
       const fresh = new Scenario(Number(settings['servers'] ?? 3), Number(settings['values'] ?? 1));
-      if (settings['bug'])
-        fresh.options = raftBugOptions[settings['bug']] ?? assertNever(settings['bug']);
+      const bug = settings['bug'];
+      fresh.options = {
+        preVote: 'pre-vote' in settings,
+        checkQuorum: 'check-quorum' in settings,
+        ...(bug ? { bugs: raftBugSwitches[bug] ?? assertNever(bug) } : {}),
+      };
       return { scenario: fresh, output: ['ok'] };
     }
     case 'timeout':
       return output(scenario.step({ type: 'Timeout', server: server() }));
-    case 'request-vote':
-      return output(scenario.step({ type: 'RequestVote', server: server(), peer: peer() }));
-    case 'append':
-      return output(scenario.step({ type: 'AppendEntries', server: server(), peer: peer() }));
-    case 'install-snapshot':
-      return output(scenario.step({ type: 'InstallSnapshot', server: server(), peer: peer() }));
+    case 'heartbeat':
+      return output(scenario.step({ type: 'Heartbeat', server: server(), peer: peer() }));
+    case 'read':
+      return output(scenario.step({ type: 'ReadIndex', server: server() }));
     case 'client': {
       const value = args[1] === undefined ? 0 : Number(args[1].replace(/^v/, '')) - 1;
       return output(scenario.step({ type: 'ClientRequest', server: server(), value }));
@@ -210,11 +232,14 @@ export function runCommand(
     case 'elect': {
       const id = server();
       const lines = scenario.step({ type: 'Timeout', server: id });
-      for (let other = 0; other < scenario.bounds.servers; other++) {
-        if (other !== id)
-          lines.push(...scenario.step({ type: 'RequestVote', server: id, peer: other }));
+      const rounds = scenario.options.preVote === true ? 2 : 1;
+      for (let round = 0; round < rounds; round++) {
+        for (let other = 0; other < scenario.bounds.servers; other++) {
+          if (other !== id)
+            lines.push(...scenario.step({ type: 'Heartbeat', server: id, peer: other }));
+        }
+        lines.push(...scenario.stabilize());
       }
-      lines.push(...scenario.stabilize());
       const violations = [...new Set(lines.filter((line) => line.startsWith('VIOLATION')))];
       return output([serverText(scenario.state.servers[id]!, false), ...violations]);
     }

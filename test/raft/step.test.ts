@@ -1,0 +1,296 @@
+// The step function input by input: what is ignored, the term rule, what is saved (and only
+// that), the conflict hint, snapshots, PreVote, CheckQuorum and ReadIndex, with the cases the
+// golden scenarios and the model do not reach.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { initialNode, step } from '../../spec/raft/index.js';
+import type {
+  Effect,
+  Entry,
+  Input,
+  Message,
+  RaftNode,
+  RaftOptions,
+  Step,
+} from '../../spec/raft/types.js';
+
+type Node = RaftNode<string, readonly string[]>;
+type Sent = Message<string, readonly string[]>;
+
+const follower = (id = 0, size = 3): Node => initialNode(id, size);
+const message = (from: number, body: Sent): Input<string, readonly string[]> => ({
+  type: 'message',
+  from,
+  message: body,
+});
+const types = (result: Step<string, readonly string[]>) => result.effects.map((e) => e.type);
+const sends = (result: Step<string, readonly string[]>) =>
+  result.effects.filter((effect) => effect.type === 'send') as Extract<
+    Effect<string, readonly string[]>,
+    { type: 'send' }
+  >[];
+const entries = (...terms: number[]): Entry<string>[] =>
+  terms.map((term, index) => ({ term, command: `c${index + 1}` }));
+
+/** s1 as leader of term 1 of a cluster of `size` (its no-op at index 1, uncommitted). */
+function leader(size = 3, options: RaftOptions = {}): Node {
+  let node = step(follower(0, size), { type: 'electionTimeout' }, options).node;
+  const vote: Sent = { type: 'RequestVoteResponse', term: 1, voteGranted: true };
+  node = step(node, message(1, vote), options).node;
+  assert.is(node.role, 'leader');
+  return node;
+}
+
+const appendResponse = (fields: Partial<Extract<Sent, { type: 'AppendEntriesResponse' }>>) =>
+  ({
+    type: 'AppendEntriesResponse',
+    term: 1,
+    success: true,
+    matchIndex: 0,
+    conflictTerm: 0,
+    conflictIndex: 0,
+    readSequence: 0,
+    ...fields,
+  }) as const;
+
+test('inputs a node ignores change nothing and ask for nothing', () => {
+  const node = follower();
+  for (const input of [
+    { type: 'heartbeat' },
+    { type: 'propose', commands: ['x'] },
+    { type: 'snapshot', index: 0, data: [] },
+  ] as const) {
+    const result = step(node, input);
+    assert.is(result.node, node, input.type);
+    assert.equal(result.effects, [], input.type);
+  }
+  const chief = leader();
+  assert.is(step(chief, { type: 'electionTimeout' }).node, chief, 'no CheckQuorum: no-op');
+});
+
+test('a single server elects itself, appends its no-op and commits it in one step (§6.4)', () => {
+  const result = step(follower(0, 1), { type: 'electionTimeout' });
+  assert.is(result.node.role, 'leader');
+  assert.equal(result.effects.slice(0, 2), [
+    { type: 'saveEntries', fromIndex: 1, entries: [{ term: 1, command: null }] },
+    { type: 'saveHardState', hardState: { currentTerm: 1, votedFor: 0, commitIndex: 1 } },
+  ]);
+  assert.ok(types(result).includes('apply'));
+});
+
+test('the term rule and the vote are saved once, before the reply is sent (§5.1)', () => {
+  const request: Sent = { type: 'RequestVoteRequest', term: 3, lastLogIndex: 0, lastLogTerm: 0 };
+  const result = step(follower(), message(1, request));
+  assert.equal(types(result), ['saveHardState', 'setTimer', 'send']);
+  assert.equal(result.effects[0], {
+    type: 'saveHardState',
+    hardState: { currentTerm: 3, votedFor: 1, commitIndex: 0 },
+  });
+  const again = step(result.node, message(2, { ...request, lastLogIndex: 5 }));
+  assert.equal(again.effects, [
+    { type: 'send', to: 2, message: { type: 'RequestVoteResponse', term: 3, voteGranted: false } },
+  ]);
+});
+
+test('forget-vote-on-restart leaves the vote out of the saved hard state', () => {
+  const options = { bugs: { forgetVoteOnRestart: true } };
+  const result = step(follower(), { type: 'electionTimeout' }, options);
+  const saved = result.effects[0];
+  assert.ok(saved?.type === 'saveHardState');
+  assert.is(saved.hardState.votedFor, null);
+  const persisted = { hardState: saved.hardState, snapshot: null, entries: [] };
+  const restarted = step(follower(), { type: 'restart', persisted });
+  assert.is(restarted.node.votedFor, null);
+});
+
+test('a leader commits only its own term; commit-prev-term counts replicas (Figure 8)', () => {
+  const old: Node = {
+    ...leader(),
+    currentTerm: 2,
+    log: entries(1, 2),
+    matchIndex: [2, 1, 0],
+  };
+  const response = message(1, appendResponse({ term: 2, matchIndex: 1 }));
+  assert.is(step(old, response).node.commitIndex, 0);
+  const buggy = step(old, response, { bugs: { commitPrevTerm: true } });
+  assert.is(buggy.node.commitIndex, 1);
+});
+
+test('a rejecting follower names the conflicting term and its first index (§5.3)', () => {
+  const node: Node = { ...follower(1), currentTerm: 3, log: entries(1, 1, 2, 2) };
+  const request = (prevLogIndex: number, prevLogTerm: number): Sent => ({
+    type: 'AppendEntriesRequest',
+    term: 3,
+    prevLogIndex,
+    prevLogTerm,
+    entries: [],
+    leaderCommit: 0,
+    readSequence: 0,
+  });
+  const reply = (result: Step<string, readonly string[]>) => sends(result)[0]!.message;
+  assert.equal(reply(step(node, message(0, request(4, 3)))), {
+    ...appendResponse({ term: 3, success: false, conflictTerm: 2, conflictIndex: 3 }),
+  });
+  assert.equal(reply(step(node, message(0, request(7, 3)))), {
+    ...appendResponse({ term: 3, success: false, conflictTerm: 0, conflictIndex: 5 }),
+  });
+});
+
+test('the leader skips back past a whole conflicting term in one round trip (§5.3)', () => {
+  const chief: Node = {
+    ...leader(),
+    currentTerm: 3,
+    log: entries(1, 1, 3, 3, 3),
+    nextIndex: [6, 6, 6],
+  };
+  const rejected = (conflictTerm: number, conflictIndex: number) =>
+    step(
+      chief,
+      message(1, appendResponse({ term: 3, success: false, conflictTerm, conflictIndex })),
+    ).node.nextIndex[1];
+  assert.is(rejected(2, 3), 3, 'no entry of term 2: resume at the follower’s first index');
+  assert.is(rejected(1, 1), 3, 'entries of term 1 up to 2: resume after them');
+  assert.is(rejected(0, 2), 2, 'a short follower log: resume after its end');
+  assert.is(rejected(0, 9), 5, 'a stale hint still backs off by one');
+});
+
+/** A batch of `terms` after `prevLogIndex` from leader s1 of term 2, as a runtime sends it. */
+function batch(prevLogIndex: number, prevLogTerm: number, terms: readonly number[]): Sent {
+  return {
+    type: 'AppendEntriesRequest',
+    term: 2,
+    prevLogIndex,
+    prevLogTerm,
+    entries: terms.map((term, index) => ({ term, command: `b${index}` })),
+    leaderCommit: 0,
+    readSequence: 0,
+  };
+}
+
+test('a batch truncates at its first conflict, saving from there only', () => {
+  const stale: Node = { ...follower(1), currentTerm: 2, log: entries(1, 1) };
+  const result = step(stale, message(0, batch(1, 1, [2])));
+  assert.equal(result.node.log, [...entries(1), { term: 2, command: 'b0' }]);
+  assert.equal(result.effects[0], {
+    type: 'saveEntries',
+    fromIndex: 2,
+    entries: [{ term: 2, command: 'b0' }],
+  });
+  // A reordered, shorter batch that matches truncates nothing and saves nothing.
+  const again = step(result.node, message(0, batch(0, 0, [1])));
+  assert.is(again.node.log, result.node.log);
+  assert.equal(types(again), ['setTimer', 'send']);
+});
+
+test('a leader sends up to maxEntriesPerAppend entries; none beyond its log', () => {
+  let chief = leader();
+  chief = step(chief, { type: 'propose', commands: ['a', 'b', 'c'] }).node;
+  const batchOf = (options: RaftOptions) => {
+    const [sent] = sends(step(chief, { type: 'heartbeat', peer: 1 }, options));
+    assert.ok(sent?.message.type === 'AppendEntriesRequest');
+    return sent.message.entries.length;
+  };
+  assert.is(batchOf({}), 1, 'one by default');
+  assert.is(batchOf({ maxEntriesPerAppend: 0 }), 0, 'a heartbeat');
+  assert.is(batchOf({ maxEntriesPerAppend: 10 }), 4, 'the no-op and the three commands');
+});
+
+test('InstallSnapshot: stale refused, old acknowledged, a conflicting log dropped (§7)', () => {
+  const snapshot = { lastIncludedIndex: 2, lastIncludedTerm: 1, data: ['c1', 'c2'] };
+  const install: Sent = { type: 'InstallSnapshotRequest', term: 2, snapshot };
+  const ahead: Node = { ...follower(1), currentTerm: 3 };
+  assert.equal(sends(step(ahead, message(0, install)))[0]!.message, {
+    type: 'InstallSnapshotResponse',
+    term: 3,
+    matchIndex: 0,
+  });
+  const matching: Node = { ...follower(1), currentTerm: 2, log: entries(1, 1, 2) };
+  const kept = step(matching, message(0, install));
+  assert.equal(kept.node.log, [{ term: 2, command: 'c3' }], 'the suffix after it stays');
+  const expected = ['saveSnapshot', 'saveHardState', 'setTimer', 'restoreSnapshot', 'send'];
+  assert.equal(types(kept), expected);
+  const conflicting: Node = { ...follower(1), currentTerm: 2, log: entries(1, 2, 2) };
+  const dropped = step(conflicting, message(0, install));
+  assert.equal(dropped.node.log, []);
+  assert.equal(dropped.effects[1], { type: 'saveEntries', fromIndex: 3, entries: [] });
+  const known = step({ ...kept.node }, message(0, install));
+  assert.equal(types(known), ['setTimer', 'send'], 'already committed: only acknowledged');
+});
+
+test('PreVote: no term is raised until a quorum would vote (§9.6)', () => {
+  const options = { preVote: true };
+  const pre = step(follower(), { type: 'electionTimeout' }, options);
+  assert.is(pre.node.role, 'precandidate');
+  assert.is(pre.node.currentTerm, 0);
+  assert.ok(!types(pre).some((type) => type.startsWith('save')), 'nothing to save');
+  const [request] = sends(step(pre.node, { type: 'heartbeat', peer: 1 }, options));
+  assert.equal(request?.message, {
+    type: 'PreVoteRequest',
+    term: 1,
+    lastLogIndex: 0,
+    lastLogTerm: 0,
+  });
+  const voter = step(follower(1), message(0, request!.message), options);
+  assert.is(voter.node.currentTerm, 0, 'a pre-vote changes no term');
+  assert.equal(types(voter), ['send']);
+  const answer = sends(voter)[0]!.message;
+  const candidate = step(pre.node, message(1, answer), options);
+  assert.is(candidate.node.role, 'candidate');
+  assert.is(candidate.node.currentTerm, 1);
+  assert.equal(candidate.effects[0], {
+    type: 'saveHardState',
+    hardState: { currentTerm: 1, votedFor: 0, commitIndex: 0 },
+  });
+});
+
+test('CheckQuorum: the lease ignores votes; a leader without a quorum steps down (§9.6)', () => {
+  const options = { checkQuorum: true };
+  const request: Sent = { type: 'RequestVoteRequest', term: 5, lastLogIndex: 9, lastLogTerm: 4 };
+  const leased: Node = { ...follower(1), currentTerm: 1, leader: 0 };
+  const ignored = step(leased, message(2, request), options);
+  assert.is(ignored.node, leased);
+  assert.equal(ignored.effects, []);
+  assert.is(step(leased, message(2, request)).node.currentTerm, 5, 'without the lease');
+  const chief = leader(3, options);
+  const alone = step(chief, { type: 'electionTimeout' }, options);
+  assert.is(alone.node.role, 'follower');
+  assert.is(alone.node.currentTerm, 1);
+  const heard = step(chief, message(1, appendResponse({ matchIndex: 1 })), options).node;
+  const kept = step(heard, { type: 'electionTimeout' }, options).node;
+  assert.is(kept.role, 'leader');
+  assert.is(kept.recentlyActive, 0, 'the next period starts afresh');
+});
+
+test('ReadIndex: refused off the leader, served once confirmed and own term committed', () => {
+  assert.equal(step(follower(), { type: 'readIndex', requestId: 4 }).effects, [
+    { type: 'readRefused', requestId: 4 },
+  ]);
+  let chief = step(leader(), { type: 'readIndex', requestId: 4 }).node;
+  const [sent] = sends(step(chief, { type: 'heartbeat', peer: 1 }));
+  assert.ok(sent?.message.type === 'AppendEntriesRequest');
+  assert.is(sent.message.readSequence, 1);
+  // A reply to a request sent before the read confirms nothing.
+  const stale = step(chief, message(1, appendResponse({ readSequence: 0 })));
+  assert.equal(stale.node.pendingReads[0]!.acknowledged, 0b001);
+  // Confirmed, but the no-op of term 1 is not committed yet: the read waits.
+  const confirmed = step(chief, message(1, appendResponse({ readSequence: 1 })));
+  assert.is(confirmed.node.pendingReads.length, 1);
+  // Confirmation and commit of the no-op in one reply: served at index 1.
+  const ready = step(chief, message(1, appendResponse({ matchIndex: 1, readSequence: 1 })));
+  assert.equal(ready.effects.at(-1), { type: 'readReady', requestId: 4, index: 1 });
+  assert.equal(ready.node.pendingReads, []);
+  // A leader that steps down refuses what is pending.
+  chief = step(chief, message(2, appendResponse({ term: 7, success: false }))).node;
+  assert.is(chief.role, 'follower');
+  const refused = step(leader(), { type: 'readIndex', requestId: 5 }).node;
+  const deposed = step(refused, message(2, appendResponse({ term: 7, success: false })));
+  assert.equal(deposed.effects.at(-1), { type: 'readRefused', requestId: 5 });
+});
+
+test('a message from outside the cluster or from itself is a loud error', () => {
+  const vote: Sent = { type: 'RequestVoteResponse', term: 1, voteGranted: true };
+  assert.throws(() => step(follower(), message(7, vote)), /unknown server 7/);
+  assert.throws(() => step(follower(), message(0, vote)), /nothing to itself/);
+});
+
+test.run();
