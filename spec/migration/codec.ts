@@ -17,7 +17,7 @@ import type {
   Receipt,
   ShardPhase,
   ShardState,
-} from '../shardkv/types.js';
+} from '../group/types.js';
 import type { MigrationBounds, MigrationState, ClientState, InFlight } from './model-state.js';
 import { serversOf } from './model-state.js';
 import type { Intent, ShardProgress } from './types.js';

@@ -15,8 +15,8 @@
  */
 import { assert } from '../assert.js';
 import { unassignedGid, type Config, type ControllerResult } from '../controller/types.js';
-import { sameIdentity } from '../shardkv/digest.js';
-import type { GroupResult, Identity, Image, MigrationBug } from '../shardkv/types.js';
+import { sameIdentity } from '../group/digest.js';
+import type { GroupResult, Identity, Image, MigrationBug } from '../group/types.js';
 import type { ControllerState, DriverState, Intent, Send, ShardProgress } from './types.js';
 
 export interface DriverOptions {

@@ -3,9 +3,9 @@
  * checker tests them, so that a state violating several reports the most specific one.
  */
 import type { Invariant } from '../../checker/model.js';
-import { sameIdentity } from '../shardkv/digest.js';
-import { readValue } from '../shardkv/group.js';
-import type { GroupState } from '../shardkv/types.js';
+import { sameIdentity } from '../group/digest.js';
+import { readValue } from '../group/group.js';
+import type { GroupState } from '../group/types.js';
 import { keyOf, scriptRequest, type MigrationBounds, type MigrationState } from './model-state.js';
 
 export const invariantNames = [

@@ -17,9 +17,9 @@
  */
 import { joinConfig, leaveConfig, memberGids, moveConfig } from '../controller/index.js';
 import type { Config, ControllerResult, Gid } from '../controller/types.js';
-import { applyCommand } from '../shardkv/state-machine.js';
-import { queryShard } from '../shardkv/migration-steps.js';
-import type { GroupCommand, GroupResult, MigrationBug, ShardFacts } from '../shardkv/types.js';
+import { applyCommand } from '../group/state-machine.js';
+import { queryShard } from '../group/migration-steps.js';
+import type { GroupCommand, GroupResult, MigrationBug, ShardFacts } from '../group/types.js';
 import { driverSends, handleReply, moveIndex, planNext } from './driver.js';
 import type { InFlight, MigrationBounds, MigrationState } from './model-state.js';
 import type { ShardProgress } from './types.js';

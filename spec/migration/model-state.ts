@@ -7,9 +7,9 @@
 import { assert } from '../assert.js';
 import { initialConfig, joinConfig } from '../controller/index.js';
 import type { Gid } from '../controller/types.js';
-import { emptyGroup } from '../shardkv/group.js';
-import { applyCommand } from '../shardkv/state-machine.js';
-import type { ClientOperation, ClientRequest, GroupCommand, GroupState } from '../shardkv/types.js';
+import { emptyGroup } from '../group/group.js';
+import { applyCommand } from '../group/state-machine.js';
+import type { ClientOperation, ClientRequest, GroupCommand, GroupState } from '../group/types.js';
 import { driverSends, handleReply, planNext } from './driver.js';
 import { publishNext } from './recovery.js';
 import type { ControllerState, DriverState } from './types.js';

@@ -12,7 +12,7 @@ import type {
   Params,
   ParamSpec,
 } from '../../checker/model.js';
-import { migrationBugs, type MigrationBug } from '../shardkv/types.js';
+import { migrationBugs, type MigrationBug } from '../group/types.js';
 import { migrationCodec } from './codec.js';
 import { invariantNames, migrationInvariants } from './invariants.js';
 import {

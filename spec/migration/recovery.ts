@@ -12,8 +12,8 @@
  */
 import { assert } from '../assert.js';
 import { unassignedGid } from '../controller/types.js';
-import { sameIdentity } from '../shardkv/digest.js';
-import type { ShardFacts } from '../shardkv/types.js';
+import { sameIdentity } from '../group/digest.js';
+import type { ShardFacts } from '../group/types.js';
 import type { DriverOptions } from './driver.js';
 import type { ControllerState, DriverState, Send, ShardProgress } from './types.js';
 

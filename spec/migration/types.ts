@@ -6,7 +6,7 @@
  * from `next` and from the facts the groups report, never from the old driver's beliefs.
  */
 import type { Config, Gid } from '../controller/types.js';
-import type { GroupCommand, Identity, Image, Receipt } from '../shardkv/types.js';
+import type { GroupCommand, Identity, Image, Receipt } from '../group/types.js';
 
 /** The persisted intent of a configuration change: one identity per moved shard. */
 export interface Intent {

@@ -14,7 +14,7 @@ import {
   restartDriver,
   type ControllerState,
 } from '../../spec/migration/index.js';
-import type { Identity, ShardFacts } from '../../spec/shardkv/index.js';
+import type { Identity, ShardFacts } from '../../spec/group/index.js';
 
 const zero = initialConfig(3);
 const join = (latest: Config, gid: number): Config => {

@@ -19,7 +19,7 @@ import {
   type GroupResult,
   type GroupState,
   type ShardFacts,
-} from '../../spec/shardkv/index.js';
+} from '../../spec/group/index.js';
 
 export interface World {
   readonly controller: ControllerState;

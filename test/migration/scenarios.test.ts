@@ -11,7 +11,7 @@ import {
   type ClientRequest,
   type Identity,
   type Receipt,
-} from '../../spec/shardkv/index.js';
+} from '../../spec/group/index.js';
 import {
   deliver,
   driveToPublish,

@@ -1,4 +1,7 @@
-/** The replica group's replicated state machine (DESIGN §3): shards, dedup, migration steps. */
+/**
+ * The replica group's replicated state machine (DESIGN §3): what every replica of one group
+ * applies, in log order. Named for what it is: DESIGN's `shardkv` is the whole system.
+ */
 export * from './types.js';
 export * from './digest.js';
 export * from './group.js';

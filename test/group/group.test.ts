@@ -14,7 +14,7 @@ import {
   type ClientRequest,
   type GroupState,
   type Identity,
-} from '../../spec/shardkv/index.js';
+} from '../../spec/group/index.js';
 
 // Key 'b' is in shard 0 and key 'c' in shard 1 of two ('b' = 98, 'c' = 99).
 const servingBoth = (gid: number): GroupState => {
