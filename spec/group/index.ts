@@ -3,6 +3,8 @@
  * applies, in log order. Named for what it is: DESIGN's `shardkv` is the whole system.
  */
 export * from './types.js';
+export * from './ordered-map.js';
+export * from './btree-map.js';
 export * from './digest.js';
 export * from './group.js';
 export * from './client-requests.js';

@@ -2,26 +2,31 @@
  * The group side of a shard migration (DESIGN §3): Freeze at src, Install at dst, Delete at
  * src, each bound to a migration identity (shard, epoch, src, dst).
  *
- * - freeze: src stops serving the shard and keeps a fixed image (KV + dedup table); a repeat
- *   for the same identity returns the same image.
+ * - freeze: src stops serving the shard and keeps a fixed image (KV + dedup table) whose
+ *   digest it computes now, once; a repeat for the same identity returns the same image. A
+ *   shard left unassigned (dst 0) stays frozen at src; a later identity that moves it on from
+ *   src freezes it again under that identity.
  * - install: dst stores the image and a receipt binding the identity to the image digest, and
  *   serves the shard from then on. A repeat with the same identity and digest returns the
  *   original receipt and changes nothing; the same identity with another digest is refused.
+ *   When the shard comes back to the group that kept it frozen (src = dst), install serves it
+ *   again.
  * - delete: src drops the KV data, keeping a tombstone, but only when shown dst's receipt for
- *   the same identity and the image digest it froze: data is dropped only once it is safe.
+ *   the same identity and the digest it froze: data is dropped only once it is safe.
  *
  * A message whose epoch is older than what the group last took part in for the shard changes
- * nothing (`stale-epoch`). Each function returns the very same state object when it changes
- * nothing, so that callers (and the model's StaleRejected history) can see it.
+ * nothing (`stale-epoch`), nor does another identity of the same epoch (`identity-conflict`).
+ * Each function returns the very same state object when it changes nothing, so that callers
+ * (and the model's StaleRejected history) can see it.
  */
-import { assert } from '../assert.js';
+import { unassignedGid } from '../controller/types.js';
+import type { MigrationBugs } from '../migration/bugs.js';
 import { expireSessions } from './client-requests.js';
 import { imageDigest, sameIdentity } from './digest.js';
-import { absentShard, isStale, withShard } from './group.js';
+import { absentShard, identityProblem, withShard } from './group.js';
 import type {
   Applied,
   GroupError,
-  GroupOptions,
   GroupState,
   Identity,
   Image,
@@ -39,86 +44,98 @@ const refuse = (group: GroupState, error: GroupError): Applied => ({
  * not part of the digest: it only rises, and a floor raised after the freeze dropped nothing
  * from the frozen record, so any floor from the freeze on protects what the image lacks.
  */
-function imageOf(record: ShardState, sessionFloor: number, options: GroupOptions): Image {
+function imageOf(record: ShardState, sessionFloor: number, bugs: MigrationBugs): Image {
   // dedup-not-migrated: the image carries the KV data but leaves the dedup table behind.
-  const dedup = options.bug === 'dedup-not-migrated' ? [] : record.dedup;
-  return { kv: record.kv, dedup, sessionFloor };
+  const dedup = bugs['dedup-not-migrated'] ? record.dedup.empty() : record.dedup;
+  const digest = record.frozenDigest ?? imageDigest(record.kv, dedup);
+  return { kv: record.kv, dedup, sessionFloor, digest };
 }
 
-/** The guard every migration step shares: right group, shard in range, not stale. */
+/** The guard every migration step shares: right group, shard in range, identity current. */
 function guard(
   group: GroupState,
   identity: Identity,
   role: 'src' | 'dst',
-  options: GroupOptions,
+  bugs: MigrationBugs,
 ): GroupError | null {
   if (identity[role] !== group.gid) return 'ErrWrongGroup';
   const record = group.shards[identity.shard];
   if (record === undefined) return 'not-held';
-  // accept-stale-epoch: the group acts on messages of an older migration.
-  if (options.bug !== 'accept-stale-epoch' && isStale(record, identity)) return 'stale-epoch';
-  return null;
+  return identityProblem(record, identity, bugs['accept-stale-epoch']);
 }
 
-export function freezeShard(
+/** The record frozen under `identity`, with the digest of its image fixed now. */
+function frozenUnder(
   group: GroupState,
+  record: ShardState,
   identity: Identity,
-  options: GroupOptions = {},
-): Applied {
-  const problem = guard(group, identity, 'src', options);
+  bugs: MigrationBugs,
+) {
+  // skip-freeze: src hands out its image but keeps serving the shard.
+  const phase = bugs['skip-freeze'] ? 'serving' : 'frozen';
+  // A parked record's digest is its data's: refreezing under a new identity keeps it.
+  const image = imageOf(record, group.sessionFloor, bugs);
+  const frozen: ShardState = { ...record, phase, identity, frozenDigest: image.digest };
+  return { state: withShard(group, identity.shard, frozen), image };
+}
+
+export function freezeShard(group: GroupState, identity: Identity, bugs: MigrationBugs): Applied {
+  const problem = guard(group, identity, 'src', bugs);
   if (problem) return refuse(group, problem);
   const record = group.shards[identity.shard]!;
   if (record.phase === 'absent') {
     return refuse(group, sameIdentity(record.tombstone, identity) ? 'already-deleted' : 'not-held');
   }
   if (sameIdentity(record.identity, identity)) {
-    const image = imageOf(record, group.sessionFloor, options);
+    const image = imageOf(record, group.sessionFloor, bugs);
     return { state: group, result: { type: 'image', identity, image } };
   }
-  if (record.phase === 'frozen') return refuse(group, 'not-held');
-  // skip-freeze: src hands out its image but keeps serving the shard.
-  const phase = options.bug === 'skip-freeze' ? 'serving' : 'frozen';
-  const frozen: ShardState = { ...record, phase, identity };
-  const state = withShard(group, identity.shard, frozen);
-  const image = imageOf(frozen, group.sessionFloor, options);
+  // Frozen for another move: only a shard parked unassigned here may move on from here.
+  const parked = record.identity !== null && record.identity.dst === unassignedGid;
+  if (record.phase === 'frozen' && !parked) return refuse(group, 'not-held');
+  const { state, image } = frozenUnder(group, record, identity, bugs);
   return { state, result: { type: 'image', identity, image } };
+}
+
+/** The record `image` makes at dst: serving, with the receipt. */
+function installed(record: ShardState, identity: Identity, image: Image | null): ShardState {
+  const kv = image?.kv ?? record.kv.empty();
+  const dedup = image?.dedup ?? record.dedup.empty();
+  const digest = image?.digest ?? imageDigest(kv, dedup);
+  const receipt: Receipt = { identity, digest };
+  return { ...record, phase: 'serving', identity, kv, dedup, frozenDigest: null, receipt };
 }
 
 export function installShard(
   group: GroupState,
   identity: Identity,
-  image: Image,
-  options: GroupOptions = {},
+  image: Image | null,
+  bugs: MigrationBugs,
 ): Applied {
-  const problem = guard(group, identity, 'dst', options);
+  const problem = guard(group, identity, 'dst', bugs);
   if (problem) return refuse(group, problem);
   const record = group.shards[identity.shard]!;
-  const digest = imageDigest(image);
-  const receipt: Receipt = { identity, digest };
-  const installed: ShardState = {
-    ...record,
-    phase: 'serving',
-    identity,
-    kv: image.kv,
-    dedup: image.dedup,
-    receipt,
-  };
+  const next = installed(record, identity, image);
+  const receipt = next.receipt!;
   if (record.receipt !== null && sameIdentity(record.receipt.identity, identity)) {
-    if (record.receipt.digest !== digest) return refuse(group, 'digest-mismatch');
+    if (record.receipt.digest !== receipt.digest) return refuse(group, 'digest-mismatch');
     // reinstall-overwrites: a repeated install replaces what dst has served since.
-    if (options.bug === 'reinstall-overwrites') {
-      const state = withShard(group, identity.shard, installed);
-      const floored = expireSessions(state, image.sessionFloor).state;
+    if (bugs['reinstall-overwrites']) {
+      const state = withShard(group, identity.shard, next);
+      const floored = expireSessions(state, image?.sessionFloor ?? 0).state;
       return { state: floored, result: { type: 'receipt', receipt } };
     }
     return { state: group, result: { type: 'receipt', receipt: record.receipt } };
   }
-  if (record.phase !== 'absent') return refuse(group, 'shard-present');
-  const empty = record.kv.length === 0 && record.dedup.length === 0;
-  assert(empty, 'install: an absent shard holds data (GarbageBound)');
+  const returning = record.phase === 'frozen' && identity.src === identity.dst &&
+    sameIdentity(record.identity, identity) && record.frozenDigest === receipt.digest;
+  if (record.phase !== 'absent' && !returning) return refuse(group, 'shard-present');
+  if (record.phase === 'absent' && (record.kv.size > 0 || record.dedup.size > 0)) {
+    return refuse(group, 'shard-present');
+  }
   // The source's expired sessions are expired here too: their records are not in the image.
-  const withImage = withShard(group, identity.shard, installed);
-  const state = expireSessions(withImage, image.sessionFloor).state;
+  const withImage = withShard(group, identity.shard, next);
+  const state = expireSessions(withImage, image?.sessionFloor ?? 0).state;
   return { state, result: { type: 'receipt', receipt } };
 }
 
@@ -126,28 +143,23 @@ export function deleteShard(
   group: GroupState,
   identity: Identity,
   receipt: Receipt | null,
-  options: GroupOptions = {},
+  bugs: MigrationBugs,
 ): Applied {
-  const problem = guard(group, identity, 'src', options);
+  const problem = guard(group, identity, 'src', bugs);
   if (problem) return refuse(group, problem);
   const record = group.shards[identity.shard]!;
   if (sameIdentity(record.tombstone, identity)) {
     return { state: group, result: { type: 'deleted', tombstone: identity } };
   }
-  // delete-before-receipt: src drops the data without seeing dst's receipt.
-  const checkReceipt = options.bug !== 'delete-before-receipt';
-  if (checkReceipt && (receipt === null || !sameIdentity(receipt.identity, identity))) {
+  if (receipt === null || !sameIdentity(receipt.identity, identity)) {
     return refuse(group, 'no-receipt');
   }
   if (record.phase !== 'frozen' || !sameIdentity(record.identity, identity)) {
     return refuse(group, 'not-frozen');
   }
-  const image = imageOf(record, group.sessionFloor, options);
-  if (checkReceipt && receipt!.digest !== imageDigest(image)) {
-    return refuse(group, 'digest-mismatch');
-  }
+  if (receipt.digest !== record.frozenDigest) return refuse(group, 'digest-mismatch');
   const deleted: ShardState = {
-    ...absentShard,
+    ...absentShard({ kv: record.kv.empty(), dedup: record.dedup.empty() }),
     identity: record.identity,
     receipt: record.receipt,
     tombstone: identity,
@@ -161,23 +173,20 @@ export function deleteShard(
  * unfreezes a source); it exists because the unfreeze-on-recovery bug needs a group that
  * obeys, as any group receiving a well-formed command would.
  */
-export function unfreezeShard(
-  group: GroupState,
-  identity: Identity,
-  options: GroupOptions = {},
-): Applied {
-  const problem = guard(group, identity, 'src', options);
+export function unfreezeShard(group: GroupState, identity: Identity, bugs: MigrationBugs): Applied {
+  const problem = guard(group, identity, 'src', bugs);
   if (problem) return refuse(group, problem);
   const record = group.shards[identity.shard]!;
   if (record.phase !== 'frozen' || !sameIdentity(record.identity, identity)) {
     return refuse(group, 'not-frozen');
   }
-  const state = withShard(group, identity.shard, { ...record, phase: 'serving' });
+  const serving: ShardState = { ...record, phase: 'serving', frozenDigest: null };
+  const state = withShard(group, identity.shard, serving);
   return { state, result: { type: 'unfrozen' } };
 }
 
 export function queryShard(group: GroupState, shard: number): Applied {
-  const record = group.shards[shard];
+  const record = Number.isSafeInteger(shard) ? group.shards[shard] : undefined;
   if (record === undefined) return refuse(group, 'not-held');
   const { phase, identity, receipt, tombstone } = record;
   const facts = { phase, identity, receipt, tombstone };

@@ -2,9 +2,13 @@
  * The replica group's apply function: one committed command in, the new state and the
  * command's result out. Pure and deterministic, so every replica of a Raft group that applies
  * the same log reaches the same state and answers the same results; the runtime calls it from
- * its apply loop and the `migration` model calls it as one atomic step.
+ * its apply loop and the `migration` model calls it as one atomic step. It never throws on
+ * what a client or a peer sent: a malformed or unknown command is refused with a result.
+ *
+ * A switch, not ts-pattern: the model calls this for nearly every successor; `never` keeps
+ * the switch exhaustive.
  */
-import { match } from 'ts-pattern';
+import { noMigrationBugs, type MigrationBugs } from '../migration/bugs.js';
 import { applyClientRequest, expireSessions } from './client-requests.js';
 import {
   deleteShard,
@@ -13,24 +17,47 @@ import {
   queryShard,
   unfreezeShard,
 } from './migration-steps.js';
-import type { Applied, GroupCommand, GroupOptions, GroupState } from './types.js';
+import type { Applied, GroupCommand, GroupState, Identity } from './types.js';
 
-export function applyCommand(
+/** A migration command's identity must name a shard of this group by number. */
+function badIdentity(group: GroupState, identity: Identity): boolean {
+  if (typeof identity !== 'object' || identity === null) return true;
+  const { shard, epoch, src, dst } = identity;
+  const numbers = [shard, epoch, src, dst].every((value) => Number.isSafeInteger(value));
+  return !numbers || shard < 0 || shard >= group.shards.length;
+}
+
+export function applyGroupCommand(
   group: GroupState,
   command: GroupCommand,
-  options: GroupOptions = {},
+  bugs: MigrationBugs = noMigrationBugs,
 ): Applied {
-  return match(command)
-    .with({ type: 'client' }, ({ request }) => applyClientRequest(group, request, options))
-    .with({ type: 'freeze' }, ({ identity }) => freezeShard(group, identity, options))
-    .with({ type: 'install' }, ({ identity, image }) =>
-      installShard(group, identity, image, options))
-    .with({ type: 'delete' }, ({ identity, receipt }) =>
-      deleteShard(group, identity, receipt, options))
-    .with({ type: 'unfreeze' }, ({ identity }) => unfreezeShard(group, identity, options))
-    .with({ type: 'query-shard' }, ({ shard }) => queryShard(group, shard))
-    .with({ type: 'expire-sessions' }, ({ below }) => expireSessions(group, below))
-    .exhaustive();
+  const refused: Applied = { state: group, result: { type: 'error', error: 'bad-request' } };
+  if (typeof command !== 'object' || command === null) return refused;
+  if ('identity' in command && badIdentity(group, command.identity)) return refused;
+  switch (command.type) {
+    case 'client':
+      return applyClientRequest(group, command.request, bugs);
+    case 'freeze':
+      return freezeShard(group, command.identity, bugs);
+    case 'install':
+      return installShard(group, command.identity, command.image, bugs);
+    case 'delete':
+      return deleteShard(group, command.identity, command.receipt, bugs);
+    case 'unfreeze':
+      return unfreezeShard(group, command.identity, bugs);
+    case 'query-shard':
+      return queryShard(group, command.shard);
+    case 'expire-sessions':
+      return expireSessions(group, command.below);
+    default:
+      return unknownCommand(command, refused);
+  }
+}
+
+/** An unknown command type (a newer peer, a corrupt entry) is refused, not thrown. */
+function unknownCommand(_command: never, refused: Applied): Applied {
+  return refused;
 }
 
 /** The shards the group serves, ascending (what `cluster status` reports). */
