@@ -33,3 +33,15 @@ export const noMigrationBugs: MigrationBugs = {
   'dedup-not-migrated': false,
   'expiry-forgets-session': false,
 };
+
+/** The catalog's order (`shardkv bugs`). */
+export const migrationBugNames: readonly MigrationBugName[] = [
+  'skip-freeze',
+  'unfreeze-on-recovery',
+  'reinstall-overwrites',
+  'delete-before-receipt',
+  'accept-stale-epoch',
+  'skip-config',
+  'dedup-not-migrated',
+  'expiry-forgets-session',
+];

@@ -6,21 +6,23 @@
  */
 import type { StateCodec } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
-import type { Config, Gid } from '../controller/types.js';
+import type { Config, Gid, Intent } from '../controller/types.js';
+import { SortedArrayMap } from '../group/ordered-map.js';
 import type {
   ClientOperation,
+  DedupMap,
   DedupRecord,
   GroupCommand,
   Identity,
   Image,
-  KvEntry,
+  KvMap,
   Receipt,
   ShardPhase,
   ShardState,
 } from '../group/types.js';
 import type { MigrationBounds, MigrationState, ClientState, InFlight } from './model-state.js';
 import { serversOf } from './model-state.js';
-import type { Intent, ShardProgress } from './types.js';
+import type { ShardProgress } from './types.js';
 
 const none = -1;
 const phases: readonly ShardPhase[] = ['serving', 'frozen', 'absent'];
@@ -49,33 +51,35 @@ function readIdentity(input: WordReader): Identity | null {
 
 function writeReceipt(receipt: Receipt | null, out: WordWriter): void {
   writeIdentity(receipt === null ? null : receipt.identity, out);
-  if (receipt !== null) out.push(receipt.digest | 0);
+  if (receipt !== null) out.pushString(receipt.digest);
 }
 
 function readReceipt(input: WordReader): Receipt | null {
   const identity = readIdentity(input);
-  return identity === null ? null : { identity, digest: input.next() >>> 0 };
+  return identity === null ? null : { identity, digest: input.nextString() };
 }
 
-function writeKv(kv: readonly KvEntry[], out: WordWriter): void {
-  out.push(kv.length);
-  for (const entry of kv) {
-    out.pushString(entry.key);
-    out.pushString(entry.value);
+function writeKv(kv: KvMap, out: WordWriter): void {
+  out.push(kv.size);
+  for (const [key, value] of kv.entries()) {
+    out.pushString(key);
+    out.pushString(value);
   }
 }
 
-function readKv(input: WordReader): KvEntry[] {
-  const kv: KvEntry[] = [];
+function readKv(input: WordReader): KvMap {
+  const keys: string[] = [];
+  const values: string[] = [];
   for (let count = input.next(); count > 0; count--) {
-    kv.push({ key: input.nextString(), value: input.nextString() });
+    keys.push(input.nextString());
+    values.push(input.nextString());
   }
-  return kv;
+  return SortedArrayMap.fromSorted(keys, values);
 }
 
-function writeDedup(dedup: readonly DedupRecord[], out: WordWriter): void {
-  out.push(dedup.length);
-  for (const record of dedup) {
+function writeDedup(dedup: DedupMap, out: WordWriter): void {
+  out.push(dedup.size);
+  for (const [, record] of dedup.entries()) {
     out.push(record.client);
     out.push(record.seq);
     out.push(record.digest | 0);
@@ -83,27 +87,39 @@ function writeDedup(dedup: readonly DedupRecord[], out: WordWriter): void {
   }
 }
 
-function readDedup(input: WordReader): DedupRecord[] {
-  const dedup: DedupRecord[] = [];
+function readDedup(input: WordReader): DedupMap {
+  const clients: number[] = [];
+  const records: DedupRecord[] = [];
   for (let count = input.next(); count > 0; count--) {
     const client = input.next();
     const seq = input.next();
     const digest = input.next() >>> 0;
-    dedup.push({ client, seq, digest, result: input.nextString() });
+    clients.push(client);
+    records.push({ client, seq, digest, result: input.nextString() });
   }
-  return dedup;
+  return SortedArrayMap.fromSorted(clients, records);
 }
 
-function writeImage(image: Image, out: WordWriter): void {
+function writeImage(image: Image | null, out: WordWriter): void {
+  if (image === null) {
+    out.push(none);
+    return;
+  }
   writeKv(image.kv, out);
   writeDedup(image.dedup, out);
   out.push(image.sessionFloor);
+  out.pushString(image.digest);
 }
 
-function readImage(input: WordReader): Image {
+function readImage(input: WordReader): Image | null {
+  if (input.words[input.position] === none) {
+    input.next();
+    return null;
+  }
   const kv = readKv(input);
   const dedup = readDedup(input);
-  return { kv, dedup, sessionFloor: input.next() };
+  const sessionFloor = input.next();
+  return { kv, dedup, sessionFloor, digest: input.nextString() };
 }
 
 function writeShard(record: ShardState, out: WordWriter): void {
@@ -111,6 +127,7 @@ function writeShard(record: ShardState, out: WordWriter): void {
   writeIdentity(record.identity, out);
   writeKv(record.kv, out);
   writeDedup(record.dedup, out);
+  writeStrings([record.frozenDigest], out);
   writeReceipt(record.receipt, out);
   writeIdentity(record.tombstone, out);
 }
@@ -120,8 +137,12 @@ function readShard(input: WordReader): ShardState {
   const identity = readIdentity(input);
   const kv = readKv(input);
   const dedup = readDedup(input);
+  const [frozenDigest] = readStrings(input, 1);
   const receipt = readReceipt(input);
-  return { phase, identity, kv, dedup, receipt, tombstone: readIdentity(input) };
+  return {
+    phase, identity, kv, dedup, frozenDigest: frozenDigest!, receipt,
+    tombstone: readIdentity(input),
+  };
 }
 
 function writeCommand(command: GroupCommand, out: WordWriter): void {
@@ -325,7 +346,7 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     const ghost = readStrings(input, bounds.shards) as string[];
     const staleChanged = input.next() === 1;
     return {
-      controller: { configs, current, next },
+      controller: { configs, sessions: {}, current, next },
       driver: { progress },
       groups,
       clients,
