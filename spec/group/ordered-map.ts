@@ -50,17 +50,25 @@ export class SortedArrayMap<K extends MapKey, V> implements OrderedMap<K, V> {
     readonly values: readonly V[],
   ) {}
 
+  /** One shared empty map: the model builds many. */
+  private static readonly emptyMap = new SortedArrayMap<never, never>([], []);
+
   static empty<K extends MapKey, V>(): SortedArrayMap<K, V> {
-    return emptySortedArrayMap as SortedArrayMap<never, never> as SortedArrayMap<K, V>;
+    return SortedArrayMap.emptyMap as SortedArrayMap<never, never> as SortedArrayMap<K, V>;
   }
 
-  /** A map of `keys` (strictly ascending) to `values`, position by position. */
+  /**
+   * A map of `keys` (strictly ascending) to `values`, position by position. It takes the
+   * arrays as they are (the model's decoder builds many maps): the caller must not change
+   * them afterwards.
+   */
   static fromSorted<K extends MapKey, V>(keys: readonly K[], values: readonly V[]) {
     assert(keys.length === values.length, 'fromSorted: keys and values differ in length');
     for (let index = 1; index < keys.length; index++) {
       assert(keys[index - 1]! < keys[index]!, 'fromSorted: keys are not strictly ascending');
     }
-    return new SortedArrayMap<K, V>(keys.slice(), values.slice());
+    if (keys.length === 0) return SortedArrayMap.empty<K, V>();
+    return new SortedArrayMap<K, V>(keys, values);
   }
 
   get size(): number {
@@ -108,5 +116,3 @@ export class SortedArrayMap<K extends MapKey, V> implements OrderedMap<K, V> {
   }
 }
 
-/** One shared empty map: the model builds many. */
-const emptySortedArrayMap: SortedArrayMap<MapKey, unknown> = SortedArrayMap.fromSorted([], []);

@@ -7,11 +7,13 @@
 import type { StateCodec } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
 import type { Config, Gid, Intent } from '../controller/types.js';
-import { SortedArrayMap } from '../group/ordered-map.js';
+import { assert } from '../assert.js';
+import { SortedArrayMap, type OrderedMap } from '../group/ordered-map.js';
 import type {
   ClientOperation,
   DedupMap,
   DedupRecord,
+  Digest,
   GroupCommand,
   Identity,
   Image,
@@ -49,21 +51,68 @@ function readIdentity(input: WordReader): Identity | null {
   return { shard, epoch: input.next(), src: input.next(), dst: input.next() };
 }
 
+/**
+ * A 64-bit digest (16 hexadecimal digits) is written as two words, not as a 16-character
+ * string (9 words). Converting costs more than the rest of a state's encoding, and a model
+ * run meets only a few distinct images, so conversions are remembered, both ways, up to a
+ * bound. The words depend on the digest alone, so every worker encodes a state alike.
+ */
+const digestMemoLimit = 4096;
+const wordsOfDigest = new Map<Digest, readonly [number, number]>();
+const digestOfWords = new Map<number, Map<number, Digest>>();
+
+function writeDigest(digest: Digest, out: WordWriter): void {
+  let words = wordsOfDigest.get(digest);
+  if (words === undefined) {
+    if (wordsOfDigest.size >= digestMemoLimit) wordsOfDigest.clear();
+    words = [parseInt(digest.slice(0, 8), 16) | 0, parseInt(digest.slice(8), 16) | 0];
+    wordsOfDigest.set(digest, words);
+  }
+  out.push(words[0]);
+  out.push(words[1]);
+}
+
+const hexWord = (word: number) => (word >>> 0).toString(16).padStart(8, '0');
+
+function readDigest(input: WordReader): Digest {
+  const high = input.next();
+  const low = input.next();
+  let lows = digestOfWords.get(high);
+  if (lows === undefined) {
+    if (digestOfWords.size >= digestMemoLimit) digestOfWords.clear();
+    lows = new Map();
+    digestOfWords.set(high, lows);
+  }
+  let digest = lows.get(low);
+  if (digest === undefined) {
+    digest = hexWord(high) + hexWord(low);
+    lows.set(low, digest);
+  }
+  return digest;
+}
+
 function writeReceipt(receipt: Receipt | null, out: WordWriter): void {
   writeIdentity(receipt === null ? null : receipt.identity, out);
-  if (receipt !== null) out.pushString(receipt.digest);
+  if (receipt !== null) writeDigest(receipt.digest, out);
 }
 
 function readReceipt(input: WordReader): Receipt | null {
   const identity = readIdentity(input);
-  return identity === null ? null : { identity, digest: input.nextString() };
+  return identity === null ? null : { identity, digest: readDigest(input) };
+}
+
+/** The model's maps are sorted arrays: the codec reads their arrays, not an iterator. */
+function sortedArrays<K extends string | number, V>(map: OrderedMap<K, V>) {
+  assert(map instanceof SortedArrayMap, 'the migration model keeps its maps as sorted arrays');
+  return map as SortedArrayMap<K, V>;
 }
 
 function writeKv(kv: KvMap, out: WordWriter): void {
-  out.push(kv.size);
-  for (const [key, value] of kv.entries()) {
-    out.pushString(key);
-    out.pushString(value);
+  const { keys, values } = sortedArrays(kv);
+  out.push(keys.length);
+  for (let index = 0; index < keys.length; index++) {
+    out.pushString(keys[index]!);
+    out.pushString(values[index]!);
   }
 }
 
@@ -78,8 +127,9 @@ function readKv(input: WordReader): KvMap {
 }
 
 function writeDedup(dedup: DedupMap, out: WordWriter): void {
-  out.push(dedup.size);
-  for (const [, record] of dedup.entries()) {
+  const records = sortedArrays(dedup).values;
+  out.push(records.length);
+  for (const record of records) {
     out.push(record.client);
     out.push(record.seq);
     out.push(record.digest | 0);
@@ -108,7 +158,7 @@ function writeImage(image: Image | null, out: WordWriter): void {
   writeKv(image.kv, out);
   writeDedup(image.dedup, out);
   out.push(image.sessionFloor);
-  out.pushString(image.digest);
+  writeDigest(image.digest, out);
 }
 
 function readImage(input: WordReader): Image | null {
@@ -119,7 +169,7 @@ function readImage(input: WordReader): Image | null {
   const kv = readKv(input);
   const dedup = readDedup(input);
   const sessionFloor = input.next();
-  return { kv, dedup, sessionFloor, digest: input.nextString() };
+  return { kv, dedup, sessionFloor, digest: readDigest(input) };
 }
 
 function writeShard(record: ShardState, out: WordWriter): void {
@@ -127,7 +177,11 @@ function writeShard(record: ShardState, out: WordWriter): void {
   writeIdentity(record.identity, out);
   writeKv(record.kv, out);
   writeDedup(record.dedup, out);
-  writeStrings([record.frozenDigest], out);
+  if (record.frozenDigest === null) out.push(none);
+  else {
+    out.push(1);
+    writeDigest(record.frozenDigest, out);
+  }
   writeReceipt(record.receipt, out);
   writeIdentity(record.tombstone, out);
 }
@@ -137,12 +191,9 @@ function readShard(input: WordReader): ShardState {
   const identity = readIdentity(input);
   const kv = readKv(input);
   const dedup = readDedup(input);
-  const [frozenDigest] = readStrings(input, 1);
+  const frozenDigest = input.next() === none ? null : readDigest(input);
   const receipt = readReceipt(input);
-  return {
-    phase, identity, kv, dedup, frozenDigest: frozenDigest!, receipt,
-    tombstone: readIdentity(input),
-  };
+  return { phase, identity, kv, dedup, frozenDigest, receipt, tombstone: readIdentity(input) };
 }
 
 function writeCommand(command: GroupCommand, out: WordWriter): void {

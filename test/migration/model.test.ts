@@ -9,7 +9,7 @@ import { parseTrace, replayTrace } from '../../checker/replay.js';
 import { WordReader, WordWriter } from '../../checker/words.js';
 import { createMigrationModel, migrationDefinition } from '../../spec/migration/model.js';
 import type { MigrationBounds } from '../../spec/migration/model-state.js';
-import { migrationBugs } from '../../spec/group/types.js';
+import { migrationBugNames as migrationBugs } from '../../spec/migration/bugs.js';
 
 const small: MigrationBounds = {
   groups: 2, shards: 2, clients: 1, ops: 1, maxReconfigs: 1, maxCrashes: 1, maxDuplicates: 1,
