@@ -13,6 +13,7 @@
  * value read). A malformed request is refused (`bad-request`), never asserted: it is client
  * data, and one committed bad entry must not crash every replica.
  */
+import { castDraft, produce } from 'immer';
 import { assert } from '../assert.js';
 import type { MigrationBugs } from '../migration/bugs.js';
 import { key2shard, requestDigest } from './digest.js';
@@ -78,14 +79,16 @@ export function expireSessions(group: GroupState, below: number): Applied {
     return { state: group, result: { type: 'error', error: 'bad-request' } };
   }
   if (below <= group.sessionFloor) return { state: group, result: { type: 'expired', records: 0 } };
-  let state: GroupState = { ...group, sessionFloor: below };
   let records = 0;
-  group.shards.forEach((record, shard) => {
-    if (record.phase !== 'serving') return;
-    const dedup = record.dedup.filter((client) => client >= below);
-    if (dedup === record.dedup) return;
-    records += record.dedup.size - dedup.size;
-    state = withShard(state, shard, { ...record, dedup });
+  // immer: several shard records may change in one step; the draft reads as plain writes.
+  const state = produce(group, (draft) => {
+    draft.sessionFloor = below;
+    for (const record of draft.shards) {
+      if (record.phase !== 'serving') continue;
+      const dedup = record.dedup.filter((client) => client >= below);
+      records += record.dedup.size - dedup.size;
+      record.dedup = castDraft(dedup);
+    }
   });
   assert(state.sessionFloor === below, 'expireSessions: the floor was not raised');
   return { state, result: { type: 'expired', records } };
