@@ -52,7 +52,8 @@ async function run(): Promise<void> {
   console.log(`ratio 100,000 / 1,000 keys: ${(costs[1]! / costs[0]!).toFixed(2)}x (bar: <= 2x)`);
   for (const keys of [1_000, 10_000]) {
     const cost = putCost(filledGroup(sortedArrayMaps, keys), 2_000);
-    console.log(`apply put, sorted arrays (the model's), shard of ${keys} keys: ${Math.round(cost)} ns`);
+    const label = `apply put, sorted arrays (the model's), shard of ${keys} keys`;
+    console.log(`${label}: ${Math.round(cost)} ns`);
   }
 }
 

@@ -69,7 +69,8 @@ export function rebalanceShards(
   gids: readonly Gid[],
   bugs: ControllerBugs,
 ): Gid[] {
-  return bugs['non-minimal-rebalance'] ? rebalanceFromScratch(shards, gids) : rebalance(shards, gids);
+  if (bugs['non-minimal-rebalance']) return rebalanceFromScratch(shards, gids);
+  return rebalance(shards, gids);
 }
 
 /** Join: adds the groups (gid -> servers) and rebalances. */

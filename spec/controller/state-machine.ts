@@ -108,7 +108,9 @@ export function canonicalOperation(operation: ControllerOperation): string {
 
 /** Query(num): -1 or past the end is the latest; another negative or non-integer is refused. */
 export function queryConfig(state: ControllerState, num: number): ControllerCommandResult {
-  if (!Number.isSafeInteger(num) || num < -1) return { type: 'refused', error: `query: bad num ${num}` };
+  if (!Number.isSafeInteger(num) || num < -1) {
+    return { type: 'refused', error: `query: bad num ${num}` };
+  }
   const latest = num === -1 || num >= state.configs.length;
   return { type: 'config', config: latest ? latestConfig(state) : state.configs[num]! };
 }
@@ -118,7 +120,9 @@ function appendConfig(
   result: ControllerResult<Config | null>,
 ): ControllerStep {
   if (!result.ok) return refused(state, result.error);
-  if (result.value === null) return { state, result: { type: 'config', config: latestConfig(state) } };
+  if (result.value === null) {
+    return { state, result: { type: 'config', config: latestConfig(state) } };
+  }
   const config = result.value;
   assert(config.num === latestConfig(state).num + 1, 'a new configuration is numbered latest + 1');
   const configs = [...state.configs, config];

@@ -107,7 +107,9 @@ export function handleReply(
   if (progress.step === 'install' && result.type === 'receipt') {
     if (!sameIdentity(result.receipt.identity, identity)) return driver;
     const receipt = result.receipt;
-    const next: ShardProgress = needsDelete(identity) ? { step: 'delete', receipt } : { step: 'done' };
+    const next: ShardProgress = needsDelete(identity)
+      ? { step: 'delete', receipt }
+      : { step: 'done' };
     return withProgress(driver, index, next);
   }
   if (progress.step === 'delete' && result.type === 'deleted') {

@@ -5,12 +5,13 @@
  *   machine's operations), within max-reconfigs. The last group may leave, as in the MIT lab:
  *   its shards become unassigned and stay frozen at it until a later configuration assigns
  *   them.
- * - Driver: PlanNext (the controller's `plan` command), Freeze(s) / Install(s) / Delete(s) (the driver sends the shard's command
- *   for the step it believes is next; the group applies it; the reply reaches the driver or is
- *   lost; the network may keep a copy to deliver late), RecoverShard(s), Publish (the controller's `publish`), and
- *   CrashDriver (its volatile beliefs are lost; it restarts at once: a slow restart is the
- *   same as a driver that does nothing for a while). EarlyDelete(s) exists only with the
- *   delete-before-receipt bug.
+ * - Driver: PlanNext (the controller's `plan` command), Freeze(s) / Install(s) / Delete(s)
+ *   (the driver sends the shard's command for the step it believes is next; the group applies
+ *   it; the reply reaches the driver or is lost; the network may keep a copy to deliver late),
+ *   RecoverShard(s), Publish (the controller's `publish`), and CrashDriver (its volatile
+ *   beliefs are lost; it restarts at once: a slow restart is the same as a driver that does
+ *   nothing for a while). EarlyDelete(s) exists only with the delete-before-receipt bug: the
+ *   second command driverSends returns.
  * - Clients: ClientRequest(c) to the owner in the configuration the client believes in (the
  *   reply may be lost; a copy may be kept), ClientQuery(c) to learn the published one.
  * - Network: Deliver(i) delivers a kept copy late; its reply reaches the sender, who takes it
@@ -156,7 +157,10 @@ export class MigrationStepper {
   next(state: MigrationState, action: MigrationAction): MigrationState | null {
     switch (action.type) {
       case 'Join':
-        return this.recordConfig(state, { type: 'join', groups: { [action.gid]: serversOf(action.gid) } });
+        return this.recordConfig(state, {
+          type: 'join',
+          groups: { [action.gid]: serversOf(action.gid) },
+        });
       case 'Leave':
         return this.recordConfig(state, { type: 'leave', gids: [action.gid] });
       case 'Move':

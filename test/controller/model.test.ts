@@ -97,7 +97,8 @@ test('refused and no-op requests leave the state as it was; bounds are guards', 
   const [initial] = checked.initialStates();
   const joined = checked.next(initial!, { type: 'join', groups: { 1: ['g1-0'] } })!;
   assert.equal(joined.latest.shards, [1, 1, 1, 1]);
-  assert.is(stepController(joined, { type: 'join', groups: { 1: ['g1-0'] } }, noControllerBugs), joined);
+  const rejoin = { type: 'join', groups: { 1: ['g1-0'] } } as const;
+  assert.is(stepController(joined, rejoin, noControllerBugs), joined);
   assert.is(stepController(joined, { type: 'leave', gids: [2] }, noControllerBugs), joined);
   assert.is(stepController(joined, { type: 'move', shard: 0, gid: 1 }, noControllerBugs), joined);
   // A self-loop reaches nothing new: the model reports it as not enabled.
@@ -158,7 +159,8 @@ test('summarizeRebalance measures moves against the bound and the order of the g
   assert.equal(summarizeRebalance([1, 1, 1, 1], other, noControllerBugs), {
     moved: 2, minimum: 2, orderIndependent: false,
   });
-  assert.equal(summarizeRebalance([1, 1, 1, 1], { ...after, shards: [2, 2, 1, 2] }, noControllerBugs), {
+  const threeMoved = { ...after, shards: [2, 2, 1, 2] };
+  assert.equal(summarizeRebalance([1, 1, 1, 1], threeMoved, noControllerBugs), {
     moved: 3, minimum: 2, orderIndependent: false,
   });
 });

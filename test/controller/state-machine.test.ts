@@ -106,7 +106,8 @@ test('canonical requests: group key order and leave order do not matter', () => 
   assert.is(forwardText, canonicalOperation({ type: 'join', groups: backward }));
   assert.is(canonicalOperation({ type: 'leave', gids: [3, 1] }), '["leave",[1,3]]');
   const { state } = run([{ client: 'a', seq: 1, type: 'join', groups: forward }]);
-  const retry = applyControllerCommand(state, { client: 'a', seq: 1, type: 'join', groups: backward });
+  const again = { client: 'a', seq: 1, type: 'join', groups: backward } as const;
+  const retry = applyControllerCommand(state, again);
   assert.is(retry.state, state);
 });
 

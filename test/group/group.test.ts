@@ -34,7 +34,8 @@ const request = (
   key: string,
   value = '',
 ): ClientRequest => ({ client, seq, op, key, value });
-const applyCommand = (group: GroupState, command: GroupCommand, bugs: Partial<MigrationBugs> = {}) =>
+type Bugs = Partial<MigrationBugs>;
+const applyCommand = (group: GroupState, command: GroupCommand, bugs: Bugs = {}) =>
   applyGroupCommand(group, command, { ...noMigrationBugs, ...bugs });
 const client = (group: GroupState, r: ClientRequest) =>
   applyCommand(group, { type: 'client', request: r });
@@ -223,7 +224,8 @@ test('a parked shard is frozen again under a later identity, or served again on 
     image: again.result.image });
   assert.equal(served.result, { type: 'receipt',
     receipt: { identity: back, digest: parked.result.image.digest } });
-  assert.equal(client(served.state, request(2, 0, 'get', 'b')).result, { type: 'value', value: 'x' });
+  const read = client(served.state, request(2, 0, 'get', 'b'));
+  assert.equal(read.result, { type: 'value', value: 'x' });
   const unparked = applyCommand(written, { type: 'freeze', identity: move }).state;
   assert.equal(applyCommand(unparked, { type: 'freeze', identity: onward }).result,
     { type: 'error', error: 'not-held' }, 'only a parked shard moves on under a new identity');

@@ -40,7 +40,9 @@ test('persistence: every earlier version keeps its entries after later sets', ()
       versions.push(versions[versions.length - 1]!.set(key, value));
       oracles.push(oracles[oracles.length - 1]!.set(key, value));
     }
-    versions.forEach((version, index) => assert.equal(contents(version), contents(oracles[index]!)));
+    versions.forEach((version, index) => {
+      assert.equal(contents(version), contents(oracles[index]!));
+    });
   }));
 });
 

@@ -94,7 +94,8 @@ test('skip-config: the controller plans straight to the newest, over an in-fligh
 test('publish: only the configuration in flight; current := num, next cleared', () => {
   const { controller } = planned([zero, one, two], 1);
   const wrong = applyControllerCommand(controller, { type: 'publish', num: 3 });
-  assert.equal(wrong.result, { type: 'refused', error: 'publish: configuration 3 is not the one in flight' });
+  const error = 'publish: configuration 3 is not the one in flight';
+  assert.equal(wrong.result, { type: 'refused', error });
   const published = applyControllerCommand(controller, { type: 'publish', num: 2 });
   assert.equal(published.result, { type: 'published', current: 2 });
   assert.equal(published.state, controllerOf([zero, one, two], 2));
