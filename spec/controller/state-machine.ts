@@ -12,6 +12,10 @@
  *   outstanding, so only its latest seq is kept, with the request's canonical text and the
  *   first result. A retry gets that first result; the same (client, seq) with another request
  *   is an identity conflict; an older seq is stale. Neither changes anything.
+ * - RegisterClient issues a session id for a key/value client (Raft dissertation §6.3): the
+ *   next number, so ids rise in log order and a group's session floor (one number) tells
+ *   expired sessions apart. The controller issues them, not a group, because a dedup record
+ *   travels with its shard from group to group: the id must mean one client everywhere.
  * - The driver's `plan` records the intent for current -> current + 1 (planMoves) before any
  *   migration step, so a new controller leader's driver resumes it; a repeat returns the same
  *   intent. Its `publish` makes configuration `next.num` current and clears the intent. The
@@ -41,6 +45,8 @@ export type ClientCommand = ControllerOperation & {
 /** Every command the controller's log holds. */
 export type ControllerCommand =
   | ClientCommand
+  /** A key/value client asks for its session id. */
+  | { readonly type: 'register-client' }
   /** The driver: record the intent for configuration `num` (= current + 1). */
   | { readonly type: 'plan'; readonly num: number }
   /** The driver: every move of `next` (numbered `num`) is done; publish it. */
@@ -49,6 +55,7 @@ export type ControllerCommand =
 export type ControllerCommandResult =
   /** Join, Leave, Move: the latest configuration after it; Query: the one asked for. */
   | { readonly type: 'config'; readonly config: Config }
+  | { readonly type: 'registered'; readonly client: number }
   | { readonly type: 'planned'; readonly next: Intent }
   | { readonly type: 'published'; readonly current: number }
   | { readonly type: 'refused'; readonly error: string };
@@ -69,6 +76,8 @@ export interface ControllerState {
   readonly current: number;
   /** The intent of the change current -> current + 1 in flight, or null. */
   readonly next: Intent | null;
+  /** The session id the next RegisterClient issues (ids 0..nextClient-1 are issued). */
+  readonly nextClient: number;
 }
 
 export interface ControllerStep {
@@ -77,7 +86,13 @@ export interface ControllerStep {
 }
 
 export function initialControllerState(shardCount: number): ControllerState {
-  return { configs: [initialConfig(shardCount)], sessions: {}, current: 0, next: null };
+  return {
+    configs: [initialConfig(shardCount)],
+    sessions: {},
+    current: 0,
+    next: null,
+    nextClient: 0,
+  };
 }
 
 export function latestConfig(state: ControllerState): Config {
@@ -237,6 +252,13 @@ export function applyControllerCommand(
       return applyPlan(state, command.num, bugs);
     case 'publish':
       return applyPublish(state, command.num);
+    case 'register-client': {
+      const client = state.nextClient;
+      const registered = produce(state, (draft) => {
+        draft.nextClient = client + 1;
+      });
+      return { state: registered, result: { type: 'registered', client } };
+    }
     case 'join':
     case 'leave':
     case 'move':

@@ -78,7 +78,8 @@ export interface GroupState {
   /**
    * Session expiry (Raft dissertation §6.3): every client whose id is below the floor has an
    * expired session. Its dedup records are gone, so its requests are refused rather than
-   * applied again. Client ids are issued in increasing order, so one number bounds it.
+   * applied again. Client ids are issued in increasing order (the controller's
+   * RegisterClient), so one number bounds it.
    */
   readonly sessionFloor: number;
 }

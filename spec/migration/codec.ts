@@ -397,7 +397,8 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     const ghost = readStrings(input, bounds.shards) as string[];
     const staleChanged = input.next() === 1;
     return {
-      controller: { configs, sessions: {}, current, next },
+      // The model's clients registered before it starts: nextClient is always `clients`.
+      controller: { configs, sessions: {}, current, next, nextClient: bounds.clients },
       driver: { progress },
       groups,
       clients,

@@ -123,7 +123,11 @@ export function scriptRequest(bounds: MigrationBounds, client: number, seq: numb
  * itself (every shard moves from gid 0 to g1, with an empty image): no group is special.
  */
 export function initialState(bounds: MigrationBounds): MigrationState {
-  const zero = initialControllerState(bounds.shards);
+  let zero = initialControllerState(bounds.shards);
+  // The clients' session ids 0..clients-1, issued through the controller's log.
+  for (let client = 0; client < bounds.clients; client++) {
+    zero = applyControllerCommand(zero, { type: 'register-client' }).state;
+  }
   const one = joinConfig(zero.configs[0]!, { 1: serversOf(1) });
   assert(one.ok, 'join of group 1 is refused');
   const recorded: ControllerState = { ...zero, configs: [...zero.configs, one.value] };

@@ -168,6 +168,20 @@ test('keepsFrozenHistory: frozen configurations kept by identity; a write in pla
   }, TypeError);
 });
 
+// Raft dissertation §6.3: session ids come from the log, so every replica issues the same.
+test('register-client issues session ids 0, 1, 2... in log order', () => {
+  let state = initialControllerState(3);
+  const issued: unknown[] = [];
+  for (let count = 0; count < 3; count++) {
+    const step = applyControllerCommand(state, { type: 'register-client' });
+    issued.push(step.result);
+    state = step.state;
+  }
+  assert.equal(issued, [0, 1, 2].map((client) => ({ type: 'registered', client })));
+  assert.is(state.nextClient, 3);
+  assert.is(state.configs.length, 1);
+});
+
 test('apply never throws on a malformed command: it refuses and changes nothing', () => {
   const state = initialControllerState(3);
   const malformed: unknown[] = [

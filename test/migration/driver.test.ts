@@ -38,7 +38,7 @@ const one = join(zero, 1);
 const two = join(one, 2);
 const three = join(two, 3);
 const controllerOf = (configs: Config[], current: number): ControllerState =>
-  ({ configs, sessions: {}, current, next: null });
+  ({ configs, sessions: {}, current, next: null, nextClient: 0 });
 
 function planned(configs: Config[], current: number, bugs = noControllerBugs) {
   const command = { type: 'plan', num: current + 1 } as const;
