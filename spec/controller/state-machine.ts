@@ -101,6 +101,9 @@ export function latestConfig(state: ControllerState): Config {
   return latest;
 }
 
+const isRecord = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 const refused = (state: ControllerState, error: string): ControllerStep =>
   ({ state, result: { type: 'refused', error } });
 
@@ -184,6 +187,9 @@ function applyClientCommand(
   if (typeof client !== 'string' || !Number.isSafeInteger(seq) || seq < 0) {
     return refused(state, `bad session: client ${String(client)} seq ${String(seq)}`);
   }
+  const malformed = (command.type === 'join' && !isRecord(command.groups)) ||
+    (command.type === 'leave' && !Array.isArray(command.gids));
+  if (malformed) return refused(state, `${command.type}: malformed arguments`);
   const text = canonicalOperation(command);
   const session = Object.hasOwn(state.sessions, client) ? state.sessions[client] : undefined;
   if (session !== undefined && seq < session.seq) {

@@ -19,9 +19,37 @@ import {
 } from './migration-steps.js';
 import type { Applied, GroupCommand, GroupState, Identity } from './types.js';
 
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+/** An ordered map (the runtime rebuilds an image's maps from what the network carried). */
+const isMap = (value: unknown) => isObject(value) && 'entries' in value && 'set' in value &&
+  typeof value.entries === 'function' && typeof value.set === 'function';
+
+/** What a peer sent has the shape its type promises (it may come from a corrupt entry). */
+function malformedPayload(command: GroupCommand): boolean {
+  switch (command.type) {
+    case 'client':
+      return !isObject(command.request);
+    case 'install': {
+      const image = command.image;
+      if (image === null) return false;
+      return !isObject(image) || !isMap(image.kv) || !isMap(image.dedup) ||
+        typeof image.digest !== 'string' || !Number.isSafeInteger(image.sessionFloor);
+    }
+    case 'delete': {
+      const receipt = command.receipt;
+      if (receipt === null) return false;
+      return !isObject(receipt) || !isObject(receipt.identity) ||
+        typeof receipt.digest !== 'string';
+    }
+    default:
+      return false;
+  }
+}
+
 /** A migration command's identity must name a shard of this group by number. */
 function badIdentity(group: GroupState, identity: Identity): boolean {
-  if (typeof identity !== 'object' || identity === null) return true;
+  if (!isObject(identity)) return true;
   const { shard, epoch, src, dst } = identity;
   const numbers = [shard, epoch, src, dst].every((value) => Number.isSafeInteger(value));
   return !numbers || shard < 0 || shard >= group.shards.length;
@@ -33,7 +61,7 @@ export function applyGroupCommand(
   bugs: MigrationBugs = noMigrationBugs,
 ): Applied {
   const refused: Applied = { state: group, result: { type: 'error', error: 'bad-request' } };
-  if (typeof command !== 'object' || command === null) return refused;
+  if (!isObject(command) || malformedPayload(command)) return refused;
   if ('identity' in command && badIdentity(group, command.identity)) return refused;
   switch (command.type) {
     case 'client':

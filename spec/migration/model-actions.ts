@@ -75,7 +75,7 @@ const flags = [false, true] as const;
 /** Every action, in a fixed order (a disabled one simply has no successor). */
 export function allActions(
   bounds: MigrationBounds,
-  bug: MigrationBugName | undefined,
+  bugs: ModelBugs,
 ): MigrationAction[] {
   const actions: MigrationAction[] = [];
   for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Join', gid });
@@ -85,7 +85,8 @@ export function allActions(
   }
   actions.push({ type: 'PlanNext' });
   const types: DriverStepType[] = ['Freeze', 'Install', 'Delete'];
-  if (bug === 'delete-before-receipt') types.push('EarlyDelete');
+  // EarlyDelete sends driverSends' second command, which only that bug switch makes.
+  if (bugs.migration['delete-before-receipt']) types.push('EarlyDelete');
   for (let shard = 0; shard < bounds.shards; shard++) {
     for (const type of types) {
       for (const lost of flags) {

@@ -23,6 +23,7 @@ import {
 } from './model-actions.js';
 import {
   initialState,
+  modelBugs,
   maximumOps,
   type MigrationBounds,
   type MigrationState,
@@ -32,7 +33,7 @@ export function createMigrationModel(
   bounds: MigrationBounds,
   bug?: MigrationBugName,
 ): Model<MigrationState, MigrationAction> {
-  const actions = allActions(bounds, bug);
+  const actions = allActions(bounds, modelBugs(bug));
   const stepper = new MigrationStepper(bounds, bug);
   const initial = initialState(bounds);
   return {

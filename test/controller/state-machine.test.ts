@@ -190,6 +190,8 @@ test('apply never throws on a malformed command: it refuses and changes nothing'
     { type: 'join', client: 'a', seq: -1, groups: { 1: ['x'] } },
     { type: 'join', client: 7, seq: 1, groups: { 1: ['x'] } },
     { type: 'plan', num: 'one' },
+    { type: 'join', client: 'a', seq: 1, groups: null },
+    { type: 'leave', client: 'a', seq: 1, gids: 3 },
     { type: 'publish', num: 1 },
   ];
   for (const command of malformed) {

@@ -199,6 +199,9 @@ test('apply never throws on what a client or peer sent: it refuses with bad-requ
     { type: 'freeze', identity: null },
     { type: 'freeze', identity: { ...move, epoch: 'two' } },
     { type: 'expire-sessions', below: -1 },
+    { type: 'client' },
+    { type: 'install', identity: move, image: { kv: [], dedup: [], sessionFloor: 0, digest: 'a' } },
+    { type: 'delete', identity: move, receipt: { digest: 'x' } },
   ];
   for (const command of malformed) {
     const applied = applyGroupCommand(group, command as GroupCommand);
