@@ -5,7 +5,10 @@ import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BTreeMap } from '../../spec/group/btree-map.js';
+import { absentShard, emptyGroup, withShard, type EmptyMaps } from '../../spec/group/group.js';
 import { SortedArrayMap, type OrderedMap } from '../../spec/group/ordered-map.js';
+import { applyGroupCommand } from '../../spec/group/state-machine.js';
+import type { GroupCommand, GroupState } from '../../spec/group/types.js';
 
 const contents = <K extends string | number, V>(map: OrderedMap<K, V>) =>
   [...map.entries()].map(([key, value]) => [key, value]);
@@ -63,6 +66,44 @@ test('a set that changes nothing returns the same map; 100,000 keys stay 4 level
   assert.is(tree.get('k99999'), 'v');
   assert.is(SortedArrayMap.fromSorted(['a'], [1]).set('a', 1).size, 1);
   assert.throws(() => SortedArrayMap.fromSorted(['b', 'a'], [1, 2]), /ascending/);
+});
+
+// The group state machine does not depend on which map it runs on: the same commands give the
+// same results and the same data with either implementation.
+test('a group on B-tree maps answers as a group on sorted arrays, command for command', () => {
+  const request = fc.record({
+    client: fc.integer({ min: 0, max: 4 }),
+    seq: fc.integer({ min: 0, max: 3 }),
+    op: fc.constantFrom('get', 'put', 'append'),
+    key: fc.constantFrom('a', 'b', 'c', 'd'),
+    value: fc.constantFrom('', 'x', 'y'),
+  }).map((fields) => ({ ...fields, value: fields.op === 'get' ? '' : fields.value }));
+  const command: fc.Arbitrary<GroupCommand> = fc.oneof(
+    request.map((fields) => ({ type: 'client', request: fields }) as const),
+    fc.integer({ min: 0, max: 5 }).map((below) => ({ type: 'expire-sessions', below }) as const),
+  );
+  const serving = (maps: EmptyMaps): GroupState => {
+    let group = emptyGroup(1, 2, maps);
+    for (const shard of [0, 1]) {
+      group = withShard(group, shard, { ...absentShard(maps), phase: 'serving' });
+    }
+    return group;
+  };
+  fc.assert(fc.property(fc.array(command, { maxLength: 60 }), (commands) => {
+    let tree = serving({ kv: BTreeMap.empty(3), dedup: BTreeMap.empty(3) });
+    let array = serving({ kv: SortedArrayMap.empty(), dedup: SortedArrayMap.empty() });
+    for (const next of commands) {
+      const fromTree = applyGroupCommand(tree, next);
+      const fromArray = applyGroupCommand(array, next);
+      assert.equal(fromTree.result, fromArray.result);
+      tree = fromTree.state;
+      array = fromArray.state;
+    }
+    tree.shards.forEach((record, shard) => {
+      assert.equal(contents(record.kv), contents(array.shards[shard]!.kv));
+      assert.equal(contents(record.dedup), contents(array.shards[shard]!.dedup));
+    });
+  }));
 });
 
 test.run();
