@@ -23,7 +23,7 @@ import type {
   ShardState,
 } from '../group/types.js';
 import type { MigrationBounds, MigrationState, ClientState, InFlight } from './model-state.js';
-import { serversOf } from './model-state.js';
+import { initialState, serversOf } from './model-state.js';
 import type { ShardProgress } from './types.js';
 
 const none = -1;
@@ -337,12 +337,19 @@ function readClient(input: WordReader): ClientState {
   return { done, configNum, results: readStrings(input, done) as string[] };
 }
 
+/** Configurations 0 and 1: every state of the model starts with the same two. */
+const fixedConfigs = 2;
+
 export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationState> {
+  const initial = initialState(bounds);
   const requests = bounds.clients * bounds.ops;
   const encode = (state: MigrationState, out: WordWriter): void => {
     const controller = state.controller;
     out.push(controller.configs.length);
-    for (const config of controller.configs) writeConfig(config, out);
+    // Configurations 0 and 1 are the same in every state (the initial join of g1): skipped.
+    for (let num = fixedConfigs; num < controller.configs.length; num++) {
+      writeConfig(controller.configs[num]!, out);
+    }
     out.push(controller.current);
     writeIntent(controller.next, out);
     out.push(state.driver.progress.length);
@@ -369,7 +376,10 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
   const decode = (input: WordReader): MigrationState => {
     const configs: Config[] = [];
     const configCount = input.next();
-    for (let num = 0; num < configCount; num++) configs.push(readConfig(input, num, bounds.shards));
+    for (let num = 0; num < configCount; num++) {
+      const fixed = num < fixedConfigs ? initial.controller.configs[num] : undefined;
+      configs.push(fixed ?? readConfig(input, num, bounds.shards));
+    }
     const current = input.next();
     const next = readIntent(input);
     const progress: ShardProgress[] = [];
