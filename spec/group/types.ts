@@ -1,11 +1,13 @@
 /**
  * The replica group's replicated state (DESIGN §3, "The migration protocol"). In the
  * `migration` model a group is one atomic state machine (its Raft is abstracted); in the
- * runtime every replica applies the same commands, in log order, through `applyCommand`.
+ * runtime every replica applies the same commands, in log order, through `applyGroupCommand`.
  *
  * Per shard a group keeps a phase, the migration identity it last took part in, the shard's
- * KV data, its dedup table, the receipt of its last install and the tombstone of its last
- * delete. Everything is plain data: sorted arrays, numbers and strings.
+ * KV data, its dedup table, the digest of the image it froze, the receipt of its last install
+ * and the tombstone of its last delete. KV data and dedup tables are persistent ordered maps
+ * (ordered-map.ts): sorted arrays in the model, B-trees in the runtime; the rest is plain
+ * data.
  */
 import type { Gid, Identity } from '../controller/types.js';
 import type { OrderedMap } from './ordered-map.js';
