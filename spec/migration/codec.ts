@@ -352,6 +352,7 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     }
     out.push(controller.current);
     writeIntent(controller.next, out);
+    assert(state.driver.num === (controller.next?.num ?? null), 'driver beliefs not about next');
     out.push(state.driver.progress.length);
     for (const progress of state.driver.progress) writeProgress(progress, out);
     for (const group of state.groups) {
@@ -409,7 +410,8 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     return {
       // The model's clients registered before it starts: nextClient is always `clients`.
       controller: { configs, sessions: {}, current, next, nextClient: bounds.clients },
-      driver: { progress },
+      // The model keeps the driver's beliefs about `next` or none: num follows from next.
+      driver: { num: next === null ? null : next.num, progress },
       groups,
       clients,
       network,

@@ -46,8 +46,19 @@ export interface DriverStep {
   readonly proposals: readonly ControllerCommand[];
 }
 
-/** What the beliefs call for now: every moved shard's command, or the plan or the publish. */
-function pending(controller: ControllerState, driver: DriverState, bugs: MigrationBugs) {
+/** A step with nothing to do. */
+const idle = (driver: DriverState): DriverStep => ({ driver, sends: [], proposals: [] });
+
+/**
+ * What the beliefs call for now, for the moved shards `only` (all when undefined): each
+ * shard's command (two facts queries while it recovers), then the plan or the publish.
+ */
+function pending(
+  controller: ControllerState,
+  driver: DriverState,
+  bugs: MigrationBugs,
+  only?: number,
+): DriverStep {
   const sends: Send[] = [];
   const proposals: ControllerCommand[] = [];
   const next = controller.next;
@@ -57,16 +68,14 @@ function pending(controller: ControllerState, driver: DriverState, bugs: Migrati
     return { driver, sends, proposals };
   }
   next.moves.forEach((identity, index) => {
-    if (driver.progress[index]?.step === 'recover') {
-      const shard = identity.shard;
-      if (identity.src !== unassignedGid) {
-        sends.push({ to: identity.src, command: { type: 'query-shard', shard } });
-      }
-      if (identity.dst !== unassignedGid) {
-        sends.push({ to: identity.dst, command: { type: 'query-shard', shard } });
-      }
-    } else {
+    if (only !== undefined && index !== only) return;
+    if (driver.progress[index]?.step !== 'recover') {
       sends.push(...driverSends(controller, driver, index, bugs));
+      return;
+    }
+    const shard = identity.shard;
+    for (const gid of [identity.src, identity.dst]) {
+      if (gid !== unassignedGid) sends.push({ to: gid, command: { type: 'query-shard', shard } });
     }
   });
   if (readyToPublish(controller, driver)) proposals.push({ type: 'publish', num: next.num });
@@ -79,41 +88,31 @@ export function stepDriver(
   input: DriverInput,
   bugs: MigrationBugs = noMigrationBugs,
 ): DriverStep {
+  // Beliefs are about one intent. On start, or when the controller's `next` is another one (a
+  // plan recorded since, possibly proposed by an older leader that took steps already; or a
+  // publish), they are rebuilt from `next` and the groups' facts, never kept.
+  const current = input.type !== 'start' && driver.num === (controller.next?.num ?? null);
+  const beliefs = current ? driver : restartDriver(controller);
   switch (input.type) {
     case 'start':
-      return pending(controller, restartDriver(controller), bugs);
     case 'tick':
-      return pending(controller, driver, bugs);
     case 'applied':
-      // A newly recorded plan is recovered from the facts, like after a restart: an older
-      // leader may have proposed it and taken steps already. A repeat keeps the beliefs.
-      if (input.result.type === 'planned' && driver.progress.length === 0) {
-        return pending(controller, restartDriver(controller), bugs);
-      }
-      if (input.result.type === 'published') return pending(controller, { progress: [] }, bugs);
-      return pending(controller, driver, bugs);
-    case 'reply':
-      return afterReply(controller, driver, input.command, input.result, bugs);
+      return pending(controller, beliefs, bugs);
+    case 'reply': {
+      const command = input.command;
+      const index = 'identity' in command ? moveIndex(controller, command.identity.shard) : -1;
+      if (!current) return pending(controller, beliefs, bugs);
+      const moved = index < 0 ? beliefs : handleReply(controller, beliefs, index, input.result);
+      // A reply that moves nothing on (late, duplicated, an error) calls for no new command.
+      return moved === beliefs ? idle(beliefs) : pending(controller, moved, bugs, index);
+    }
     case 'facts': {
+      if (!current) return pending(controller, beliefs, bugs);
       const index = moveIndex(controller, input.shard);
-      const recovered = recoverShard(controller, driver, index, input.src, input.dst, bugs);
-      if (recovered === null) return { driver, sends: [], proposals: [] };
-      const step = pending(controller, recovered.driver, bugs);
+      const recovered = recoverShard(controller, beliefs, index, input.src, input.dst, bugs);
+      if (recovered === null) return idle(beliefs);
+      const step = pending(controller, recovered.driver, bugs, index);
       return { ...step, sends: [...recovered.sends, ...step.sends] };
     }
   }
-}
-
-function afterReply(
-  controller: ControllerState,
-  driver: DriverState,
-  command: GroupCommand,
-  result: GroupResult,
-  bugs: MigrationBugs,
-): DriverStep {
-  if (!('identity' in command)) return { driver, sends: [], proposals: [] };
-  const index = moveIndex(controller, command.identity.shard);
-  const moved = index < 0 ? driver : handleReply(controller, driver, index, result);
-  if (moved === driver) return { driver, sends: [], proposals: [] };
-  return pending(controller, moved, bugs);
 }

@@ -29,7 +29,8 @@ export function initialProgress(identity: Identity): ShardProgress {
 
 /** The beliefs of a driver that saw the controller record `next` itself. */
 export function freshDriver(controller: ControllerState): DriverState {
-  return { progress: (controller.next?.moves ?? []).map(initialProgress) };
+  const next = controller.next;
+  return { num: next?.num ?? null, progress: (next?.moves ?? []).map(initialProgress) };
 }
 
 /** The position of `shard` in next.moves, or -1 when the intent does not move it. */
@@ -82,7 +83,7 @@ export function driverSends(
 function withProgress(driver: DriverState, index: number, progress: ShardProgress): DriverState {
   const list = driver.progress.slice();
   list[index] = progress;
-  return { progress: list };
+  return { num: driver.num, progress: list };
 }
 
 /**

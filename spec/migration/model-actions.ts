@@ -34,7 +34,7 @@ import { recordClientEffect } from './history.js';
 import type { InFlight, MigrationBounds, MigrationState, ModelBugs } from './model-state.js';
 import { modelBugs, scriptRequest, serversOf } from './model-state.js';
 import { recoverShard, restartDriver } from './recovery.js';
-import type { ShardProgress } from './types.js';
+import { idleDriver, type ShardProgress } from './types.js';
 
 export type MigrationAction =
   | { readonly type: 'Join'; readonly gid: Gid }
@@ -182,7 +182,7 @@ export class MigrationStepper {
         const next = state.controller.next;
         if (next === null || !readyToPublish(state.controller, state.driver)) return null;
         const controller = this.controllerStep(state, { type: 'publish', num: next.num });
-        return controller && { ...state, controller, driver: { progress: [] } };
+        return controller && { ...state, controller, driver: idleDriver };
       }
       case 'CrashDriver': {
         const lost = state.driver.progress.some((progress) => progress.step !== 'recover');

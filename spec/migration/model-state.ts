@@ -18,7 +18,7 @@ import { applyGroupCommand } from '../group/state-machine.js';
 import type { ClientOperation, ClientRequest, GroupCommand, GroupState } from '../group/types.js';
 import { noMigrationBugs, type MigrationBugName, type MigrationBugs } from './bugs.js';
 import { driverSends, freshDriver, handleReply } from './driver.js';
-import type { DriverState } from './types.js';
+import { idleDriver, type DriverState } from './types.js';
 
 export interface MigrationBounds {
   readonly groups: number;
@@ -149,7 +149,7 @@ export function initialState(bounds: MigrationBounds): MigrationState {
   const requests = bounds.clients * bounds.ops;
   return {
     controller: published.state,
-    driver: { progress: [] },
+    driver: idleDriver,
     groups,
     clients: Array.from({ length: bounds.clients }, () => ({ done: 0, configNum: 1, results: [] })),
     network: [],

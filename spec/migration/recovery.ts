@@ -21,8 +21,9 @@ import type { DriverState, Send, ShardProgress } from './types.js';
 
 /** A driver that just (re)started: every moved shard of `next` must be recovered. */
 export function restartDriver(controller: ControllerState): DriverState {
-  const moves = controller.next?.moves ?? [];
-  return { progress: moves.map((): ShardProgress => ({ step: 'recover' })) };
+  const next = controller.next;
+  const progress = (next?.moves ?? []).map((): ShardProgress => ({ step: 'recover' }));
+  return { num: next?.num ?? null, progress };
 }
 
 /** The step the facts call for; `srcFacts` is null when src is 0, `dstFacts` when dst is. */
@@ -72,5 +73,5 @@ export function recoverShard(
   }
   const list = driver.progress.slice();
   list[index] = resumeFrom(identity, srcFacts, dstFacts);
-  return { driver: { progress: list }, sends };
+  return { driver: { num: driver.num, progress: list }, sends };
 }

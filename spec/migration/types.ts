@@ -19,10 +19,18 @@ export type ShardProgress =
   | { readonly step: 'delete'; readonly receipt: Receipt }
   | { readonly step: 'done' };
 
-/** The driver's volatile state: progress[i] belongs to next.moves[i]; empty with no next. */
+/**
+ * The driver's volatile state: beliefs about the intent numbered `num` (null: none), where
+ * progress[i] belongs to next.moves[i]. Beliefs about another intent than the controller's
+ * `next` are stale: the step function drops them and recovers from the facts.
+ */
 export interface DriverState {
+  readonly num: number | null;
   readonly progress: readonly ShardProgress[];
 }
+
+/** A driver with no beliefs (no intent in flight). */
+export const idleDriver: DriverState = { num: null, progress: [] };
 
 /** A command for one group: what the driver asks the network to deliver. */
 export interface Send {

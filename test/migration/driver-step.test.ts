@@ -23,6 +23,7 @@ import {
   type ShardFacts,
 } from '../../spec/group/index.js';
 import {
+  idleDriver,
   stepDriver,
   type DriverInput,
   type DriverState,
@@ -86,7 +87,7 @@ function admin(world: World, operation: ControllerOperation): void {
 function newWorld(): World {
   const maps: EmptyMaps = { kv: BTreeMap.empty(), dedup: BTreeMap.empty() };
   const groups = [1, 2].map((gid) => emptyGroup(gid, 2, maps));
-  return { controller: initialControllerState(2), driver: { progress: [] }, groups };
+  return { controller: initialControllerState(2), driver: idleDriver, groups };
 }
 
 const put = (world: World, gid: number, client: number, key: string, value: string) => {
@@ -130,7 +131,7 @@ test('a driver that restarts after any step finishes the move from next and fact
       if (next === undefined) break;
       input = next;
     }
-    world.driver = { progress: [] };
+    world.driver = idleDriver;
     const restarted = stepDriver(world.controller, world.driver, { type: 'start' });
     assert.ok(restarted.sends.every((send) => send.command.type === 'query-shard'));
     perform(world, { type: 'start' });
@@ -159,6 +160,28 @@ test('leave every group, then join another: no wedge, and the data moves from it
   assert.is(world.groups[1]!.shards[0]!.kv.get('b'), 'y');
   assert.is(world.groups[1]!.shards[1]!.kv.get('c'), 'x');
   assert.equal(put(world, 2, 2, 'c', 'x'), { type: 'value', value: 'x' }, 'dedup moved too');
+});
+
+test('beliefs about an earlier intent are dropped, never used for the next one', () => {
+  const world = newWorld();
+  admin(world, { type: 'join', groups: { 1: ['g1-0'] } });
+  perform(world, { type: 'start' });
+  admin(world, { type: 'join', groups: { 2: ['g2-0'] } });
+  admin(world, { type: 'leave', gids: [2] });
+  perform(world, { type: 'tick' });
+  assert.is(world.controller.current, 3);
+  // A driver that believed every move of intent 2 done, shown a controller whose next is 4
+  // (publish and plan applied before it saw them), asks the groups instead of publishing.
+  const stale = { num: 2, progress: [{ step: 'done' as const }] };
+  admin(world, { type: 'move', shard: 0, gid: 1 });
+  admin(world, { type: 'join', groups: { 2: ['g2-0'] } });
+  world.controller = applyControllerCommand(world.controller, { type: 'plan', num: 4 }).state;
+  assert.is(world.controller.next?.moves.length, 1);
+  const step = stepDriver(world.controller, stale, { type: 'tick' });
+  assert.equal(step.proposals, []);
+  assert.equal(step.driver, { num: 4, progress: [{ step: 'recover' }] });
+  assert.ok(step.sends.length > 0 && step.sends.every((send) =>
+    send.command.type === 'query-shard'));
 });
 
 test('a tick with nothing to do sends nothing and proposes nothing', () => {

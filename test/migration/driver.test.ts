@@ -70,7 +70,7 @@ test('plan: N -> N+1 only, a repeat returns the intent, never over another next'
   const first = planned([zero, one, two, three], 1);
   const moved = { shard: 2, epoch: 2, src: 1, dst: 2 };
   assert.equal(first.result, { type: 'planned', next: { num: 2, moves: [moved] } });
-  assert.equal(first.driver, { progress: [{ step: 'freeze' }] });
+  assert.equal(first.driver, { num: 2, progress: [{ step: 'freeze' }] });
   const repeat = applyControllerCommand(first.controller, { type: 'plan', num: 2 });
   assert.is(repeat.state, first.controller);
   assert.equal(repeat.result, first.result);
@@ -151,7 +151,7 @@ const facts = (change: Partial<ShardFacts>): ShardFacts =>
 test('recoverShard: the next step follows from the facts only', () => {
   const { controller } = planned([zero, one, two], 1);
   const driver = restartDriver(controller);
-  assert.equal(driver, { progress: [{ step: 'recover' }] });
+  assert.equal(driver, { num: 2, progress: [{ step: 'recover' }] });
   const receipt = { identity, digest: '42' };
   const frozen = facts({ phase: 'frozen', identity });
   const installed = facts({ phase: 'serving', identity, receipt });
@@ -165,9 +165,9 @@ test('recoverShard: the next step follows from the facts only', () => {
   ];
   for (const [src, dst, progress] of cases) {
     const recovered = recoverShard(controller, driver, 0, src, dst, noMigrationBugs);
-    assert.equal(recovered, { driver: { progress: [progress] }, sends: [] });
+    assert.equal(recovered, { driver: { num: 2, progress: [progress] }, sends: [] });
   }
-  const notRecovering = { progress: [{ step: 'freeze' as const }] };
+  const notRecovering = { num: 2, progress: [{ step: 'freeze' as const }] };
   assert.is(recoverShard(controller, notRecovering, 0, frozen, facts({}), noMigrationBugs), null);
   const bugs = { ...noMigrationBugs, 'unfreeze-on-recovery': true };
   assert.equal(recoverShard(controller, driver, 0, frozen, installed, bugs)?.sends,

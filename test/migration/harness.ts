@@ -12,6 +12,7 @@ import type { Config } from '../../spec/controller/types.js';
 import {
   driverSends,
   freshDriver,
+  idleDriver,
   handleReply,
   noMigrationBugs,
   readyToPublish,
@@ -80,7 +81,7 @@ export function publish(world: World): World {
     throw new Error('not ready to publish');
   }
   const published = applyControllerCommand(world.controller, { type: 'publish', num: next.num });
-  return { ...world, controller: published.state, driver: { progress: [] } };
+  return { ...world, controller: published.state, driver: idleDriver };
 }
 
 /** Drives every moved shard to done (at most 8 steps each), then publishes. */
@@ -100,7 +101,7 @@ export function startWorld(groupCount: number, shardCount: number, maps?: EmptyM
   for (let gid = 1; gid <= groupCount; gid++) groups.push(emptyGroup(gid, shardCount, maps));
   const world: World = {
     controller: initialControllerState(shardCount),
-    driver: { progress: [] },
+    driver: idleDriver,
     groups,
   };
   return driveToPublish(plan(admin(world, { type: 'join', groups: { 1: ['g1-0'] } })));
