@@ -256,20 +256,23 @@ function readCommand(input: WordReader): GroupCommand {
   }
 }
 
-function writeConfig(config: Config, out: WordWriter): void {
+/** The shards, then the members as a bit set (bit gid - 1): the model's gids are 1..groups. */
+function writeConfig(config: Config, groupCount: number, out: WordWriter): void {
   for (const gid of config.shards) out.push(gid);
-  const members = Object.keys(config.groups);
-  out.push(members.length);
-  for (const gid of members) out.push(Number(gid));
+  let members = 0;
+  for (let gid = 1; gid <= groupCount; gid++) {
+    if (config.groups[gid] !== undefined) members |= 1 << (gid - 1);
+  }
+  out.push(members);
 }
 
-function readConfig(input: WordReader, num: number, shardCount: number): Config {
+function readConfig(input: WordReader, num: number, bounds: MigrationBounds): Config {
   const shards: Gid[] = [];
-  for (let shard = 0; shard < shardCount; shard++) shards.push(input.next());
+  for (let shard = 0; shard < bounds.shards; shard++) shards.push(input.next());
   const groups: Record<number, readonly string[]> = {};
-  for (let count = input.next(); count > 0; count--) {
-    const gid = input.next();
-    groups[gid] = serversOf(gid);
+  const members = input.next();
+  for (let gid = 1; gid <= bounds.groups; gid++) {
+    if ((members & (1 << (gid - 1))) !== 0) groups[gid] = serversOf(gid);
   }
   return { num, shards, groups };
 }
@@ -348,7 +351,7 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     out.push(controller.configs.length);
     // Configurations 0 and 1 are the same in every state (the initial join of g1): skipped.
     for (let num = fixedConfigs; num < controller.configs.length; num++) {
-      writeConfig(controller.configs[num]!, out);
+      writeConfig(controller.configs[num]!, bounds.groups, out);
     }
     out.push(controller.current);
     writeIntent(controller.next, out);
@@ -379,7 +382,7 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     const configCount = input.next();
     for (let num = 0; num < configCount; num++) {
       const fixed = num < fixedConfigs ? initial.controller.configs[num] : undefined;
-      configs.push(fixed ?? readConfig(input, num, bounds.shards));
+      configs.push(fixed ?? readConfig(input, num, bounds));
     }
     const current = input.next();
     const next = readIntent(input);
