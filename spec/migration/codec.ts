@@ -343,21 +343,49 @@ function readClient(input: WordReader): ClientState {
 /** Configurations 0 and 1: every state of the model starts with the same two. */
 const fixedConfigs = 2;
 
+/** The controller and the driver's beliefs. */
+function writeControllerAndDriver(state: MigrationState, groupCount: number, out: WordWriter) {
+  const controller = state.controller;
+  out.push(controller.configs.length);
+  // Configurations 0 and 1 are the same in every state (the initial join of g1): skipped.
+  for (let num = fixedConfigs; num < controller.configs.length; num++) {
+    writeConfig(controller.configs[num]!, groupCount, out);
+  }
+  out.push(controller.current);
+  writeIntent(controller.next, out);
+  assert(state.driver.num === (controller.next?.num ?? null), 'driver beliefs not about next');
+  out.push(state.driver.progress.length);
+  for (const progress of state.driver.progress) writeProgress(progress, out);
+}
+
+function readControllerAndDriver(
+  input: WordReader,
+  bounds: MigrationBounds,
+  initial: MigrationState,
+): Pick<MigrationState, 'controller' | 'driver'> {
+  const configs: Config[] = [];
+  const configCount = input.next();
+  for (let num = 0; num < configCount; num++) {
+    const fixed = num < fixedConfigs ? initial.controller.configs[num] : undefined;
+    configs.push(fixed ?? readConfig(input, num, bounds));
+  }
+  const current = input.next();
+  const next = readIntent(input);
+  const progress: ShardProgress[] = [];
+  for (let count = input.next(); count > 0; count--) progress.push(readProgress(input));
+  return {
+    // The model's clients registered before it starts: nextClient is always `clients`.
+    controller: { configs, sessions: {}, current, next, nextClient: bounds.clients },
+    // The model keeps the driver's beliefs about `next` or none: num follows from next.
+    driver: { num: next === null ? null : next.num, progress },
+  };
+}
+
 export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationState> {
   const initial = initialState(bounds);
   const requests = bounds.clients * bounds.ops;
   const encode = (state: MigrationState, out: WordWriter): void => {
-    const controller = state.controller;
-    out.push(controller.configs.length);
-    // Configurations 0 and 1 are the same in every state (the initial join of g1): skipped.
-    for (let num = fixedConfigs; num < controller.configs.length; num++) {
-      writeConfig(controller.configs[num]!, bounds.groups, out);
-    }
-    out.push(controller.current);
-    writeIntent(controller.next, out);
-    assert(state.driver.num === (controller.next?.num ?? null), 'driver beliefs not about next');
-    out.push(state.driver.progress.length);
-    for (const progress of state.driver.progress) writeProgress(progress, out);
+    writeControllerAndDriver(state, bounds.groups, out);
     for (const group of state.groups) {
       out.push(group.sessionFloor);
       for (const record of group.shards) writeShard(record, out);
@@ -378,16 +406,7 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     out.push(history.staleChanged ? 1 : 0);
   };
   const decode = (input: WordReader): MigrationState => {
-    const configs: Config[] = [];
-    const configCount = input.next();
-    for (let num = 0; num < configCount; num++) {
-      const fixed = num < fixedConfigs ? initial.controller.configs[num] : undefined;
-      configs.push(fixed ?? readConfig(input, num, bounds));
-    }
-    const current = input.next();
-    const next = readIntent(input);
-    const progress: ShardProgress[] = [];
-    for (let count = input.next(); count > 0; count--) progress.push(readProgress(input));
+    const { controller, driver } = readControllerAndDriver(input, bounds, initial);
     const groups = [];
     for (let gid = 1; gid <= bounds.groups; gid++) {
       const sessionFloor = input.next();
@@ -410,19 +429,8 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     const first = readStrings(input, requests);
     const ghost = readStrings(input, bounds.shards) as string[];
     const staleChanged = input.next() === 1;
-    return {
-      // The model's clients registered before it starts: nextClient is always `clients`.
-      controller: { configs, sessions: {}, current, next, nextClient: bounds.clients },
-      // The model keeps the driver's beliefs about `next` or none: num follows from next.
-      driver: { num: next === null ? null : next.num, progress },
-      groups,
-      clients,
-      network,
-      crashes,
-      duplicates,
-      expiries,
-      history: { applied, first, ghost, staleChanged },
-    };
+    const history = { applied, first, ghost, staleChanged };
+    return { controller, driver, groups, clients, network, crashes, duplicates, expiries, history };
   };
   return { encode, decode };
 }
