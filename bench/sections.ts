@@ -1,6 +1,7 @@
 /** The benchmark sections, each in a file of its own. */
 import { checkerBench } from './checker.js';
 import { controllerSection } from './controller.js';
+import { groupBench } from './group.js';
 import { lincheckBench } from './lincheck.js';
 import { migrationBench } from './migration.js';
 import { raftBench } from './raft.js';
@@ -16,5 +17,6 @@ export const sections: readonly BenchSection[] = [
   raftBench,
   controllerSection,
   migrationBench,
+  groupBench,
   lincheckBench,
 ];

@@ -31,14 +31,14 @@ import {
   keepsFrozenHistory,
 } from './invariants.js';
 import { initialConfig, memberGids } from './operations.js';
+import { noControllerBugs, type ControllerBugs } from './bugs.js';
+import { minimumMoves, movedShards } from './rebalance.js';
 import {
-  minimumMoves,
-  movedShards,
-  rebalance,
-  rebalanceFromScratch,
-  type Rebalancer,
-} from './rebalance.js';
-import { applyCommand, latestConfig, type ControllerCommand } from './state-machine.js';
+  applyOperation,
+  initialControllerState,
+  latestConfig,
+  type ControllerOperation,
+} from './state-machine.js';
 import type { Config, Gid } from './types.js';
 
 /** What the Join or Leave that made the latest configuration did, measured at that step. */
@@ -61,7 +61,7 @@ export interface ControllerModelState {
   readonly movesDone: number;
 }
 
-export type ControllerAction = Exclude<ControllerCommand, { type: 'query' }>;
+export type ControllerAction = Exclude<ControllerOperation, { type: 'query' }>;
 
 export interface ControllerBounds {
   readonly gids: number;
@@ -104,16 +104,19 @@ export function controllerActions(bounds: ControllerBounds): ControllerAction[] 
 
 const universe = (gids: number): Gid[] => Array.from({ length: gids }, (_, index) => index + 1);
 
+/** The machine the model's steps run on: only the latest configuration matters to them. */
+const emptyMachine = initialControllerState(1);
+
 /** One step: the command applied to the state machine, and the history variables updated. */
 export function stepController(
   state: ControllerModelState,
   action: ControllerAction,
-  rebalancer: Rebalancer,
+  bugs: ControllerBugs,
 ): ControllerModelState {
   // The model's configurations are frozen (decode and this function freeze them), so a step
   // that wrote into one would throw; keepsFrozenHistory checks that none was replaced.
-  const machine = { configs: [state.latest], sessions: {} };
-  const after = applyCommand(machine, action, rebalancer).state;
+  const machine = { ...emptyMachine, configs: [state.latest] };
+  const after = applyOperation(machine, action, bugs).state;
   const historyKept = state.historyKept && keepsFrozenHistory(machine, after);
   const latest = freezeConfig(latestConfig(after));
   if (latest === state.latest) {
@@ -122,7 +125,7 @@ export function stepController(
   if (action.type === 'move') {
     return { latest, lastRebalance: null, historyKept, movesDone: state.movesDone + 1 };
   }
-  const lastRebalance = summarizeRebalance(state.latest.shards, latest, rebalancer);
+  const lastRebalance = summarizeRebalance(state.latest.shards, latest, bugs);
   return { latest, lastRebalance, historyKept, movesDone: state.movesDone };
 }
 
@@ -130,13 +133,13 @@ export function stepController(
 export function summarizeRebalance(
   before: readonly Gid[],
   after: Config,
-  rebalancer: Rebalancer,
+  bugs: ControllerBugs,
 ): RebalanceSummary {
   const gids = memberGids(after);
   return {
     moved: movedShards(before, after.shards),
     minimum: minimumMoves(before, gids),
-    orderIndependent: isOrderIndependent(rebalancer, before, gids, after.shards),
+    orderIndependent: isOrderIndependent(bugs, before, gids, after.shards),
   };
 }
 
@@ -219,7 +222,7 @@ function decoder(shardCount: number) {
 
 export function createControllerModel(
   bounds: ControllerBounds,
-  rebalancer: Rebalancer = rebalance,
+  bugs: ControllerBugs = noControllerBugs,
 ): Model<ControllerModelState, ControllerAction> {
   const gidsInRange = bounds.gids >= 1 && bounds.gids <= maximumModelGids;
   assert(gidsInRange, `controller: bad gids ${bounds.gids}`);
@@ -242,7 +245,7 @@ export function createControllerModel(
       // A request that changes nothing (refused, or a Move to the owner) is a self-loop and
       // can reach no new state, so it is reported as not enabled; it still ran, so a refusal
       // that did change something would be explored and checked.
-      const next = stepController(state, action, rebalancer);
+      const next = stepController(state, action, bugs);
       return next === state ? null : next;
     },
     label,
@@ -284,10 +287,6 @@ export const controllerInvariants = [
   'HistoryImmutable',
 ] as const;
 
-const rebalancers: Readonly<Record<string, Rebalancer>> = {
-  'non-minimal-rebalance': rebalanceFromScratch,
-};
-
 function integerParam(name: string, description: string, value: number, min: number, max: number) {
   return { name, description, default: value, kind: 'integer', min, max } as const;
 }
@@ -316,8 +315,8 @@ export const controllerDefinition: ModelDefinition = {
       ops: params['ops'] as number,
       moves: params['moves'] as number,
     };
-    const rebalancer = bug === undefined ? rebalance : rebalancers[bug];
-    assert(rebalancer !== undefined, `controller: unknown bug ${bug}`);
-    return createControllerModel(bounds, rebalancer);
+    assert(bug === undefined || bug === 'non-minimal-rebalance', `controller: unknown bug ${bug}`);
+    const bugs = bug === undefined ? noControllerBugs : { ...noControllerBugs, [bug]: true };
+    return createControllerModel(bounds, bugs);
   },
 };

@@ -8,7 +8,8 @@
  * and the next Join or Leave rebalances from there.
  */
 import { assert } from '../assert.js';
-import { rebalance, type Rebalancer } from './rebalance.js';
+import { noControllerBugs, type ControllerBugs } from './bugs.js';
+import { rebalance, rebalanceFromScratch } from './rebalance.js';
 import { unassignedGid, type Config, type ControllerResult, type Gid } from './types.js';
 
 /** Configuration 0: every shard unassigned, no groups. */
@@ -59,11 +60,24 @@ function nextConfig(latest: Config, shards: readonly Gid[], groups: Config['grou
   return config;
 }
 
+/**
+ * How Join and Leave rebalance: `rebalance`, or with the non-minimal-rebalance bug the
+ * from-scratch deal (the one place that switch is consulted).
+ */
+export function rebalanceShards(
+  shards: readonly Gid[],
+  gids: readonly Gid[],
+  bugs: ControllerBugs,
+): Gid[] {
+  if (bugs['non-minimal-rebalance']) return rebalanceFromScratch(shards, gids);
+  return rebalance(shards, gids);
+}
+
 /** Join: adds the groups (gid -> servers) and rebalances. */
 export function joinConfig(
   latest: Config,
   groups: Readonly<Record<number, readonly string[]>>,
-  rebalancer: Rebalancer = rebalance,
+  bugs: ControllerBugs = noControllerBugs,
 ): ControllerResult<Config> {
   const keys = Object.keys(groups);
   if (keys.length === 0) return refuse('join: no groups given');
@@ -81,7 +95,7 @@ export function joinConfig(
   }
   const merged: Record<number, readonly string[]> = { ...latest.groups };
   for (const key of keys) merged[Number(key)] = groups[Number(key)]!.slice();
-  const shards = rebalancer(latest.shards, memberGids({ ...latest, groups: merged }));
+  const shards = rebalanceShards(latest.shards, memberGids({ ...latest, groups: merged }), bugs);
   return { ok: true, value: nextConfig(latest, shards, merged) };
 }
 
@@ -89,7 +103,7 @@ export function joinConfig(
 export function leaveConfig(
   latest: Config,
   gids: readonly Gid[],
-  rebalancer: Rebalancer = rebalance,
+  bugs: ControllerBugs = noControllerBugs,
 ): ControllerResult<Config> {
   if (gids.length === 0) return refuse('leave: no gids given');
   const seen = new Set<Gid>();
@@ -104,7 +118,8 @@ export function leaveConfig(
   for (const gid of memberGids(latest)) {
     if (!seen.has(gid)) remaining[gid] = latest.groups[gid]!;
   }
-  const shards = rebalancer(latest.shards, memberGids({ ...latest, groups: remaining }));
+  const gidsLeft = memberGids({ ...latest, groups: remaining });
+  const shards = rebalanceShards(latest.shards, gidsLeft, bugs);
   return { ok: true, value: nextConfig(latest, shards, remaining) };
 }
 

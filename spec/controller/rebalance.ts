@@ -24,9 +24,6 @@
 import { assert } from '../assert.js';
 import { unassignedGid, type Gid } from './types.js';
 
-/** A rebalancing strategy: the correct one below, or a bug switch's mutation. */
-export type Rebalancer = (shards: readonly Gid[], gids: readonly Gid[]) => Gid[];
-
 /** The gids sorted ascending; asserts they are positive integers with no repeats. */
 export function sortedGids(gids: readonly Gid[]): Gid[] {
   const sorted = gids.slice().sort((a, b) => a - b);

@@ -1,47 +1,70 @@
 /**
  * The controller's replicated state machine: what every controller replica applies, in log
- * order, for each committed request (MIT 6.5840 shardctrler; Raft dissertation §6.3 for the
- * sessions). The state is the list of numbered configurations plus one session per client.
+ * order (MIT 6.5840 shardctrler; Raft dissertation §6.3 for the sessions; DESIGN §3 for the
+ * intent). The state is the list of numbered configurations, one session per client, the
+ * published configuration `current` and the migration driver's intent `next`.
  *
  * - Join and Leave append exactly one configuration; Move appends one when the shard changes
  *   owner and none when it already belongs to the gid; Query appends none. A refused request
  *   appends none. Earlier configurations are never rewritten (HistoryImmutable): the new list
  *   shares every earlier configuration object with the old one.
- * - Sessions deduplicate by (client, seq): a client has one request outstanding, so only its
- *   latest seq is kept, with the request's canonical text and the first reply. A retry gets
- *   that first reply; the same (client, seq) with another request is an identity conflict; an
- *   older seq is stale. Neither changes anything.
+ * - Sessions deduplicate clients' requests by (client, seq): a client has one request
+ *   outstanding, so only its latest seq is kept, with the request's canonical text and the
+ *   first result. A retry gets that first result; the same (client, seq) with another request
+ *   is an identity conflict; an older seq is stale. Neither changes anything.
+ * - RegisterClient issues a session id for a key/value client (Raft dissertation §6.3): the
+ *   next number, so ids rise in log order and a group's session floor (one number) tells
+ *   expired sessions apart. The controller issues them, not a group, because a dedup record
+ *   travels with its shard from group to group: the id must mean one client everywhere.
+ * - The driver's `plan` records the intent for current -> current + 1 (planMoves) before any
+ *   migration step, so a new controller leader's driver resumes it; a repeat returns the same
+ *   intent. Its `publish` makes configuration `next.num` current and clears the intent. The
+ *   driver proposes publish only once every moved shard is done: that knowledge is the
+ *   groups', not the controller's.
  */
-import { match } from 'ts-pattern';
+import { castDraft, produce } from 'immer';
 import { assert } from '../assert.js';
+import { noControllerBugs, type ControllerBugs } from './bugs.js';
 import { initialConfig, joinConfig, leaveConfig, moveConfig } from './operations.js';
-import { rebalance, type Rebalancer } from './rebalance.js';
-import type { Config, ControllerResult, Gid } from './types.js';
+import { planMoves } from './plan.js';
+import type { Config, ControllerResult, Gid, Intent } from './types.js';
 
-export type ControllerCommand =
+/** What a client asks of the controller. */
+export type ControllerOperation =
   | { readonly type: 'join'; readonly groups: Readonly<Record<number, readonly string[]>> }
   | { readonly type: 'leave'; readonly gids: readonly Gid[] }
   | { readonly type: 'move'; readonly shard: number; readonly gid: Gid }
   | { readonly type: 'query'; readonly num: number };
 
-/** One client's command with its session identity. */
-export interface ControllerRequest {
+/** A client's operation with its session identity. */
+export type ClientCommand = ControllerOperation & {
   readonly client: string;
   readonly seq: number;
-  readonly command: ControllerCommand;
-}
+};
 
-/**
- * A reply: for Join, Leave and Move the latest configuration after the request (the new one,
- * or the unchanged latest for a Move to the current owner); for Query the one asked for.
- */
-export type ControllerReply = ControllerResult<Config>;
+/** Every command the controller's log holds. */
+export type ControllerCommand =
+  | ClientCommand
+  /** A key/value client asks for its session id. */
+  | { readonly type: 'register-client' }
+  /** The driver: record the intent for configuration `num` (= current + 1). */
+  | { readonly type: 'plan'; readonly num: number }
+  /** The driver: every move of `next` (numbered `num`) is done; publish it. */
+  | { readonly type: 'publish'; readonly num: number };
+
+export type ControllerCommandResult =
+  /** Join, Leave, Move: the latest configuration after it; Query: the one asked for. */
+  | { readonly type: 'config'; readonly config: Config }
+  | { readonly type: 'registered'; readonly client: number }
+  | { readonly type: 'planned'; readonly next: Intent }
+  | { readonly type: 'published'; readonly current: number }
+  | { readonly type: 'refused'; readonly error: string };
 
 export interface ClientSession {
   readonly seq: number;
   /** The request's canonical text (its digest): a retry must carry the same. */
   readonly request: string;
-  readonly reply: ControllerReply;
+  readonly result: ControllerCommandResult;
 }
 
 export interface ControllerState {
@@ -49,15 +72,27 @@ export interface ControllerState {
   readonly configs: readonly Config[];
   /** client -> its latest request's session record. */
   readonly sessions: Readonly<Record<string, ClientSession>>;
+  /** The published configuration: every shard is served by its owner in configs[current]. */
+  readonly current: number;
+  /** The intent of the change current -> current + 1 in flight, or null. */
+  readonly next: Intent | null;
+  /** The session id the next RegisterClient issues (ids 0..nextClient-1 are issued). */
+  readonly nextClient: number;
 }
 
 export interface ControllerStep {
   readonly state: ControllerState;
-  readonly reply: ControllerReply;
+  readonly result: ControllerCommandResult;
 }
 
 export function initialControllerState(shardCount: number): ControllerState {
-  return { configs: [initialConfig(shardCount)], sessions: {} };
+  return {
+    configs: [initialConfig(shardCount)],
+    sessions: {},
+    current: 0,
+    next: null,
+    nextClient: 0,
+  };
 }
 
 export function latestConfig(state: ControllerState): Config {
@@ -66,89 +101,176 @@ export function latestConfig(state: ControllerState): Config {
   return latest;
 }
 
+const isRecord = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const refused = (state: ControllerState, error: string): ControllerStep =>
+  ({ state, result: { type: 'refused', error } });
+
 /**
- * The request's canonical text: equal for equal requests whatever the order the caller built
- * them in (group keys iterate in ascending order; leave's gids are sorted).
+ * The operation's canonical text: equal for equal operations whatever the order the caller
+ * built them in (group keys iterate in ascending order; leave's gids are sorted).
  */
-export function canonicalCommand(command: ControllerCommand): string {
-  return match(command)
-    .with({ type: 'join' }, ({ groups }) => JSON.stringify(['join', groups]))
-    .with({ type: 'leave' }, ({ gids }) =>
-      JSON.stringify(['leave', gids.slice().sort((a, b) => a - b)]))
-    .with({ type: 'move' }, ({ shard, gid }) => JSON.stringify(['move', shard, gid]))
-    .with({ type: 'query' }, ({ num }) => JSON.stringify(['query', num]))
-    .exhaustive();
+export function canonicalOperation(operation: ControllerOperation): string {
+  switch (operation.type) {
+    case 'join':
+      return JSON.stringify(['join', operation.groups]);
+    case 'leave':
+      return JSON.stringify(['leave', operation.gids.slice().sort((a, b) => a - b)]);
+    case 'move':
+      return JSON.stringify(['move', operation.shard, operation.gid]);
+    case 'query':
+      return JSON.stringify(['query', operation.num]);
+  }
 }
 
 /** Query(num): -1 or past the end is the latest; another negative or non-integer is refused. */
-export function queryConfig(state: ControllerState, num: number): ControllerReply {
-  if (!Number.isSafeInteger(num) || num < -1) return { ok: false, error: `query: bad num ${num}` };
+export function queryConfig(state: ControllerState, num: number): ControllerCommandResult {
+  if (!Number.isSafeInteger(num) || num < -1) {
+    return { type: 'refused', error: `query: bad num ${num}` };
+  }
   const latest = num === -1 || num >= state.configs.length;
-  const config = latest ? latestConfig(state) : state.configs[num]!;
-  return { ok: true, value: config };
+  return { type: 'config', config: latest ? latestConfig(state) : state.configs[num]! };
 }
 
 function appendConfig(
   state: ControllerState,
   result: ControllerResult<Config | null>,
 ): ControllerStep {
-  if (!result.ok) return { state, reply: result };
-  if (result.value === null) return { state, reply: { ok: true, value: latestConfig(state) } };
+  if (!result.ok) return refused(state, result.error);
+  if (result.value === null) {
+    return { state, result: { type: 'config', config: latestConfig(state) } };
+  }
   const config = result.value;
   assert(config.num === latestConfig(state).num + 1, 'a new configuration is numbered latest + 1');
   const configs = [...state.configs, config];
-  return { state: { ...state, configs }, reply: { ok: true, value: config } };
+  return { state: { ...state, configs }, result: { type: 'config', config } };
 }
 
 /**
- * Applies one command, with no session bookkeeping. A switch, not ts-pattern: the checker
- * calls this for every successor and `match` cost a fifth of its time; `never` keeps the
- * switch exhaustive.
+ * Applies one client operation, with no session bookkeeping (the `controller` model calls
+ * this). A switch, not ts-pattern: the checker calls this for every successor and `match`
+ * cost a fifth of its time; `never` keeps the switch exhaustive.
  */
-export function applyCommand(
+export function applyOperation(
   state: ControllerState,
-  command: ControllerCommand,
-  rebalancer: Rebalancer = rebalance,
+  operation: ControllerOperation,
+  bugs: ControllerBugs = noControllerBugs,
 ): ControllerStep {
   const latest = latestConfig(state);
-  switch (command.type) {
+  switch (operation.type) {
     case 'join':
-      return appendConfig(state, joinConfig(latest, command.groups, rebalancer));
+      return appendConfig(state, joinConfig(latest, operation.groups, bugs));
     case 'leave':
-      return appendConfig(state, leaveConfig(latest, command.gids, rebalancer));
+      return appendConfig(state, leaveConfig(latest, operation.gids, bugs));
     case 'move':
-      return appendConfig(state, moveConfig(latest, command.shard, command.gid));
+      return appendConfig(state, moveConfig(latest, operation.shard, operation.gid));
     case 'query':
-      return { state, reply: queryConfig(state, command.num) };
+      return { state, result: queryConfig(state, operation.num) };
     default:
-      return unknownCommand(command);
+      return unknownCommand(state, operation);
   }
 }
 
-function unknownCommand(command: never): never {
-  throw new Error(`unknown controller command ${JSON.stringify(command)}`);
+/** An unknown command (a newer peer, a corrupt entry) is refused, not thrown. */
+function unknownCommand(state: ControllerState, command: never): ControllerStep {
+  return refused(state, `unknown controller command ${JSON.stringify(command)}`);
 }
 
-/** Applies one committed request: deduplicated by (client, seq), then `applyCommand`. */
-export function applyRequest(
+/** Applies one committed client command: deduplicated by (client, seq), then applied. */
+function applyClientCommand(
   state: ControllerState,
-  request: ControllerRequest,
-  rebalancer: Rebalancer = rebalance,
+  command: ClientCommand,
+  bugs: ControllerBugs,
 ): ControllerStep {
-  const { client, seq } = request;
-  assert(Number.isSafeInteger(seq) && seq >= 0, `request seq ${seq} is not a natural number`);
-  const text = canonicalCommand(request.command);
+  const { client, seq } = command;
+  if (typeof client !== 'string' || !Number.isSafeInteger(seq) || seq < 0) {
+    return refused(state, `bad session: client ${String(client)} seq ${String(seq)}`);
+  }
+  const malformed = (command.type === 'join' && !isRecord(command.groups)) ||
+    (command.type === 'leave' && !Array.isArray(command.gids));
+  if (malformed) return refused(state, `${command.type}: malformed arguments`);
+  const text = canonicalOperation(command);
   const session = Object.hasOwn(state.sessions, client) ? state.sessions[client] : undefined;
   if (session !== undefined && seq < session.seq) {
-    const error = `stale: client ${client} seq ${seq} < ${session.seq}`;
-    return { state, reply: { ok: false, error } };
+    return refused(state, `stale: client ${client} seq ${seq} < ${session.seq}`);
   }
   if (session !== undefined && seq === session.seq) {
-    if (session.request === text) return { state, reply: session.reply };
-    const error = `identity-conflict: client ${client} seq ${seq} was ${session.request}`;
-    return { state, reply: { ok: false, error } };
+    if (session.request === text) return { state, result: session.result };
+    return refused(state, `identity-conflict: client ${client} seq ${seq} was ${session.request}`);
   }
-  const step = applyCommand(state, request.command, rebalancer);
-  const sessions = { ...step.state.sessions, [client]: { seq, request: text, reply: step.reply } };
-  return { state: { ...step.state, sessions }, reply: step.reply };
+  const step = applyOperation(state, command, bugs);
+  const next = produce(step.state, (draft) => {
+    draft.sessions[client] = castDraft({ seq, request: text, result: step.result });
+  });
+  return { state: next, result: step.result };
+}
+
+/**
+ * The driver's plan for configuration `num`: records next = (num, planMoves(current, num)).
+ * A repeat of the plan in flight returns it unchanged (a new driver may propose it again).
+ */
+function applyPlan(state: ControllerState, num: number, bugs: ControllerBugs): ControllerStep {
+  const skip = bugs['skip-config'];
+  // skip-config: plans from current straight to the newest configuration, even over an
+  // in-flight intent (seed 1: "query the next config, not the latest").
+  const target = skip ? state.configs.length - 1 : num;
+  if (state.next !== null && state.next.num === target) {
+    return { state, result: { type: 'planned', next: state.next } };
+  }
+  if (state.next !== null && !skip) {
+    return refused(state, `plan: configuration ${state.next.num} is in flight`);
+  }
+  if (!skip && target !== state.current + 1) {
+    return refused(state, `plan: ${String(num)} is not current + 1 = ${state.current + 1}`);
+  }
+  if (!Number.isSafeInteger(target) || target <= state.current || target >= state.configs.length) {
+    return refused(state, `plan: no configuration ${String(num)} recorded`);
+  }
+  const next: Intent = { num: target, moves: planMoves(state.configs, state.current, target) };
+  const planned = produce(state, (draft) => {
+    draft.next = castDraft(next);
+  });
+  return { state: planned, result: { type: 'planned', next } };
+}
+
+/** The driver's publish of configuration `num`: current := num, next cleared. */
+function applyPublish(state: ControllerState, num: number): ControllerStep {
+  if (state.next === null || state.next.num !== num) {
+    return refused(state, `publish: configuration ${String(num)} is not the one in flight`);
+  }
+  const published = produce(state, (draft) => {
+    draft.current = num;
+    draft.next = null;
+  });
+  return { state: published, result: { type: 'published', current: num } };
+}
+
+/** The controller replica's apply function: one committed command in, state and result out. */
+export function applyControllerCommand(
+  state: ControllerState,
+  command: ControllerCommand,
+  bugs: ControllerBugs = noControllerBugs,
+): ControllerStep {
+  if (typeof command !== 'object' || command === null) return refused(state, 'not a command');
+  switch (command.type) {
+    case 'plan':
+      return applyPlan(state, command.num, bugs);
+    case 'publish':
+      return applyPublish(state, command.num);
+    case 'register-client': {
+      const client = state.nextClient;
+      const registered = produce(state, (draft) => {
+        draft.nextClient = client + 1;
+      });
+      return { state: registered, result: { type: 'registered', client } };
+    }
+    case 'join':
+    case 'leave':
+    case 'move':
+    case 'query':
+      return applyClientCommand(state, command, bugs);
+    default:
+      return unknownCommand(state, command);
+  }
 }

@@ -6,21 +6,25 @@
  */
 import type { StateCodec } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
-import type { Config, Gid } from '../controller/types.js';
+import type { Config, Gid, Intent } from '../controller/types.js';
+import { assert } from '../assert.js';
+import { SortedArrayMap, type OrderedMap } from '../group/ordered-map.js';
 import type {
   ClientOperation,
+  DedupMap,
   DedupRecord,
+  Digest,
   GroupCommand,
   Identity,
   Image,
-  KvEntry,
+  KvMap,
   Receipt,
   ShardPhase,
   ShardState,
-} from '../shardkv/types.js';
+} from '../group/types.js';
 import type { MigrationBounds, MigrationState, ClientState, InFlight } from './model-state.js';
-import { serversOf } from './model-state.js';
-import type { Intent, ShardProgress } from './types.js';
+import { initialState, serversOf } from './model-state.js';
+import type { ShardProgress } from './types.js';
 
 const none = -1;
 const phases: readonly ShardPhase[] = ['serving', 'frozen', 'absent'];
@@ -47,35 +51,85 @@ function readIdentity(input: WordReader): Identity | null {
   return { shard, epoch: input.next(), src: input.next(), dst: input.next() };
 }
 
+/**
+ * A 64-bit digest (16 hexadecimal digits) is written as two words, not as a 16-character
+ * string (9 words). Converting costs more than the rest of a state's encoding, and a model
+ * run meets only a few distinct images, so conversions are remembered, both ways, up to a
+ * bound. The words depend on the digest alone, so every worker encodes a state alike.
+ */
+const digestMemoLimit = 4096;
+const wordsOfDigest = new Map<Digest, readonly [number, number]>();
+const digestOfWords = new Map<number, Map<number, Digest>>();
+
+function writeDigest(digest: Digest, out: WordWriter): void {
+  let words = wordsOfDigest.get(digest);
+  if (words === undefined) {
+    if (wordsOfDigest.size >= digestMemoLimit) wordsOfDigest.clear();
+    words = [parseInt(digest.slice(0, 8), 16) | 0, parseInt(digest.slice(8), 16) | 0];
+    wordsOfDigest.set(digest, words);
+  }
+  out.push(words[0]);
+  out.push(words[1]);
+}
+
+const hexWord = (word: number) => (word >>> 0).toString(16).padStart(8, '0');
+
+function readDigest(input: WordReader): Digest {
+  const high = input.next();
+  const low = input.next();
+  let lows = digestOfWords.get(high);
+  if (lows === undefined) {
+    if (digestOfWords.size >= digestMemoLimit) digestOfWords.clear();
+    lows = new Map();
+    digestOfWords.set(high, lows);
+  }
+  let digest = lows.get(low);
+  if (digest === undefined) {
+    digest = hexWord(high) + hexWord(low);
+    lows.set(low, digest);
+  }
+  return digest;
+}
+
 function writeReceipt(receipt: Receipt | null, out: WordWriter): void {
   writeIdentity(receipt === null ? null : receipt.identity, out);
-  if (receipt !== null) out.push(receipt.digest | 0);
+  if (receipt !== null) writeDigest(receipt.digest, out);
 }
 
 function readReceipt(input: WordReader): Receipt | null {
   const identity = readIdentity(input);
-  return identity === null ? null : { identity, digest: input.next() >>> 0 };
+  return identity === null ? null : { identity, digest: readDigest(input) };
 }
 
-function writeKv(kv: readonly KvEntry[], out: WordWriter): void {
-  out.push(kv.length);
-  for (const entry of kv) {
-    out.pushString(entry.key);
-    out.pushString(entry.value);
+/** The model's maps are sorted arrays: the codec reads their arrays, not an iterator. */
+function sortedArrays<K extends string | number, V>(map: OrderedMap<K, V>) {
+  assert(map instanceof SortedArrayMap, 'the migration model keeps its maps as sorted arrays');
+  return map as SortedArrayMap<K, V>;
+}
+
+function writeKv(kv: KvMap, out: WordWriter): void {
+  const { keys, values } = sortedArrays(kv);
+  out.push(keys.length);
+  for (let index = 0; index < keys.length; index++) {
+    out.pushString(keys[index]!);
+    out.pushString(values[index]!);
   }
 }
 
-function readKv(input: WordReader): KvEntry[] {
-  const kv: KvEntry[] = [];
+function readKv(input: WordReader): KvMap {
+  const keys: string[] = [];
+  const values: string[] = [];
   for (let count = input.next(); count > 0; count--) {
-    kv.push({ key: input.nextString(), value: input.nextString() });
+    keys.push(input.nextString());
+    values.push(input.nextString());
   }
-  return kv;
+  return SortedArrayMap.fromSorted(keys, values);
 }
 
-function writeDedup(dedup: readonly DedupRecord[], out: WordWriter): void {
-  out.push(dedup.length);
-  for (const record of dedup) {
+function writeDedup(dedup: DedupMap, out: WordWriter): void {
+  const records = sortedArrays(dedup).values;
+  out.push(records.length);
+  for (const record of records) {
     out.push(record.client);
     out.push(record.seq);
     out.push(record.digest | 0);
@@ -83,27 +137,39 @@ function writeDedup(dedup: readonly DedupRecord[], out: WordWriter): void {
   }
 }
 
-function readDedup(input: WordReader): DedupRecord[] {
-  const dedup: DedupRecord[] = [];
+function readDedup(input: WordReader): DedupMap {
+  const clients: number[] = [];
+  const records: DedupRecord[] = [];
   for (let count = input.next(); count > 0; count--) {
     const client = input.next();
     const seq = input.next();
     const digest = input.next() >>> 0;
-    dedup.push({ client, seq, digest, result: input.nextString() });
+    clients.push(client);
+    records.push({ client, seq, digest, result: input.nextString() });
   }
-  return dedup;
+  return SortedArrayMap.fromSorted(clients, records);
 }
 
-function writeImage(image: Image, out: WordWriter): void {
+function writeImage(image: Image | null, out: WordWriter): void {
+  if (image === null) {
+    out.push(none);
+    return;
+  }
   writeKv(image.kv, out);
   writeDedup(image.dedup, out);
   out.push(image.sessionFloor);
+  writeDigest(image.digest, out);
 }
 
-function readImage(input: WordReader): Image {
+function readImage(input: WordReader): Image | null {
+  if (input.words[input.position] === none) {
+    input.next();
+    return null;
+  }
   const kv = readKv(input);
   const dedup = readDedup(input);
-  return { kv, dedup, sessionFloor: input.next() };
+  const sessionFloor = input.next();
+  return { kv, dedup, sessionFloor, digest: readDigest(input) };
 }
 
 function writeShard(record: ShardState, out: WordWriter): void {
@@ -111,6 +177,11 @@ function writeShard(record: ShardState, out: WordWriter): void {
   writeIdentity(record.identity, out);
   writeKv(record.kv, out);
   writeDedup(record.dedup, out);
+  if (record.frozenDigest === null) out.push(none);
+  else {
+    out.push(1);
+    writeDigest(record.frozenDigest, out);
+  }
   writeReceipt(record.receipt, out);
   writeIdentity(record.tombstone, out);
 }
@@ -120,8 +191,9 @@ function readShard(input: WordReader): ShardState {
   const identity = readIdentity(input);
   const kv = readKv(input);
   const dedup = readDedup(input);
+  const frozenDigest = input.next() === none ? null : readDigest(input);
   const receipt = readReceipt(input);
-  return { phase, identity, kv, dedup, receipt, tombstone: readIdentity(input) };
+  return { phase, identity, kv, dedup, frozenDigest, receipt, tombstone: readIdentity(input) };
 }
 
 function writeCommand(command: GroupCommand, out: WordWriter): void {
@@ -184,20 +256,23 @@ function readCommand(input: WordReader): GroupCommand {
   }
 }
 
-function writeConfig(config: Config, out: WordWriter): void {
+/** The shards, then the members as a bit set (bit gid - 1): the model's gids are 1..groups. */
+function writeConfig(config: Config, groupCount: number, out: WordWriter): void {
   for (const gid of config.shards) out.push(gid);
-  const members = Object.keys(config.groups);
-  out.push(members.length);
-  for (const gid of members) out.push(Number(gid));
+  let members = 0;
+  for (let gid = 1; gid <= groupCount; gid++) {
+    if (config.groups[gid] !== undefined) members |= 1 << (gid - 1);
+  }
+  out.push(members);
 }
 
-function readConfig(input: WordReader, num: number, shardCount: number): Config {
+function readConfig(input: WordReader, num: number, bounds: MigrationBounds): Config {
   const shards: Gid[] = [];
-  for (let shard = 0; shard < shardCount; shard++) shards.push(input.next());
+  for (let shard = 0; shard < bounds.shards; shard++) shards.push(input.next());
   const groups: Record<number, readonly string[]> = {};
-  for (let count = input.next(); count > 0; count--) {
-    const gid = input.next();
-    groups[gid] = serversOf(gid);
+  const members = input.next();
+  for (let gid = 1; gid <= bounds.groups; gid++) {
+    if ((members & (1 << (gid - 1))) !== 0) groups[gid] = serversOf(gid);
   }
   return { num, shards, groups };
 }
@@ -265,16 +340,52 @@ function readClient(input: WordReader): ClientState {
   return { done, configNum, results: readStrings(input, done) as string[] };
 }
 
+/** Configurations 0 and 1: every state of the model starts with the same two. */
+const fixedConfigs = 2;
+
+/** The controller and the driver's beliefs. */
+function writeControllerAndDriver(state: MigrationState, groupCount: number, out: WordWriter) {
+  const controller = state.controller;
+  out.push(controller.configs.length);
+  // Configurations 0 and 1 are the same in every state (the initial join of g1): skipped.
+  for (let num = fixedConfigs; num < controller.configs.length; num++) {
+    writeConfig(controller.configs[num]!, groupCount, out);
+  }
+  out.push(controller.current);
+  writeIntent(controller.next, out);
+  assert(state.driver.num === (controller.next?.num ?? null), 'driver beliefs not about next');
+  out.push(state.driver.progress.length);
+  for (const progress of state.driver.progress) writeProgress(progress, out);
+}
+
+function readControllerAndDriver(
+  input: WordReader,
+  bounds: MigrationBounds,
+  initial: MigrationState,
+): Pick<MigrationState, 'controller' | 'driver'> {
+  const configs: Config[] = [];
+  const configCount = input.next();
+  for (let num = 0; num < configCount; num++) {
+    const fixed = num < fixedConfigs ? initial.controller.configs[num] : undefined;
+    configs.push(fixed ?? readConfig(input, num, bounds));
+  }
+  const current = input.next();
+  const next = readIntent(input);
+  const progress: ShardProgress[] = [];
+  for (let count = input.next(); count > 0; count--) progress.push(readProgress(input));
+  return {
+    // The model's clients registered before it starts: nextClient is always `clients`.
+    controller: { configs, sessions: {}, current, next, nextClient: bounds.clients },
+    // The model keeps the driver's beliefs about `next` or none: num follows from next.
+    driver: { num: next === null ? null : next.num, progress },
+  };
+}
+
 export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationState> {
+  const initial = initialState(bounds);
   const requests = bounds.clients * bounds.ops;
   const encode = (state: MigrationState, out: WordWriter): void => {
-    const controller = state.controller;
-    out.push(controller.configs.length);
-    for (const config of controller.configs) writeConfig(config, out);
-    out.push(controller.current);
-    writeIntent(controller.next, out);
-    out.push(state.driver.progress.length);
-    for (const progress of state.driver.progress) writeProgress(progress, out);
+    writeControllerAndDriver(state, bounds.groups, out);
     for (const group of state.groups) {
       out.push(group.sessionFloor);
       for (const record of group.shards) writeShard(record, out);
@@ -295,13 +406,7 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     out.push(history.staleChanged ? 1 : 0);
   };
   const decode = (input: WordReader): MigrationState => {
-    const configs: Config[] = [];
-    const configCount = input.next();
-    for (let num = 0; num < configCount; num++) configs.push(readConfig(input, num, bounds.shards));
-    const current = input.next();
-    const next = readIntent(input);
-    const progress: ShardProgress[] = [];
-    for (let count = input.next(); count > 0; count--) progress.push(readProgress(input));
+    const { controller, driver } = readControllerAndDriver(input, bounds, initial);
     const groups = [];
     for (let gid = 1; gid <= bounds.groups; gid++) {
       const sessionFloor = input.next();
@@ -324,17 +429,8 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     const first = readStrings(input, requests);
     const ghost = readStrings(input, bounds.shards) as string[];
     const staleChanged = input.next() === 1;
-    return {
-      controller: { configs, current, next },
-      driver: { progress },
-      groups,
-      clients,
-      network,
-      crashes,
-      duplicates,
-      expiries,
-      history: { applied, first, ghost, staleChanged },
-    };
+    const history = { applied, first, ghost, staleChanged };
+    return { controller, driver, groups, clients, network, crashes, duplicates, expiries, history };
   };
   return { encode, decode };
 }

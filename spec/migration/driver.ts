@@ -1,76 +1,36 @@
 /**
- * The migration driver (DESIGN §3): the controller group's leader moves shards for one
- * configuration change at a time, N -> N+1, never skipping one.
+ * The migration driver's decisions (DESIGN §3): the controller group's leader moves shards
+ * for one configuration change at a time, N -> N+1, never skipping one.
  *
- * 1. planNext persists the intent `next` (every moved shard's identity) before any step.
+ * 1. The controller records the intent `next` (its `plan` command) before any step; the
+ *    driver starts every moved shard at freeze, or at install with no image when no group
+ *    ever held the shard.
  * 2. Per moved shard, independently: Freeze at src (the reply carries the image), Install at
- *    dst (the reply carries the receipt), Delete at src (shown that receipt).
- * 3. publishNext, once every moved shard is done: current := N+1, next cleared.
+ *    dst (the reply carries the receipt), Delete at src (shown that receipt). A shard left
+ *    unassigned (dst 0) is done once frozen: src keeps it. A shard that comes back to the
+ *    group that kept it (src = dst) is done once installed: there is nothing to delete.
+ * 3. Once every moved shard is done, the controller publishes (`publish`): current := N+1.
  *
- * A driver that restarts (a crash, or a new controller leader) keeps only the persisted
- * state: each moved shard starts at `recover`, and recoverShard decides the next step from
- * the facts the two groups report. If dst holds the receipt, the driver continues with delete
- * and publish without asking src for data; otherwise it freezes again, which src answers
- * with the image it froze. It never unfreezes a source and never re-plans over `next`.
+ * recovery.ts rebuilds the beliefs after a restart; driver-step.ts composes all of it into
+ * the one step function the runtime calls.
  */
-import { assert } from '../assert.js';
-import { unassignedGid, type Config, type ControllerResult } from '../controller/types.js';
-import { sameIdentity } from '../shardkv/digest.js';
-import type { GroupResult, Identity, Image, MigrationBug } from '../shardkv/types.js';
-import type { ControllerState, DriverState, Intent, Send, ShardProgress } from './types.js';
+import { unassignedGid } from '../controller/types.js';
+import type { ControllerState } from '../controller/state-machine.js';
+import { sameIdentity } from '../group/digest.js';
+import type { GroupResult, Identity } from '../group/types.js';
+import type { MigrationBugs } from './bugs.js';
+import type { DriverState, Send, ShardProgress } from './types.js';
 
-export interface DriverOptions {
-  readonly bug?: MigrationBug | undefined;
-}
-
-const emptyImage: Image = { kv: [], dedup: [], sessionFloor: 0 };
-
-/** The identities of the shards whose owner changes from `from` to `to`, by shard. */
-export function planMigration(from: Config, to: Config): ControllerResult<Identity[]> {
-  assert(from.shards.length === to.shards.length, 'planMigration: shard counts differ');
-  const moves: Identity[] = [];
-  for (let shard = 0; shard < to.shards.length; shard++) {
-    const src = from.shards[shard]!;
-    const dst = to.shards[shard]!;
-    if (src === dst) continue;
-    // An unassigned shard would have no holder for its data: the controller assigns 0 only
-    // when no group is left, and migration refuses to drop data on that request.
-    if (dst === unassignedGid) {
-      return { ok: false, error: `config ${to.num} unassigns shard ${shard} held by gid ${src}` };
-    }
-    moves.push({ shard, epoch: to.num, src, dst });
-  }
-  return { ok: true, value: moves };
-}
-
-/** Where a fresh migration of `identity` starts: a shard that had no owner starts empty. */
-function initialProgress(identity: Identity): ShardProgress {
-  if (identity.src === unassignedGid) return { step: 'install', image: emptyImage };
+/** Where a fresh migration of `identity` starts: a shard no group held starts empty. */
+export function initialProgress(identity: Identity): ShardProgress {
+  if (identity.src === unassignedGid) return { step: 'install', image: null };
   return { step: 'freeze' };
 }
 
-/**
- * Persists the intent for current -> current+1. Null when there is nothing to plan: an
- * intent exists already, no newer configuration is recorded, or the plan is refused.
- */
-export function planNext(
-  controller: ControllerState,
-  options: DriverOptions = {},
-): { controller: ControllerState; driver: DriverState } | null {
-  const newest = controller.configs.length - 1;
-  // skip-config: plans from current straight to the newest configuration, even over an
-  // in-flight intent (seed 1: "query the next config, not the latest").
-  const skip = options.bug === 'skip-config';
-  const target = skip ? newest : controller.current + 1;
-  if (target > newest || target <= controller.current) return null;
-  if (controller.next !== null && (!skip || controller.next.num === target)) return null;
-  const plan = planMigration(controller.configs[controller.current]!, controller.configs[target]!);
-  if (!plan.ok) return null;
-  const next: Intent = { num: target, moves: plan.value };
-  return {
-    controller: { ...controller, next },
-    driver: { progress: plan.value.map(initialProgress) },
-  };
+/** The beliefs of a driver that saw the controller record `next` itself. */
+export function freshDriver(controller: ControllerState): DriverState {
+  const next = controller.next;
+  return { num: next?.num ?? null, progress: (next?.moves ?? []).map(initialProgress) };
 }
 
 /** The position of `shard` in next.moves, or -1 when the intent does not move it. */
@@ -78,6 +38,10 @@ export function moveIndex(controller: ControllerState, shard: number): number {
   if (controller.next === null) return -1;
   return controller.next.moves.findIndex((identity) => identity.shard === shard);
 }
+
+/** Once the install's receipt is back, is anything left to do at src? */
+const needsDelete = (identity: Identity) =>
+  identity.src !== unassignedGid && identity.src !== identity.dst;
 
 /**
  * The commands the driver may send now for moved shard number `index`: the one its step
@@ -87,7 +51,7 @@ export function driverSends(
   controller: ControllerState,
   driver: DriverState,
   index: number,
-  options: DriverOptions = {},
+  bugs: MigrationBugs,
 ): Send[] {
   const identity = controller.next?.moves[index];
   const progress = driver.progress[index];
@@ -101,9 +65,13 @@ export function driverSends(
     case 'install': {
       const image = progress.image;
       const install: Send = { to: identity.dst, command: { type: 'install', identity, image } };
-      const early = options.bug === 'delete-before-receipt' && identity.src !== unassignedGid;
-      if (!early) return [install];
-      return [install, { to: identity.src, command: { type: 'delete', identity, receipt: null } }];
+      // delete-before-receipt: deletes at src at once, showing a receipt made up from the
+      // image instead of dst's.
+      if (!bugs['delete-before-receipt'] || image === null || !needsDelete(identity)) {
+        return [install];
+      }
+      const receipt = { identity, digest: image.digest };
+      return [install, { to: identity.src, command: { type: 'delete', identity, receipt } }];
     }
     case 'delete': {
       const receipt = progress.receipt;
@@ -115,7 +83,7 @@ export function driverSends(
 function withProgress(driver: DriverState, index: number, progress: ShardProgress): DriverState {
   const list = driver.progress.slice();
   list[index] = progress;
-  return { progress: list };
+  return { num: driver.num, progress: list };
 }
 
 /**
@@ -131,20 +99,30 @@ export function handleReply(
 ): DriverState {
   const identity = controller.next?.moves[index];
   const progress = driver.progress[index];
-  assert(identity !== undefined && progress !== undefined, `handleReply: no move ${index}`);
+  if (identity === undefined || progress === undefined) return driver;
   if (progress.step === 'freeze' && result.type === 'image') {
     if (!sameIdentity(result.identity, identity)) return driver;
+    if (identity.dst === unassignedGid) return withProgress(driver, index, { step: 'done' });
     return withProgress(driver, index, { step: 'install', image: result.image });
   }
   if (progress.step === 'install' && result.type === 'receipt') {
     if (!sameIdentity(result.receipt.identity, identity)) return driver;
-    const done = identity.src === unassignedGid;
     const receipt = result.receipt;
-    return withProgress(driver, index, done ? { step: 'done' } : { step: 'delete', receipt });
+    const next: ShardProgress = needsDelete(identity)
+      ? { step: 'delete', receipt }
+      : { step: 'done' };
+    return withProgress(driver, index, next);
   }
   if (progress.step === 'delete' && result.type === 'deleted') {
     if (!sameIdentity(result.tombstone, identity)) return driver;
     return withProgress(driver, index, { step: 'done' });
   }
   return driver;
+}
+
+/** Every moved shard of `next` is done: the driver may propose `publish`. */
+export function readyToPublish(controller: ControllerState, driver: DriverState): boolean {
+  const next = controller.next;
+  if (next === null || driver.progress.length !== next.moves.length) return false;
+  return driver.progress.every((progress) => progress.step === 'done');
 }

@@ -3,8 +3,8 @@
  * need to know about the past that no protocol state records. Updated only when a group's
  * state actually changed, never read by the protocol.
  */
-import { key2shard } from '../shardkv/digest.js';
-import type { ClientRequest } from '../shardkv/types.js';
+import { key2shard } from '../group/digest.js';
+import type { ClientRequest } from '../group/types.js';
 import type { History, MigrationBounds } from './model-state.js';
 
 /** A client request took effect at some group with result `result`. */

@@ -3,9 +3,9 @@
  * checker tests them, so that a state violating several reports the most specific one.
  */
 import type { Invariant } from '../../checker/model.js';
-import { sameIdentity } from '../shardkv/digest.js';
-import { readValue } from '../shardkv/group.js';
-import type { GroupState } from '../shardkv/types.js';
+import { sameIdentity } from '../group/digest.js';
+import { readValue } from '../group/group.js';
+import type { GroupState } from '../group/types.js';
 import { keyOf, scriptRequest, type MigrationBounds, type MigrationState } from './model-state.js';
 
 export const invariantNames = [
@@ -105,17 +105,22 @@ function unaffectedServed(state: MigrationState): boolean {
 
 /**
  * A group keeps KV data only for shards it serves or holds frozen for a move of the intent
- * (a frozen source has not yet had its delete confirmed). A frozen record of any other
- * identity is data nobody will ever delete: once its move is published or abandoned, the
- * source must already have dropped it. An absent record keeps no data at all.
+ * (a frozen source has not yet had its delete confirmed), or keeps frozen because the
+ * published configuration leaves the shard unassigned (its data waits there, CONTRACT). A
+ * frozen record of any other identity is data nobody will ever delete: once its move is
+ * published or abandoned, the source must already have dropped it. An absent record keeps no
+ * data at all.
  */
 function garbageBound(state: MigrationState): boolean {
-  const moves = state.controller.next?.moves ?? [];
+  const { configs, current, next } = state.controller;
+  const moves = next?.moves ?? [];
+  const owners = configs[current]!.shards;
   return state.groups.every((group) =>
-    group.shards.every((record) => {
-      if (record.phase === 'absent') return record.kv.length === 0 && record.dedup.length === 0;
+    group.shards.every((record, shard) => {
+      if (record.phase === 'absent') return record.kv.size === 0 && record.dedup.size === 0;
       if (record.phase === 'serving') return true;
-      return moves.some((identity) => sameIdentity(identity, record.identity));
+      const parked = record.identity?.dst === 0 && owners[shard] === 0;
+      return parked || moves.some((identity) => sameIdentity(identity, record.identity));
     }));
 }
 

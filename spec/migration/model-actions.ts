@@ -1,31 +1,40 @@
 /**
  * The `migration` model's actions: one per atomic step of an actor or of the environment.
  *
- * - Admin: Join(g), Leave(g), Move(s, g) record one configuration each (controller functions),
- *   within max-reconfigs; the last group never leaves (migration refuses to unassign data).
- * - Driver: PlanNext, Freeze(s) / Install(s) / Delete(s) (the driver sends the shard's command
- *   for the step it believes is next; the group applies it; the reply reaches the driver or is
- *   lost; the network may keep a copy to deliver late), RecoverShard(s), Publish, and
- *   CrashDriver (its volatile beliefs are lost; it restarts at once: a slow restart is the
- *   same as a driver that does nothing for a while). EarlyDelete(s) exists only with the
- *   delete-before-receipt bug.
+ * - Admin: Join(g), Leave(g), Move(s, g) record one configuration each (the controller state
+ *   machine's operations), within max-reconfigs. The last group may leave, as in the MIT lab:
+ *   its shards become unassigned and stay frozen at it until a later configuration assigns
+ *   them.
+ * - Driver: PlanNext (the controller's `plan` command), Freeze(s) / Install(s) / Delete(s)
+ *   (the driver sends the shard's command for the step it believes is next; the group applies
+ *   it; the reply reaches the driver or is lost; the network may keep a copy to deliver late),
+ *   RecoverShard(s), Publish (the controller's `publish`), and CrashDriver (its volatile
+ *   beliefs are lost; it restarts at once: a slow restart is the same as a driver that does
+ *   nothing for a while). EarlyDelete(s) exists only with the delete-before-receipt bug: the
+ *   second command driverSends returns.
  * - Clients: ClientRequest(c) to the owner in the configuration the client believes in (the
  *   reply may be lost; a copy may be kept), ClientQuery(c) to learn the published one.
  * - Network: Deliver(i) delivers a kept copy late; its reply reaches the sender, who takes it
  *   only if it answers what the sender is waiting for.
  * Losing a request is not an action: it is the same as not sending it yet.
  */
-import { joinConfig, leaveConfig, memberGids, moveConfig } from '../controller/index.js';
-import type { Config, ControllerResult, Gid } from '../controller/types.js';
-import { applyCommand } from '../shardkv/state-machine.js';
-import { queryShard } from '../shardkv/migration-steps.js';
-import type { GroupCommand, GroupResult, MigrationBug, ShardFacts } from '../shardkv/types.js';
-import { driverSends, handleReply, moveIndex, planNext } from './driver.js';
-import type { InFlight, MigrationBounds, MigrationState } from './model-state.js';
-import type { ShardProgress } from './types.js';
-import { scriptRequest, serversOf } from './model-state.js';
-import { publishNext, recoverShard, restartDriver } from './recovery.js';
+import {
+  applyControllerCommand,
+  applyOperation,
+  type ControllerCommand,
+  type ControllerOperation,
+} from '../controller/state-machine.js';
+import type { Gid } from '../controller/types.js';
+import { queryShard } from '../group/migration-steps.js';
+import { applyGroupCommand } from '../group/state-machine.js';
+import type { GroupCommand, GroupResult, ShardFacts } from '../group/types.js';
+import type { MigrationBugName } from './bugs.js';
+import { driverSends, freshDriver, handleReply, moveIndex, readyToPublish } from './driver.js';
 import { recordClientEffect } from './history.js';
+import type { InFlight, MigrationBounds, MigrationState, ModelBugs } from './model-state.js';
+import { modelBugs, scriptRequest, serversOf } from './model-state.js';
+import { recoverShard, restartDriver } from './recovery.js';
+import { idleDriver, type ShardProgress } from './types.js';
 
 export type MigrationAction =
   | { readonly type: 'Join'; readonly gid: Gid }
@@ -66,7 +75,7 @@ const flags = [false, true] as const;
 /** Every action, in a fixed order (a disabled one simply has no successor). */
 export function allActions(
   bounds: MigrationBounds,
-  bug: MigrationBug | undefined,
+  bugs: ModelBugs,
 ): MigrationAction[] {
   const actions: MigrationAction[] = [];
   for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Join', gid });
@@ -76,7 +85,8 @@ export function allActions(
   }
   actions.push({ type: 'PlanNext' });
   const types: DriverStepType[] = ['Freeze', 'Install', 'Delete'];
-  if (bug === 'delete-before-receipt') types.push('EarlyDelete');
+  // EarlyDelete sends driverSends' second command, which only that bug switch makes.
+  if (bugs.migration['delete-before-receipt']) types.push('EarlyDelete');
   for (let shard = 0; shard < bounds.shards; shard++) {
     for (const type of types) {
       for (const lost of flags) {
@@ -136,26 +146,30 @@ export function actionLabel(action: MigrationAction): string {
 }
 
 export class MigrationStepper {
+  private readonly bugs: ModelBugs;
+
   constructor(
     private readonly bounds: MigrationBounds,
-    private readonly bug: MigrationBug | undefined,
-  ) {}
+    bug: MigrationBugName | undefined,
+  ) {
+    this.bugs = modelBugs(bug);
+  }
 
   next(state: MigrationState, action: MigrationAction): MigrationState | null {
     switch (action.type) {
       case 'Join':
-        return this.recordConfig(state, (latest) => {
-          if (latest.groups[action.gid]) return null;
-          return joinConfig(latest, { [action.gid]: serversOf(action.gid) });
+        return this.recordConfig(state, {
+          type: 'join',
+          groups: { [action.gid]: serversOf(action.gid) },
         });
       case 'Leave':
-        return this.recordConfig(state, (latest) =>
-          memberGids(latest).length < 2 ? null : leaveConfig(latest, [action.gid]));
+        return this.recordConfig(state, { type: 'leave', gids: [action.gid] });
       case 'Move':
-        return this.recordConfig(state, (latest) => moveConfig(latest, action.shard, action.gid));
+        return this.recordConfig(state, { type: 'move', shard: action.shard, gid: action.gid });
       case 'PlanNext': {
-        const planned = planNext(state.controller, { bug: this.bug });
-        return planned && { ...state, controller: planned.controller, driver: planned.driver };
+        const plan = { type: 'plan', num: state.controller.current + 1 } as const;
+        const controller = this.controllerStep(state, plan);
+        return controller && { ...state, controller, driver: freshDriver(controller) };
       }
       case 'Freeze':
       case 'Install':
@@ -165,9 +179,10 @@ export class MigrationStepper {
       case 'RecoverShard':
         return this.recover(state, action.shard);
       case 'Publish': {
-        const published = publishNext(state.controller, state.driver);
-        if (published === null) return null;
-        return { ...state, controller: published.controller, driver: published.driver };
+        const next = state.controller.next;
+        if (next === null || !readyToPublish(state.controller, state.driver)) return null;
+        const controller = this.controllerStep(state, { type: 'publish', num: next.num });
+        return controller && { ...state, controller, driver: idleDriver };
       }
       case 'CrashDriver': {
         const lost = state.driver.progress.some((progress) => progress.step !== 'recover');
@@ -196,15 +211,21 @@ export class MigrationStepper {
     }
   }
 
+  /** An admin operation: enabled when it records a configuration, within max-reconfigs. */
   private recordConfig(
     state: MigrationState,
-    change: (latest: Config) => ControllerResult<Config | null> | null,
+    operation: ControllerOperation,
   ): MigrationState | null {
     const configs = state.controller.configs;
     if (configs.length - 2 >= this.bounds.maxReconfigs) return null;
-    const result = change(configs[configs.length - 1]!);
-    if (result === null || !result.ok || result.value === null) return null;
-    return { ...state, controller: { ...state.controller, configs: [...configs, result.value] } };
+    const applied = applyOperation(state.controller, operation, this.bugs.controller).state;
+    return applied.configs.length === configs.length ? null : { ...state, controller: applied };
+  }
+
+  /** The controller applies one of the driver's commands; null when it changes nothing. */
+  private controllerStep(state: MigrationState, command: ControllerCommand) {
+    const applied = applyControllerCommand(state.controller, command, this.bugs.controller);
+    return applied.state === state.controller ? null : applied.state;
   }
 
   private driverStep(
@@ -216,7 +237,7 @@ export class MigrationStepper {
   ): MigrationState | null {
     const index = moveIndex(state.controller, shard);
     if (index < 0 || state.driver.progress[index]!.step !== driverSteps[type].step) return null;
-    const sends = driverSends(state.controller, state.driver, index, { bug: this.bug });
+    const sends = driverSends(state.controller, state.driver, index, this.bugs.migration);
     const send = sends[driverSteps[type].send];
     if (send === undefined) return null;
     let current = state;
@@ -239,8 +260,9 @@ export class MigrationStepper {
       return result.facts;
     };
     const srcFacts = identity.src === 0 ? null : factsAt(identity.src);
+    const dstFacts = identity.dst === 0 ? null : factsAt(identity.dst);
     const recovered = recoverShard(
-      state.controller, state.driver, index, srcFacts, factsAt(identity.dst), { bug: this.bug });
+      state.controller, state.driver, index, srcFacts, dstFacts, this.bugs.migration);
     if (recovered === null) return null;
     let current: MigrationState = { ...state, driver: recovered.driver };
     for (const send of recovered.sends) {
@@ -318,7 +340,7 @@ export class MigrationStepper {
     command: GroupCommand,
   ): { state: MigrationState; result: GroupResult } {
     const group = state.groups[to - 1]!;
-    const applied = applyCommand(group, command, { bug: this.bug });
+    const applied = applyGroupCommand(group, command, this.bugs.migration);
     if (applied.state === group) return { state, result: applied.result };
     const groups = state.groups.slice();
     groups[to - 1] = applied.state;

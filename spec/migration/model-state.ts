@@ -5,14 +5,20 @@
  * messages, the fault budgets, and proof-only history variables that the invariants read.
  */
 import { assert } from '../assert.js';
-import { initialConfig, joinConfig } from '../controller/index.js';
+import { noControllerBugs, type ControllerBugs } from '../controller/bugs.js';
+import { joinConfig } from '../controller/operations.js';
+import {
+  applyControllerCommand,
+  initialControllerState,
+  type ControllerState,
+} from '../controller/state-machine.js';
 import type { Gid } from '../controller/types.js';
-import { emptyGroup } from '../shardkv/group.js';
-import { applyCommand } from '../shardkv/state-machine.js';
-import type { ClientOperation, ClientRequest, GroupCommand, GroupState } from '../shardkv/types.js';
-import { driverSends, handleReply, planNext } from './driver.js';
-import { publishNext } from './recovery.js';
-import type { ControllerState, DriverState } from './types.js';
+import { emptyGroup } from '../group/group.js';
+import { applyGroupCommand } from '../group/state-machine.js';
+import type { ClientOperation, ClientRequest, GroupCommand, GroupState } from '../group/types.js';
+import { noMigrationBugs, type MigrationBugName, type MigrationBugs } from './bugs.js';
+import { driverSends, freshDriver, handleReply } from './driver.js';
+import { idleDriver, type DriverState } from './types.js';
 
 export interface MigrationBounds {
   readonly groups: number;
@@ -72,6 +78,21 @@ export interface MigrationState {
 
 export const maximumOps = 3;
 
+/** The model's bug switches: the controller's and the groups' and driver's records. */
+export interface ModelBugs {
+  readonly controller: ControllerBugs;
+  readonly migration: MigrationBugs;
+}
+
+/** The records with the switch `bug` on (none without one). */
+export function modelBugs(bug: MigrationBugName | undefined): ModelBugs {
+  if (bug === undefined) return { controller: noControllerBugs, migration: noMigrationBugs };
+  if (bug === 'skip-config') {
+    return { controller: { ...noControllerBugs, [bug]: true }, migration: noMigrationBugs };
+  }
+  return { controller: noControllerBugs, migration: { ...noMigrationBugs, [bug]: true } };
+}
+
 /** The servers of group `gid` in a configuration (CONTRACT: node names g<gid>-0..). */
 export function serversOf(gid: Gid): string[] {
   return [`g${gid}-0`];
@@ -102,29 +123,33 @@ export function scriptRequest(bounds: MigrationBounds, client: number, seq: numb
  * itself (every shard moves from gid 0 to g1, with an empty image): no group is special.
  */
 export function initialState(bounds: MigrationBounds): MigrationState {
-  const zero = initialConfig(bounds.shards);
-  const one = joinConfig(zero, { 1: serversOf(1) });
+  let zero = initialControllerState(bounds.shards);
+  // The clients' session ids 0..clients-1, issued through the controller's log.
+  for (let client = 0; client < bounds.clients; client++) {
+    zero = applyControllerCommand(zero, { type: 'register-client' }).state;
+  }
+  const one = joinConfig(zero.configs[0]!, { 1: serversOf(1) });
   assert(one.ok, 'join of group 1 is refused');
-  let controller: ControllerState = { configs: [zero, one.value], current: 0, next: null };
-  const planned = planNext(controller);
-  assert(planned !== null, 'configuration 1 cannot be planned');
-  controller = planned.controller;
-  let driver = planned.driver;
+  const recorded: ControllerState = { ...zero, configs: [...zero.configs, one.value] };
+  const planned = applyControllerCommand(recorded, { type: 'plan', num: 1 });
+  assert(planned.result.type === 'planned', 'configuration 1 cannot be planned');
+  const controller = planned.state;
+  let driver = freshDriver(controller);
   const groups: GroupState[] = [];
   for (let gid = 1; gid <= bounds.groups; gid++) groups.push(emptyGroup(gid, bounds.shards));
   driver.progress.forEach((_, index) => {
-    const [send] = driverSends(controller, driver, index);
+    const [send] = driverSends(controller, driver, index, noMigrationBugs);
     assert(send !== undefined && send.to === 1, 'configuration 1 installs at g1');
-    const applied = applyCommand(groups[0]!, send.command);
+    const applied = applyGroupCommand(groups[0]!, send.command);
     groups[0] = applied.state;
     driver = handleReply(controller, driver, index, applied.result);
   });
-  const published = publishNext(controller, driver);
-  assert(published !== null, 'configuration 1 cannot be published');
+  const published = applyControllerCommand(controller, { type: 'publish', num: 1 });
+  assert(published.result.type === 'published', 'configuration 1 cannot be published');
   const requests = bounds.clients * bounds.ops;
   return {
-    controller: published.controller,
-    driver: published.driver,
+    controller: published.state,
+    driver: idleDriver,
     groups,
     clients: Array.from({ length: bounds.clients }, () => ({ done: 0, configNum: 1, results: [] })),
     network: [],

@@ -12,7 +12,7 @@ import type {
   Params,
   ParamSpec,
 } from '../../checker/model.js';
-import { migrationBugs, type MigrationBug } from '../shardkv/types.js';
+import { migrationBugNames, type MigrationBugName } from './bugs.js';
 import { migrationCodec } from './codec.js';
 import { invariantNames, migrationInvariants } from './invariants.js';
 import {
@@ -23,6 +23,7 @@ import {
 } from './model-actions.js';
 import {
   initialState,
+  modelBugs,
   maximumOps,
   type MigrationBounds,
   type MigrationState,
@@ -30,9 +31,9 @@ import {
 
 export function createMigrationModel(
   bounds: MigrationBounds,
-  bug?: MigrationBug,
+  bug?: MigrationBugName,
 ): Model<MigrationState, MigrationAction> {
-  const actions = allActions(bounds, bug);
+  const actions = allActions(bounds, modelBugs(bug));
   const stepper = new MigrationStepper(bounds, bug);
   const initial = initialState(bounds);
   return {
@@ -65,7 +66,8 @@ export const migrationBugSpecs: readonly BugSpec[] = [
   },
   {
     name: 'delete-before-receipt',
-    description: "the driver deletes at src as soon as it holds the image, before dst's receipt",
+    description:
+      "the driver deletes at src as soon as it holds the image, with a receipt it made up",
     breaks: ['NoLostWrite'],
   },
   {
@@ -76,7 +78,7 @@ export const migrationBugSpecs: readonly BugSpec[] = [
   {
     name: 'skip-config',
     description:
-      'the driver plans from current straight to the newest configuration, abandoning next',
+      'the controller plans from current straight to the newest configuration, over next',
     breaks: ['ConfigsInOrder', 'NoLostWrite', 'AtMostOneServer'],
   },
   {
@@ -135,9 +137,9 @@ export const migrationDefinition: ModelDefinition = {
   invariants: [...invariantNames],
   bugs: migrationBugSpecs,
   create: (params, bug) => {
-    if (bug !== undefined && !migrationBugs.includes(bug as MigrationBug)) {
+    if (bug !== undefined && !migrationBugNames.includes(bug as MigrationBugName)) {
       throw new Error(`migration has no bug '${bug}'`);
     }
-    return createMigrationModel(boundsOf(params), bug as MigrationBug | undefined) as never;
+    return createMigrationModel(boundsOf(params), bug as MigrationBugName | undefined) as never;
   },
 };

@@ -1,81 +1,77 @@
 /**
- * Driver restart, recovery and publication (DESIGN §3). A restarted driver knows only what
- * was persisted: the configurations, `current` and `next`. For each moved shard it reads the
- * facts of src and dst (phase, identity, receipt, tombstone) and resumes from them:
+ * Driver restart and recovery (DESIGN §3). A restarted driver knows only what the controller
+ * persisted: the configurations, `current` and `next`. For each moved shard it reads the facts
+ * of src and dst (phase, identity, receipt, tombstone) and resumes from them:
  *
  * - dst holds the receipt for the identity: continue with delete (done if src already holds
- *   the tombstone), without asking src for data;
+ *   the tombstone, or if nothing is left at src to delete), without asking src for data;
+ * - the shard is left unassigned (dst 0): done if src froze it under this identity;
  * - otherwise freeze again: src answers a repeated freeze with the image it froze.
  *
  * It never unfreezes src (the unfreeze-on-recovery bug does) and never plans anew while
- * `next` exists (the skip-config bug does, in planNext).
+ * `next` exists (the controller refuses such a plan).
  */
 import { assert } from '../assert.js';
-import { unassignedGid } from '../controller/types.js';
-import { sameIdentity } from '../shardkv/digest.js';
-import type { ShardFacts } from '../shardkv/types.js';
-import type { DriverOptions } from './driver.js';
-import type { ControllerState, DriverState, Send, ShardProgress } from './types.js';
+import type { ControllerState } from '../controller/state-machine.js';
+import { unassignedGid, type Identity } from '../controller/types.js';
+import { sameIdentity } from '../group/digest.js';
+import type { ShardFacts } from '../group/types.js';
+import type { MigrationBugs } from './bugs.js';
+import type { DriverState, Send, ShardProgress } from './types.js';
 
 /** A driver that just (re)started: every moved shard of `next` must be recovered. */
 export function restartDriver(controller: ControllerState): DriverState {
-  const moves = controller.next?.moves ?? [];
-  return { progress: moves.map((): ShardProgress => ({ step: 'recover' })) };
+  const next = controller.next;
+  const progress = (next?.moves ?? []).map((): ShardProgress => ({ step: 'recover' }));
+  return { num: next?.num ?? null, progress };
+}
+
+/** The step the facts call for; `srcFacts` is null when src is 0, `dstFacts` when dst is. */
+function resumeFrom(
+  identity: Identity,
+  srcFacts: ShardFacts | null,
+  dstFacts: ShardFacts | null,
+): ShardProgress {
+  const deleted = srcFacts !== null && sameIdentity(srcFacts.tombstone, identity);
+  const receipt = dstFacts?.receipt ?? null;
+  if (receipt !== null && sameIdentity(receipt.identity, identity)) {
+    const nothingLeft = srcFacts === null || deleted || identity.src === identity.dst;
+    return nothingLeft ? { step: 'done' } : { step: 'delete', receipt };
+  }
+  if (srcFacts === null) return { step: 'install', image: null };
+  // Only a bug deletes before dst's receipt: the data is gone, nothing is left to move.
+  if (deleted) return { step: 'done' };
+  const frozenHere = srcFacts.phase === 'frozen' && sameIdentity(srcFacts.identity, identity);
+  if (identity.dst === unassignedGid && frozenHere) return { step: 'done' };
+  return { step: 'freeze' };
 }
 
 /**
- * Resumes moved shard number `index` from the groups' facts. `srcFacts` is null when the
- * shard had no owner (src = 0). Returns the new driver and the commands recovery sends.
+ * Resumes moved shard number `index` from the groups' facts. Returns the new driver and the
+ * commands recovery sends (none, unless a bug switch adds one).
  */
 export function recoverShard(
   controller: ControllerState,
   driver: DriverState,
   index: number,
   srcFacts: ShardFacts | null,
-  dstFacts: ShardFacts,
-  options: DriverOptions = {},
+  dstFacts: ShardFacts | null,
+  bugs: MigrationBugs,
 ): { driver: DriverState; sends: Send[] } | null {
   const identity = controller.next?.moves[index];
   if (identity === undefined || driver.progress[index]?.step !== 'recover') return null;
-  const noSource = identity.src === unassignedGid;
-  assert((srcFacts === null) === noSource, 'recoverShard: src facts mismatch');
+  assert((srcFacts === null) === (identity.src === unassignedGid), 'recoverShard: src facts');
+  assert((dstFacts === null) === (identity.dst === unassignedGid), 'recoverShard: dst facts');
   const sends: Send[] = [];
   // unfreeze-on-recovery: "current still names src, so src should serve": wrong once the
   // image may have been installed at dst.
   const owners = controller.configs[controller.current]!.shards;
   const stillNamed = owners[identity.shard] === identity.src;
   const frozenHere = srcFacts?.phase === 'frozen' && sameIdentity(srcFacts.identity, identity);
-  if (options.bug === 'unfreeze-on-recovery' && stillNamed && frozenHere) {
+  if (bugs['unfreeze-on-recovery'] && stillNamed && frozenHere) {
     sends.push({ to: identity.src, command: { type: 'unfreeze', identity } });
   }
-  const deleted = srcFacts !== null && sameIdentity(srcFacts.tombstone, identity);
-  let progress: ShardProgress;
-  if (dstFacts.receipt !== null && sameIdentity(dstFacts.receipt.identity, identity)) {
-    const done = srcFacts === null || deleted;
-    progress = done ? { step: 'done' } : { step: 'delete', receipt: dstFacts.receipt };
-  } else if (srcFacts === null) {
-    progress = { step: 'install', image: { kv: [], dedup: [], sessionFloor: 0 } };
-  } else if (deleted) {
-    // Only a bug deletes before dst's receipt: the data is gone, nothing is left to move.
-    progress = { step: 'done' };
-  } else {
-    progress = { step: 'freeze' };
-  }
   const list = driver.progress.slice();
-  list[index] = progress;
-  return { driver: { progress: list }, sends };
-}
-
-/** Publishes `next` once every moved shard is done: current := N+1, next cleared. */
-export function publishNext(
-  controller: ControllerState,
-  driver: DriverState,
-): { controller: ControllerState; driver: DriverState } | null {
-  const next = controller.next;
-  if (next === null || !driver.progress.every((progress) => progress.step === 'done')) return null;
-  assert(driver.progress.length === next.moves.length, 'publishNext: progress does not match next');
-  return {
-    controller: { configs: controller.configs, current: next.num, next: null },
-    driver: { progress: [] },
-  };
+  list[index] = resumeFrom(identity, srcFacts, dstFacts);
+  return { driver: { num: driver.num, progress: list }, sends };
 }

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  applyCommand,
+  applyOperation,
   copyConfigs,
   initialConfig,
   initialControllerState,
@@ -18,7 +18,7 @@ import {
   movedShards,
   rebalance,
   type Config,
-  type ControllerCommand,
+  type ControllerOperation,
   type Gid,
 } from '../../spec/controller/index.js';
 
@@ -203,7 +203,7 @@ test('a leaving group\'s shards go to the groups that held the fewest', () => {
   );
 });
 
-const command = (maximumGid: number, shardCount: number): fc.Arbitrary<ControllerCommand> =>
+const command = (maximumGid: number, shardCount: number): fc.Arbitrary<ControllerOperation> =>
   fc.oneof(
     gidSet(maximumGid, 3).map((gids) => ({
       type: 'join' as const,
@@ -229,10 +229,10 @@ test('any command sequence: history kept, refusals append nothing, rebalances mi
       for (const next of commands) {
         const before = copyConfigs(state.configs);
         const latest = latestConfig(state);
-        const step = applyCommand(state, next);
+        const step = applyOperation(state, next);
         assert.ok(keepsHistory(before, step.state));
         const appended = step.state.configs.length - state.configs.length;
-        if (!step.reply.ok) assert.is(appended, 0);
+        if (step.result.type === 'refused') assert.is(appended, 0);
         if (appended === 1 && next.type !== 'move') checkedStep(latest, latestConfig(step.state));
         state = step.state;
       }

@@ -1,25 +1,34 @@
 // A tiny reliable world for scenario tests: the driver's commands are delivered at once and
-// every reply arrives, unless a test drops or repeats one on purpose.
-import { initialConfig, joinConfig } from '../../spec/controller/index.js';
+// every reply arrives, unless a test drops or repeats one on purpose. The controller is the
+// controller state machine itself: plan and publish are its commands.
+import {
+  applyControllerCommand,
+  applyOperation,
+  initialControllerState,
+  type ControllerOperation,
+  type ControllerState,
+} from '../../spec/controller/index.js';
 import type { Config } from '../../spec/controller/types.js';
 import {
   driverSends,
+  freshDriver,
+  idleDriver,
   handleReply,
-  planNext,
-  publishNext,
+  noMigrationBugs,
+  readyToPublish,
   recoverShard,
-  type ControllerState,
   type DriverState,
   type Send,
 } from '../../spec/migration/index.js';
 import {
-  applyCommand,
+  applyGroupCommand,
   emptyGroup,
   queryShard,
+  type EmptyMaps,
   type GroupResult,
   type GroupState,
   type ShardFacts,
-} from '../../spec/shardkv/index.js';
+} from '../../spec/group/index.js';
 
 export interface World {
   readonly controller: ControllerState;
@@ -30,12 +39,13 @@ export interface World {
 
 export function deliver(world: World, send: Send): { world: World; result: GroupResult } {
   const groups = world.groups.slice();
-  const applied = applyCommand(groups[send.to - 1]!, send.command);
+  const applied = applyGroupCommand(groups[send.to - 1]!, send.command);
   groups[send.to - 1] = applied.state;
   return { world: { ...world, groups }, result: applied.result };
 }
 
-function factsOf(world: World, gid: number, shard: number): ShardFacts {
+export function factsOf(world: World, gid: number, shard: number): ShardFacts | null {
+  if (gid === 0) return null;
   const result = queryShard(world.groups[gid - 1]!, shard).result;
   if (result.type !== 'facts') throw new Error('no facts');
   return result.facts;
@@ -45,13 +55,13 @@ function factsOf(world: World, gid: number, shard: number): ShardFacts {
 export function step(world: World, index: number): World {
   const identity = world.controller.next!.moves[index]!;
   if (world.driver.progress[index]!.step === 'recover') {
-    const srcFacts = identity.src === 0 ? null : factsOf(world, identity.src, identity.shard);
-    const recovered = recoverShard(world.controller, world.driver, index, srcFacts,
-      factsOf(world, identity.dst, identity.shard));
+    const recovered = recoverShard(world.controller, world.driver, index,
+      factsOf(world, identity.src, identity.shard), factsOf(world, identity.dst, identity.shard),
+      noMigrationBugs);
     if (recovered === null) throw new Error('recovery not enabled');
     return { ...world, driver: recovered.driver };
   }
-  const [send] = driverSends(world.controller, world.driver, index);
+  const [send] = driverSends(world.controller, world.driver, index, noMigrationBugs);
   if (send === undefined) return world;
   const delivered = deliver(world, send);
   const driver = handleReply(world.controller, world.driver, index, delivered.result);
@@ -59,15 +69,19 @@ export function step(world: World, index: number): World {
 }
 
 export function plan(world: World): World {
-  const planned = planNext(world.controller);
-  if (planned === null) throw new Error('nothing to plan');
-  return { ...world, ...planned };
+  const command = { type: 'plan', num: world.controller.current + 1 } as const;
+  const planned = applyControllerCommand(world.controller, command);
+  if (planned.result.type !== 'planned') throw new Error(`nothing to plan: ${planned.result.type}`);
+  return { ...world, controller: planned.state, driver: freshDriver(planned.state) };
 }
 
 export function publish(world: World): World {
-  const published = publishNext(world.controller, world.driver);
-  if (published === null) throw new Error('not ready to publish');
-  return { ...world, ...published };
+  const next = world.controller.next;
+  if (next === null || !readyToPublish(world.controller, world.driver)) {
+    throw new Error('not ready to publish');
+  }
+  const published = applyControllerCommand(world.controller, { type: 'publish', num: next.num });
+  return { ...world, controller: published.state, driver: idleDriver };
 }
 
 /** Drives every moved shard to done (at most 8 steps each), then publishes. */
@@ -82,18 +96,29 @@ export function driveToPublish(world: World): World {
 }
 
 /** Configurations 0 and 1 = join(g1) published: g1 serves every shard; g2..gG are empty. */
-export function startWorld(groupCount: number, shardCount: number): World {
-  const zero = initialConfig(shardCount);
-  const one = joinConfig(zero, { 1: ['g1-0'] });
-  if (!one.ok) throw new Error(one.error);
+export function startWorld(groupCount: number, shardCount: number, maps?: EmptyMaps): World {
   const groups: GroupState[] = [];
-  for (let gid = 1; gid <= groupCount; gid++) groups.push(emptyGroup(gid, shardCount));
-  const controller = { configs: [zero, one.value], current: 0, next: null };
-  const world: World = { controller, driver: { progress: [] }, groups };
-  return driveToPublish(plan(world));
+  for (let gid = 1; gid <= groupCount; gid++) groups.push(emptyGroup(gid, shardCount, maps));
+  const world: World = {
+    controller: initialControllerState(shardCount),
+    driver: idleDriver,
+    groups,
+  };
+  return driveToPublish(plan(admin(world, { type: 'join', groups: { 1: ['g1-0'] } })));
+}
+
+/** An admin operation recorded by the controller (no session: the tests' admin is one). */
+export function admin(world: World, operation: ControllerOperation): World {
+  const applied = applyOperation(world.controller, operation);
+  if (applied.result.type === 'refused') throw new Error(applied.result.error);
+  return { ...world, controller: applied.state };
 }
 
 export function recordConfig(world: World, config: Config): World {
   const configs = [...world.controller.configs, config];
   return { ...world, controller: { ...world.controller, configs } };
 }
+
+/** The entries of a map, as [key, value] pairs: what tests compare. */
+export const entriesOf = <K, V>(map: { entries(): Iterable<readonly [K, V]> }) =>
+  [...map.entries()].map(([key, value]) => [key, value]);

@@ -8,12 +8,14 @@ import { restartDriver, type Send } from '../../spec/migration/index.js';
 import {
   imageDigest,
   requestDigest,
+  SortedArrayMap,
   type ClientRequest,
   type Identity,
   type Receipt,
-} from '../../spec/shardkv/index.js';
+} from '../../spec/group/index.js';
 import {
   deliver,
+  entriesOf,
   driveToPublish,
   plan,
   publish,
@@ -47,15 +49,15 @@ test('(a) append applied once at src, reply lost; retry at dst returns the first
   world = plan(applied.world);
   assert.equal(world.controller.next, { num: 2, moves: [moveOut] });
   world = step(world, 0); // freeze at g1
-  const image = {
-    kv: [{ key: 'c', value: 'x' }],
-    dedup: [{ client: 1, seq: 0, digest: requestDigest(appendX), result: 'x' }],
-    sessionFloor: 0,
-  };
+  const kv = SortedArrayMap.fromSorted(['c'], ['x']);
+  const dedup = SortedArrayMap.fromSorted([1], [
+    { client: 1, seq: 0, digest: requestDigest(appendX), result: 'x' },
+  ]);
+  const image = { kv, dedup, sessionFloor: 0, digest: imageDigest(kv, dedup) };
   assert.equal(world.driver.progress[0], { step: 'install', image });
   const install = { to: 2, command: { type: 'install', identity: moveOut, image } } as const;
   world = step(world, 0); // install at g2
-  const receipt = { identity: moveOut, digest: imageDigest(image) };
+  const receipt = { identity: moveOut, digest: image.digest };
   assert.equal(world.driver.progress[0], { step: 'delete', receipt });
   const put = deliver(world, clientSend(2, putP));
   assert.equal(put.result, { type: 'value', value: 'p' });
@@ -66,7 +68,7 @@ test('(a) append applied once at src, reply lost; retry at dst returns the first
   world = publish(step(world, 0));
   const retry = deliver(world, clientSend(2, appendX));
   assert.equal(retry.result, { type: 'value', value: 'x' });
-  assert.equal(retry.world.groups[1]!.shards[1]!.kv, [{ key: 'c', value: 'p' }]);
+  assert.equal(entriesOf(retry.world.groups[1]!.shards[1]!.kv), [['c', 'p']]);
   assert.equal(deliver(world, clientSend(1, appendX)).result, wrongGroup);
 });
 
@@ -116,7 +118,7 @@ test("(c) delete before dst's receipt is rejected; both groups unchanged", () =>
     deliver(world, { to: 1, command: { type: 'delete', identity: moveOut, receipt } });
   const withoutReceipt = deleteWith(null);
   assert.equal(withoutReceipt.result, { type: 'error', error: 'no-receipt' });
-  const otherReceipt = { identity: { ...moveOut, shard: 0 }, digest: 0 };
+  const otherReceipt = { identity: { ...moveOut, shard: 0 }, digest: '0' };
   const withOther = deleteWith(otherReceipt);
   assert.equal(withOther.result, { type: 'error', error: 'no-receipt' });
   for (const attempt of [withoutReceipt, withOther]) {
@@ -124,7 +126,7 @@ test("(c) delete before dst's receipt is rejected; both groups unchanged", () =>
     assert.is(attempt.world.groups[1], world.groups[1]);
   }
   assert.is(world.groups[0]!.shards[1]!.phase, 'frozen');
-  assert.equal(world.groups[0]!.shards[1]!.kv, [{ key: 'c', value: 'x' }]);
+  assert.equal(entriesOf(world.groups[0]!.shards[1]!.kv), [['c', 'x']]);
   assert.is(world.groups[1]!.shards[1]!.phase, 'absent');
 });
 
@@ -133,7 +135,7 @@ test('(d) crash after freeze, install, delete, publish: recovery completes the m
   const reference = driveToPublish(start);
   assert.is(reference.controller.current, 2);
   assert.is(reference.controller.next, null);
-  assert.equal(reference.groups[1]!.shards[1]!.kv, [{ key: 'c', value: 'x' }]);
+  assert.equal(entriesOf(reference.groups[1]!.shards[1]!.kv), [['c', 'x']]);
   assert.equal(reference.groups[0]!.shards[1]!.tombstone, moveOut);
   const expectedRecovery = ['freeze', 'delete', 'done'];
   for (let crashAfter = 1; crashAfter <= 3; crashAfter++) {

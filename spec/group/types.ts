@@ -1,55 +1,18 @@
 /**
  * The replica group's replicated state (DESIGN §3, "The migration protocol"). In the
  * `migration` model a group is one atomic state machine (its Raft is abstracted); in the
- * runtime every replica applies the same commands, in log order, through `applyCommand`.
+ * runtime every replica applies the same commands, in log order, through `applyGroupCommand`.
  *
  * Per shard a group keeps a phase, the migration identity it last took part in, the shard's
- * KV data, its dedup table, the receipt of its last install and the tombstone of its last
- * delete. Everything is plain data: sorted arrays, numbers and strings.
+ * KV data, its dedup table, the digest of the image it froze, the receipt of its last install
+ * and the tombstone of its last delete. KV data and dedup tables are persistent ordered maps
+ * (ordered-map.ts): sorted arrays in the model, B-trees in the runtime; the rest is plain
+ * data.
  */
-import type { Gid } from '../controller/types.js';
+import type { Gid, Identity } from '../controller/types.js';
+import type { OrderedMap } from './ordered-map.js';
 
-/**
- * The named mutations of DESIGN §3's bug catalog for the `migration` model. They are off by
- * default; each one is a switch that the spec functions consult at exactly one place.
- */
-export type MigrationBug =
-  | 'skip-freeze'
-  | 'unfreeze-on-recovery'
-  | 'reinstall-overwrites'
-  | 'delete-before-receipt'
-  | 'accept-stale-epoch'
-  | 'skip-config'
-  | 'dedup-not-migrated'
-  | 'expiry-forgets-session';
-
-export const migrationBugs: readonly MigrationBug[] = [
-  'skip-freeze',
-  'unfreeze-on-recovery',
-  'reinstall-overwrites',
-  'delete-before-receipt',
-  'accept-stale-epoch',
-  'skip-config',
-  'dedup-not-migrated',
-  'expiry-forgets-session',
-];
-
-/**
- * A migration identity: shard `shard` moves from `src` to `dst` in the change to
- * configuration `epoch` (= N + 1). Every freeze, install and delete carries one, and a group
- * acts on it only if it is not older than what the group has already taken part in.
- */
-export interface Identity {
-  readonly shard: number;
-  readonly epoch: number;
-  readonly src: Gid;
-  readonly dst: Gid;
-}
-
-export interface KvEntry {
-  readonly key: string;
-  readonly value: string;
-}
+export type { Identity } from '../controller/types.js';
 
 /**
  * One dedup record: the latest request of one client on one shard (a client has one request
@@ -70,15 +33,26 @@ export interface DedupRecord {
  * duplicate from a new request.
  */
 export interface Image {
-  readonly kv: readonly KvEntry[];
-  readonly dedup: readonly DedupRecord[];
+  readonly kv: KvMap;
+  readonly dedup: DedupMap;
   readonly sessionFloor: number;
+  /** imageDigest(kv, dedup), computed once at freeze: install and delete compare it. */
+  readonly digest: Digest;
 }
+
+/** A 64-bit FNV-1a digest as 16 hexadecimal digits (digest.ts). */
+export type Digest = string;
+
+/** A shard's KV data: key -> value. */
+export type KvMap = OrderedMap<string, string>;
+
+/** A shard's dedup table: client -> its latest request's record. */
+export type DedupMap = OrderedMap<number, DedupRecord>;
 
 /** Proof that dst installed the image with `digest` for `identity`. */
 export interface Receipt {
   readonly identity: Identity;
-  readonly digest: number;
+  readonly digest: Digest;
 }
 
 export type ShardPhase = 'serving' | 'frozen' | 'absent';
@@ -87,10 +61,12 @@ export interface ShardState {
   readonly phase: ShardPhase;
   /** The last migration identity this group took part in for the shard (as src or dst). */
   readonly identity: Identity | null;
-  /** Sorted by key; empty unless the phase is serving or frozen (GarbageBound). */
-  readonly kv: readonly KvEntry[];
-  /** Sorted by client; at most one record per client. */
-  readonly dedup: readonly DedupRecord[];
+  /** Empty unless the phase is serving or frozen (GarbageBound). */
+  readonly kv: KvMap;
+  /** At most one record per client. */
+  readonly dedup: DedupMap;
+  /** The digest of the image this record froze, fixed at freeze; null unless frozen. */
+  readonly frozenDigest: Digest | null;
   /** The receipt of this group's last install of the shard. */
   readonly receipt: Receipt | null;
   /** The identity of this group's last delete of the shard. */
@@ -104,7 +80,8 @@ export interface GroupState {
   /**
    * Session expiry (Raft dissertation §6.3): every client whose id is below the floor has an
    * expired session. Its dedup records are gone, so its requests are refused rather than
-   * applied again. Client ids are issued in increasing order, so one number bounds it.
+   * applied again. Client ids are issued in increasing order (the controller's
+   * RegisterClient), so one number bounds it.
    */
   readonly sessionFloor: number;
 }
@@ -124,7 +101,8 @@ export interface ClientRequest {
 export type GroupCommand =
   | { readonly type: 'client'; readonly request: ClientRequest }
   | { readonly type: 'freeze'; readonly identity: Identity }
-  | { readonly type: 'install'; readonly identity: Identity; readonly image: Image }
+  /** image null: the shard was never held (src 0), dst starts it empty. */
+  | { readonly type: 'install'; readonly identity: Identity; readonly image: Image | null }
   | { readonly type: 'delete'; readonly identity: Identity; readonly receipt: Receipt | null }
   /** Only a driver with the unfreeze-on-recovery bug sends this (see unfreezeShard). */
   | { readonly type: 'unfreeze'; readonly identity: Identity }
@@ -142,6 +120,9 @@ export type GroupCommand =
  */
 export type GroupError =
   | 'ErrWrongGroup'
+  /** A malformed command (a seq that is not a natural number, a get with a value...). */
+  | 'bad-request'
+  /** The same (client, seq) with another request, or another identity at the same epoch. */
   | 'identity-conflict'
   | 'stale-request'
   | 'session-expired'
@@ -178,6 +159,4 @@ export interface Applied {
   readonly result: GroupResult;
 }
 
-export interface GroupOptions {
-  readonly bug?: MigrationBug | undefined;
-}
+

@@ -2,10 +2,14 @@
 // freeze / install / delete and their refusals.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { noMigrationBugs, type MigrationBugs } from '../../spec/migration/bugs.js';
 import {
   absentShard,
-  applyCommand,
+  applyGroupCommand,
   emptyGroup,
+  sortedArrayMaps,
+  SortedArrayMap,
+  type GroupCommand,
   imageDigest,
   key2shard,
   requestDigest,
@@ -14,12 +18,13 @@ import {
   type ClientRequest,
   type GroupState,
   type Identity,
-} from '../../spec/shardkv/index.js';
+} from '../../spec/group/index.js';
 
 // Key 'b' is in shard 0 and key 'c' in shard 1 of two ('b' = 98, 'c' = 99).
 const servingBoth = (gid: number): GroupState => {
   let group = emptyGroup(gid, 2);
-  for (const shard of [0, 1]) group = withShard(group, shard, { ...absentShard, phase: 'serving' });
+  const serving = { ...absentShard(sortedArrayMaps), phase: 'serving' as const };
+  for (const shard of [0, 1]) group = withShard(group, shard, serving);
   return group;
 };
 const request = (
@@ -29,8 +34,14 @@ const request = (
   key: string,
   value = '',
 ): ClientRequest => ({ client, seq, op, key, value });
+type Bugs = Partial<MigrationBugs>;
+const applyCommand = (group: GroupState, command: GroupCommand, bugs: Bugs = {}) =>
+  applyGroupCommand(group, command, { ...noMigrationBugs, ...bugs });
 const client = (group: GroupState, r: ClientRequest) =>
   applyCommand(group, { type: 'client', request: r });
+const entriesOf = <K, V>(map: { entries(): Iterable<readonly [K, V]> }) =>
+  [...map.entries()].map(([key, value]) => [key, value]);
+const noDedup = SortedArrayMap.empty<number, never>();
 const wrongGroup = { type: 'error', error: 'ErrWrongGroup' };
 const move: Identity = { shard: 0, epoch: 2, src: 1, dst: 2 };
 
@@ -52,7 +63,7 @@ test('put, append and get return the value after the operation', () => {
   group = append.state;
   assert.equal(client(group, request(2, 0, 'get', 'b')).result, { type: 'value', value: 'xy' });
   assert.equal(client(group, request(2, 0, 'get', 'zz')).result, { type: 'value', value: '' });
-  assert.equal(group.shards[0]!.kv, [{ key: 'b', value: 'xy' }]);
+  assert.equal(entriesOf(group.shards[0]!.kv), [['b', 'xy']]);
   assert.equal(servedShards(group), [0, 1]);
 });
 
@@ -62,7 +73,7 @@ test('ExactlyOnce: a retry returns the first result and changes nothing', () => 
   const retry = client(second.state, request(1, 0, 'append', 'b', 'x'));
   assert.equal(retry.result, { type: 'value', value: 'x' });
   assert.is(retry.state, second.state);
-  assert.equal(second.state.shards[0]!.dedup, [
+  assert.equal(entriesOf(second.state.shards[0]!.dedup).map(([, record]) => record), [
     { client: 1, seq: 0, digest: requestDigest(request(1, 0, 'append', 'b', 'x')), result: 'x' },
     { client: 2, seq: 0, digest: requestDigest(request(2, 0, 'put', 'b', 'p')), result: 'p' },
   ]);
@@ -80,8 +91,8 @@ test('dedup keeps only the latest seq per client and shard; older seqs are stale
   for (let seq = 0; seq < 3; seq++) {
     group = client(group, request(1, seq, 'append', 'b', String(seq))).state;
   }
-  assert.is(group.shards[0]!.dedup.length, 1);
-  assert.is(group.shards[0]!.dedup[0]!.seq, 2);
+  assert.is(group.shards[0]!.dedup.size, 1);
+  assert.is(group.shards[0]!.dedup.get(1)!.seq, 2);
   const late = client(group, request(1, 1, 'append', 'b', '1'));
   assert.equal(late.result, { type: 'error', error: 'stale-request' });
   assert.is(late.state, group);
@@ -104,8 +115,8 @@ test('expire-sessions drops records below the floor from served shards only', ()
   const expired = applyCommand(group, { type: 'expire-sessions', below: 2 });
   assert.equal(expired.result, { type: 'expired', records: 1 });
   assert.is(expired.state.sessionFloor, 2);
-  assert.is(expired.state.shards[0]!.dedup.length, 1, 'a frozen image is fixed');
-  assert.equal(expired.state.shards[1]!.dedup.map((record) => record.client), [2]);
+  assert.is(expired.state.shards[0]!.dedup.size, 1, 'a frozen image is fixed');
+  assert.equal(entriesOf(expired.state.shards[1]!.dedup).map(([client]) => client), [2]);
   const again = applyCommand(expired.state, { type: 'expire-sessions', below: 1 });
   assert.is(again.state, expired.state, 'the floor never goes down');
 });
@@ -129,7 +140,7 @@ test('the session floor travels with an image: dst refuses the expired client to
   const frozen = applyCommand(source, { type: 'freeze', identity: move });
   assert.ok(frozen.result.type === 'image');
   assert.is(frozen.result.image.sessionFloor, 2);
-  assert.equal(frozen.result.image.dedup, [], 'the expired record is not in the image');
+  assert.is(frozen.result.image.dedup.size, 0, 'the expired record is not in the image');
   const target = applyCommand(emptyGroup(2, 2), {
     type: 'install', identity: move, image: frozen.result.image,
   }).state;
@@ -142,7 +153,9 @@ test('freeze returns the fixed image; a repeat returns the same image', () => {
   const frozen = applyCommand(source, { type: 'freeze', identity: move });
   assert.is(frozen.state.shards[0]!.phase, 'frozen');
   const { kv, dedup } = source.shards[0]!;
-  const image = { kv, dedup, sessionFloor: 0 };
+  const image = { kv, dedup, sessionFloor: 0, digest: imageDigest(kv, dedup) };
+  assert.is(frozen.state.shards[0]!.frozenDigest, image.digest, 'the digest is fixed at freeze');
+  assert.match(image.digest, /^[0-9a-f]{16}$/);
   assert.equal(frozen.result, { type: 'image', identity: move, image });
   const repeat = applyCommand(frozen.state, { type: 'freeze', identity: move });
   assert.is(repeat.state, frozen.state);
@@ -159,28 +172,87 @@ test('freeze refusals: wrong group, absent shard, frozen for another identity', 
   assert.equal(applyCommand(frozen, { type: 'freeze', identity: { ...move, epoch: 3 } }).result,
     { type: 'error', error: 'not-held' });
   assert.equal(applyCommand(frozen, { type: 'freeze', identity: { ...move, shard: 7 } }).result,
-    { type: 'error', error: 'not-held' });
+    { type: 'error', error: 'bad-request' });
+});
+
+// DESIGN §3: one configuration change moves a shard once, so one epoch has one identity.
+test('an identity that conflicts at the same epoch is refused (identity-conflict)', () => {
+  const frozen = applyCommand(servingBoth(1), { type: 'freeze', identity: move }).state;
+  const conflict = applyCommand(frozen, { type: 'freeze', identity: { ...move, dst: 3 } });
+  assert.equal(conflict.result, { type: 'error', error: 'identity-conflict' });
+  assert.is(conflict.state, frozen);
+  const delete_ = { type: 'delete', identity: { ...move, dst: 3 }, receipt: null } as const;
+  assert.equal(applyCommand(frozen, delete_).result, { type: 'error', error: 'identity-conflict' });
+});
+
+test('apply never throws on what a client or peer sent: it refuses with bad-request', () => {
+  const group = servingBoth(1);
+  const badRequest = { type: 'error', error: 'bad-request' };
+  const malformed: unknown[] = [
+    null,
+    { type: 'unknown' },
+    { type: 'client', request: request(1, -1, 'put', 'b', 'x') },
+    { type: 'client', request: request(1, 0.5, 'put', 'b', 'x') },
+    { type: 'client', request: request(1, 0, 'get', 'b', 'x') },
+    { type: 'client', request: { ...request(1, 0, 'put', 'b', 'x'), op: 'drop' } },
+    { type: 'client', request: { client: 1, seq: 0, op: 'put', key: 7, value: 'x' } },
+    { type: 'freeze', identity: null },
+    { type: 'freeze', identity: { ...move, epoch: 'two' } },
+    { type: 'expire-sessions', below: -1 },
+    { type: 'client' },
+    { type: 'install', identity: move, image: { kv: [], dedup: [], sessionFloor: 0, digest: 'a' } },
+    { type: 'delete', identity: move, receipt: { digest: 'x' } },
+  ];
+  for (const command of malformed) {
+    const applied = applyGroupCommand(group, command as GroupCommand);
+    assert.equal(applied.result, badRequest, JSON.stringify(command));
+    assert.is(applied.state, group);
+  }
+});
+
+// CONTRACT: a shard left unassigned stays frozen at its last holder, which hands it on.
+test('a parked shard is frozen again under a later identity, or served again on its return', () => {
+  const written = client(servingBoth(1), request(1, 0, 'put', 'b', 'x')).state;
+  const park = { shard: 0, epoch: 2, src: 1, dst: 0 };
+  const parked = applyCommand(written, { type: 'freeze', identity: park });
+  assert.ok(parked.result.type === 'image');
+  assert.is(parked.state.shards[0]!.phase, 'frozen');
+  const onward = { shard: 0, epoch: 3, src: 1, dst: 2 };
+  const refrozen = applyCommand(parked.state, { type: 'freeze', identity: onward });
+  assert.equal(refrozen.result, { type: 'image', identity: onward, image: parked.result.image });
+  const back = { shard: 0, epoch: 3, src: 1, dst: 1 };
+  const again = applyCommand(parked.state, { type: 'freeze', identity: back });
+  assert.ok(again.result.type === 'image');
+  const served = applyCommand(again.state, { type: 'install', identity: back,
+    image: again.result.image });
+  assert.equal(served.result, { type: 'receipt',
+    receipt: { identity: back, digest: parked.result.image.digest } });
+  const read = client(served.state, request(2, 0, 'get', 'b'));
+  assert.equal(read.result, { type: 'value', value: 'x' });
+  const unparked = applyCommand(written, { type: 'freeze', identity: move }).state;
+  assert.equal(applyCommand(unparked, { type: 'freeze', identity: onward }).result,
+    { type: 'error', error: 'not-held' }, 'only a parked shard moves on under a new identity');
 });
 
 test('install stores image and receipt; same digest again: original receipt, no change', () => {
-  const image = { kv: [{ key: 'b', value: 'x' }], dedup: [], sessionFloor: 0 };
+  const kv = SortedArrayMap.fromSorted(['b'], ['x']);
+  const image = { kv, dedup: noDedup, sessionFloor: 0, digest: imageDigest(kv, noDedup) };
   const target = emptyGroup(2, 2);
   const installed = applyCommand(target, { type: 'install', identity: move, image });
-  const receipt = { identity: move, digest: imageDigest(image) };
+  const receipt = { identity: move, digest: image.digest };
   assert.equal(installed.result, { type: 'receipt', receipt });
   assert.is(installed.state.shards[0]!.phase, 'serving');
   assert.equal(installed.state.shards[0]!.receipt, receipt);
   const again = applyCommand(installed.state, { type: 'install', identity: move, image });
   assert.is(again.state, installed.state);
   assert.equal(again.result, { type: 'receipt', receipt });
-  const empty = { kv: [], dedup: [], sessionFloor: 0 };
-  const other = applyCommand(installed.state, { type: 'install', identity: move, image: empty });
+  const other = applyCommand(installed.state, { type: 'install', identity: move, image: null });
   assert.equal(other.result, { type: 'error', error: 'digest-mismatch' });
   assert.is(other.state, installed.state);
 });
 
 test('install refusals: wrong group, shard already present, older epoch', () => {
-  const image = { kv: [], dedup: [], sessionFloor: 0 };
+  const image = null;
   assert.equal(applyCommand(emptyGroup(3, 2), { type: 'install', identity: move, image }).result,
     { type: 'error', error: 'ErrWrongGroup' });
   const present = servingBoth(2);
@@ -197,15 +269,15 @@ test('delete: only with the receipt of the same identity and image; keeps a tomb
   const source = client(servingBoth(1), request(1, 0, 'put', 'b', 'x')).state;
   const frozen = applyCommand(source, { type: 'freeze', identity: move });
   assert.ok(frozen.result.type === 'image');
-  const receipt = { identity: move, digest: imageDigest(frozen.result.image) };
-  const forgedReceipt = { ...receipt, digest: 1 };
+  const receipt = { identity: move, digest: frozen.result.image.digest };
+  const forgedReceipt = { ...receipt, digest: '1' };
   const forgedDelete = { type: 'delete', identity: move, receipt: forgedReceipt } as const;
   const forged = applyCommand(frozen.state, forgedDelete);
   assert.equal(forged.result, { type: 'error', error: 'digest-mismatch' });
   const deleted = applyCommand(frozen.state, { type: 'delete', identity: move, receipt });
   assert.equal(deleted.result, { type: 'deleted', tombstone: move });
   assert.equal(deleted.state.shards[0], {
-    phase: 'absent', identity: move, kv: [], dedup: [], receipt: null, tombstone: move,
+    ...absentShard(sortedArrayMaps), identity: move, tombstone: move,
   });
   const again = applyCommand(deleted.state, { type: 'delete', identity: move, receipt });
   assert.is(again.state, deleted.state);
@@ -236,17 +308,22 @@ test('query-shard reports the facts and changes nothing', () => {
 
 test('bug switches change exactly their step', () => {
   const source = servingBoth(1);
-  const skip = applyCommand(source, { type: 'freeze', identity: move }, { bug: 'skip-freeze' });
+  const skip = applyCommand(source, { type: 'freeze', identity: move }, { 'skip-freeze': true });
   assert.is(skip.state.shards[0]!.phase, 'serving');
   const written = client(source, request(1, 0, 'put', 'b', 'x')).state;
   const freeze = { type: 'freeze', identity: move } as const;
-  const noDedup = applyCommand(written, freeze, { bug: 'dedup-not-migrated' });
-  const image = { kv: [{ key: 'b', value: 'x' }], dedup: [], sessionFloor: 0 };
-  assert.equal(noDedup.result, { type: 'image', identity: move, image });
-  const frozen = applyCommand(source, { type: 'freeze', identity: move }).state;
-  const early = applyCommand(frozen, { type: 'delete', identity: move, receipt: null },
-    { bug: 'delete-before-receipt' });
-  assert.equal(early.result, { type: 'deleted', tombstone: move });
+  const withoutDedup = applyCommand(written, freeze, { 'dedup-not-migrated': true });
+  const kv = SortedArrayMap.fromSorted(['b'], ['x']);
+  const image = { kv, dedup: noDedup, sessionFloor: 0, digest: imageDigest(kv, noDedup) };
+  assert.equal(withoutDedup.result, { type: 'image', identity: move, image });
+  const newer = applyCommand(emptyGroup(2, 2), {
+    type: 'install', identity: { ...move, epoch: 5 }, image: null,
+  }).state;
+  const stale = { type: 'install', identity: move, image: null } as const;
+  assert.equal(applyCommand(newer, stale).result, { type: 'error', error: 'stale-epoch' });
+  // Past the epoch guard, the next guard refuses: the shard is present.
+  const accepted = applyCommand(newer, stale, { 'accept-stale-epoch': true });
+  assert.equal(accepted.result, { type: 'error', error: 'shard-present' });
 });
 
 test.run();

@@ -10,39 +10,44 @@
  * (the client already moved on, so this is a late network duplicate); a client below the
  * group's session floor is `session-expired` (its record is gone, so a late duplicate must
  * not be applied again). Every operation's result is the key's value after it (for a get, the
- * value read).
+ * value read). A malformed request is refused (`bad-request`), never asserted: it is client
+ * data, and one committed bad entry must not crash every replica.
  */
+import { castDraft, produce } from 'immer';
 import { assert } from '../assert.js';
+import type { MigrationBugs } from '../migration/bugs.js';
 import { key2shard, requestDigest } from './digest.js';
-import { readValue, withShard, writeValue } from './group.js';
-import type { Applied, ClientRequest, DedupRecord, GroupOptions, GroupState } from './types.js';
+import { readValue, withShard } from './group.js';
+import type { Applied, ClientRequest, GroupState } from './types.js';
 
-function withRecord(dedup: readonly DedupRecord[], record: DedupRecord): DedupRecord[] {
-  const result = dedup.filter((existing) => existing.client !== record.client);
-  let index = 0;
-  while (index < result.length && result[index]!.client < record.client) index++;
-  result.splice(index, 0, record);
-  return result;
+const operations: readonly string[] = ['get', 'put', 'append'];
+
+/** Why a request cannot be applied whatever the state, or null. */
+function malformed(request: ClientRequest): boolean {
+  if (!Number.isSafeInteger(request.client) || request.client < 0) return true;
+  if (!Number.isSafeInteger(request.seq) || request.seq < 0) return true;
+  if (!operations.includes(request.op)) return true;
+  if (typeof request.key !== 'string' || typeof request.value !== 'string') return true;
+  return request.op === 'get' && request.value !== '';
 }
 
 export function applyClientRequest(
   group: GroupState,
   request: ClientRequest,
-  options: GroupOptions = {},
+  bugs: MigrationBugs,
 ): Applied {
-  assert(Number.isInteger(request.seq) && request.seq >= 0, `bad seq ${request.seq}`);
-  assert(request.op !== 'get' || request.value === '', 'a get carries no value');
+  if (malformed(request)) return { state: group, result: { type: 'error', error: 'bad-request' } };
   const shard = key2shard(request.key, group.shards.length);
   const record = group.shards[shard]!;
   if (record.phase !== 'serving') {
     return { state: group, result: { type: 'error', error: 'ErrWrongGroup' } };
   }
   // expiry-forgets-session: the group drops expired records but serves their clients anyway.
-  if (request.client < group.sessionFloor && options.bug !== 'expiry-forgets-session') {
+  if (request.client < group.sessionFloor && !bugs['expiry-forgets-session']) {
     return { state: group, result: { type: 'error', error: 'session-expired' } };
   }
   const digest = requestDigest(request);
-  const previous = record.dedup.find((existing) => existing.client === request.client);
+  const previous = record.dedup.get(request.client);
   if (previous !== undefined && previous.seq === request.seq) {
     if (previous.digest !== digest) {
       return { state: group, result: { type: 'error', error: 'identity-conflict' } };
@@ -55,13 +60,9 @@ export function applyClientRequest(
   const before = readValue(record.kv, request.key);
   const after =
     request.op === 'get' ? before : request.op === 'put' ? request.value : before + request.value;
-  const kv = request.op === 'get' ? record.kv : writeValue(record.kv, request.key, after);
-  const dedup = withRecord(record.dedup, {
-    client: request.client,
-    seq: request.seq,
-    digest,
-    result: after,
-  });
+  const kv = request.op === 'get' ? record.kv : record.kv.set(request.key, after);
+  const { client, seq } = request;
+  const dedup = record.dedup.set(client, { client, seq, digest, result: after });
   const state = withShard(group, shard, { ...record, kv, dedup });
   return { state, result: { type: 'value', value: after } };
 }
@@ -74,16 +75,21 @@ export function applyClientRequest(
  * that travels with them.
  */
 export function expireSessions(group: GroupState, below: number): Applied {
-  assert(Number.isInteger(below) && below >= 0, `bad session floor ${below}`);
+  if (!Number.isSafeInteger(below) || below < 0) {
+    return { state: group, result: { type: 'error', error: 'bad-request' } };
+  }
   if (below <= group.sessionFloor) return { state: group, result: { type: 'expired', records: 0 } };
-  let state: GroupState = { ...group, sessionFloor: below };
   let records = 0;
-  group.shards.forEach((record, shard) => {
-    if (record.phase !== 'serving') return;
-    const dedup = record.dedup.filter((existing) => existing.client >= below);
-    if (dedup.length === record.dedup.length) return;
-    records += record.dedup.length - dedup.length;
-    state = withShard(state, shard, { ...record, dedup });
+  // immer: several shard records may change in one step; the draft reads as plain writes.
+  const state = produce(group, (draft) => {
+    draft.sessionFloor = below;
+    for (const record of draft.shards) {
+      if (record.phase !== 'serving') continue;
+      const dedup = record.dedup.filter((client) => client >= below);
+      records += record.dedup.size - dedup.size;
+      record.dedup = castDraft(dedup);
+    }
   });
+  assert(state.sessionFloor === below, 'expireSessions: the floor was not raised');
   return { state, result: { type: 'expired', records } };
 }

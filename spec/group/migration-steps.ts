@@ -1,0 +1,194 @@
+/**
+ * The group side of a shard migration (DESIGN §3): Freeze at src, Install at dst, Delete at
+ * src, each bound to a migration identity (shard, epoch, src, dst).
+ *
+ * - freeze: src stops serving the shard and keeps a fixed image (KV + dedup table) whose
+ *   digest it computes now, once; a repeat for the same identity returns the same image. A
+ *   shard left unassigned (dst 0) stays frozen at src; a later identity that moves it on from
+ *   src freezes it again under that identity.
+ * - install: dst stores the image and a receipt binding the identity to the image digest, and
+ *   serves the shard from then on. A repeat with the same identity and digest returns the
+ *   original receipt and changes nothing; the same identity with another digest is refused.
+ *   When the shard comes back to the group that kept it frozen (src = dst), install serves it
+ *   again.
+ * - delete: src drops the KV data, keeping a tombstone, but only when shown dst's receipt for
+ *   the same identity and the digest it froze: data is dropped only once it is safe.
+ *
+ * A message whose epoch is older than what the group last took part in for the shard changes
+ * nothing (`stale-epoch`), nor does another identity of the same epoch (`identity-conflict`).
+ * Each function returns the very same state object when it changes nothing, so that callers
+ * (and the model's StaleRejected history) can see it.
+ */
+import { unassignedGid } from '../controller/types.js';
+import type { MigrationBugs } from '../migration/bugs.js';
+import { expireSessions } from './client-requests.js';
+import { imageDigest, sameIdentity } from './digest.js';
+import { absentShard, identityProblem, withShard } from './group.js';
+import type {
+  Applied,
+  GroupError,
+  GroupState,
+  Identity,
+  Image,
+  Receipt,
+  ShardState,
+} from './types.js';
+
+const refuse = (group: GroupState, error: GroupError): Applied => ({
+  state: group,
+  result: { type: 'error', error },
+});
+
+/**
+ * The fixed image a frozen record hands over, with the group's session floor. The floor is
+ * not part of the digest: it only rises, and a floor raised after the freeze dropped nothing
+ * from the frozen record, so any floor from the freeze on protects what the image lacks.
+ */
+function imageOf(record: ShardState, sessionFloor: number, bugs: MigrationBugs): Image {
+  // dedup-not-migrated: the image carries the KV data but leaves the dedup table behind.
+  const dedup = bugs['dedup-not-migrated'] ? record.dedup.empty() : record.dedup;
+  const digest = record.frozenDigest ?? imageDigest(record.kv, dedup);
+  return { kv: record.kv, dedup, sessionFloor, digest };
+}
+
+/** The guard every migration step shares: right group, shard in range, identity current. */
+function guard(
+  group: GroupState,
+  identity: Identity,
+  role: 'src' | 'dst',
+  bugs: MigrationBugs,
+): GroupError | null {
+  if (identity[role] !== group.gid) return 'ErrWrongGroup';
+  const record = group.shards[identity.shard];
+  if (record === undefined) return 'not-held';
+  return identityProblem(record, identity, bugs['accept-stale-epoch']);
+}
+
+/** The record frozen under `identity`, with the digest of its image fixed now. */
+function frozenUnder(
+  group: GroupState,
+  record: ShardState,
+  identity: Identity,
+  bugs: MigrationBugs,
+) {
+  // skip-freeze: src hands out its image but keeps serving the shard.
+  const phase = bugs['skip-freeze'] ? 'serving' : 'frozen';
+  // A parked record's digest is its data's: refreezing under a new identity keeps it.
+  const image = imageOf(record, group.sessionFloor, bugs);
+  const frozen: ShardState = { ...record, phase, identity, frozenDigest: image.digest };
+  return { state: withShard(group, identity.shard, frozen), image };
+}
+
+export function freezeShard(group: GroupState, identity: Identity, bugs: MigrationBugs): Applied {
+  const problem = guard(group, identity, 'src', bugs);
+  if (problem) return refuse(group, problem);
+  const record = group.shards[identity.shard]!;
+  if (record.phase === 'absent') {
+    return refuse(group, sameIdentity(record.tombstone, identity) ? 'already-deleted' : 'not-held');
+  }
+  if (sameIdentity(record.identity, identity)) {
+    const image = imageOf(record, group.sessionFloor, bugs);
+    return { state: group, result: { type: 'image', identity, image } };
+  }
+  // Frozen for another move: only a shard parked unassigned here may move on from here.
+  const parked = record.identity !== null && record.identity.dst === unassignedGid;
+  if (record.phase === 'frozen' && !parked) return refuse(group, 'not-held');
+  const { state, image } = frozenUnder(group, record, identity, bugs);
+  return { state, result: { type: 'image', identity, image } };
+}
+
+/** The record `image` makes at dst: serving, with the receipt. */
+function installed(record: ShardState, identity: Identity, image: Image | null): ShardState {
+  const kv = image?.kv ?? record.kv.empty();
+  const dedup = image?.dedup ?? record.dedup.empty();
+  const digest = image?.digest ?? imageDigest(kv, dedup);
+  const receipt: Receipt = { identity, digest };
+  return { ...record, phase: 'serving', identity, kv, dedup, frozenDigest: null, receipt };
+}
+
+export function installShard(
+  group: GroupState,
+  identity: Identity,
+  image: Image | null,
+  bugs: MigrationBugs,
+): Applied {
+  const problem = guard(group, identity, 'dst', bugs);
+  if (problem) return refuse(group, problem);
+  const record = group.shards[identity.shard]!;
+  const next = installed(record, identity, image);
+  const receipt = next.receipt!;
+  if (record.receipt !== null && sameIdentity(record.receipt.identity, identity)) {
+    if (record.receipt.digest !== receipt.digest) return refuse(group, 'digest-mismatch');
+    // reinstall-overwrites: a repeated install replaces what dst has served since.
+    if (bugs['reinstall-overwrites']) {
+      const state = withShard(group, identity.shard, next);
+      const floored = expireSessions(state, image?.sessionFloor ?? 0).state;
+      return { state: floored, result: { type: 'receipt', receipt } };
+    }
+    return { state: group, result: { type: 'receipt', receipt: record.receipt } };
+  }
+  const returning = record.phase === 'frozen' && identity.src === identity.dst &&
+    sameIdentity(record.identity, identity) && record.frozenDigest === receipt.digest;
+  if (record.phase !== 'absent' && !returning) return refuse(group, 'shard-present');
+  if (record.phase === 'absent' && (record.kv.size > 0 || record.dedup.size > 0)) {
+    return refuse(group, 'shard-present');
+  }
+  // The source's expired sessions are expired here too: their records are not in the image.
+  const withImage = withShard(group, identity.shard, next);
+  const state = expireSessions(withImage, image?.sessionFloor ?? 0).state;
+  return { state, result: { type: 'receipt', receipt } };
+}
+
+export function deleteShard(
+  group: GroupState,
+  identity: Identity,
+  receipt: Receipt | null,
+  bugs: MigrationBugs,
+): Applied {
+  const problem = guard(group, identity, 'src', bugs);
+  if (problem) return refuse(group, problem);
+  const record = group.shards[identity.shard]!;
+  if (sameIdentity(record.tombstone, identity)) {
+    return { state: group, result: { type: 'deleted', tombstone: identity } };
+  }
+  if (receipt === null || !sameIdentity(receipt.identity, identity)) {
+    return refuse(group, 'no-receipt');
+  }
+  if (record.phase !== 'frozen' || !sameIdentity(record.identity, identity)) {
+    return refuse(group, 'not-frozen');
+  }
+  if (receipt.digest !== record.frozenDigest) return refuse(group, 'digest-mismatch');
+  const deleted: ShardState = {
+    ...absentShard({ kv: record.kv.empty(), dedup: record.dedup.empty() }),
+    identity: record.identity,
+    receipt: record.receipt,
+    tombstone: identity,
+  };
+  const state = withShard(group, identity.shard, deleted);
+  return { state, result: { type: 'deleted', tombstone: identity } };
+}
+
+/**
+ * Serves a frozen shard again. DESIGN §3: a correct driver never sends this (it never
+ * unfreezes a source); it exists because the unfreeze-on-recovery bug needs a group that
+ * obeys, as any group receiving a well-formed command would.
+ */
+export function unfreezeShard(group: GroupState, identity: Identity, bugs: MigrationBugs): Applied {
+  const problem = guard(group, identity, 'src', bugs);
+  if (problem) return refuse(group, problem);
+  const record = group.shards[identity.shard]!;
+  if (record.phase !== 'frozen' || !sameIdentity(record.identity, identity)) {
+    return refuse(group, 'not-frozen');
+  }
+  const serving: ShardState = { ...record, phase: 'serving', frozenDigest: null };
+  const state = withShard(group, identity.shard, serving);
+  return { state, result: { type: 'unfrozen' } };
+}
+
+export function queryShard(group: GroupState, shard: number): Applied {
+  const record = Number.isSafeInteger(shard) ? group.shards[shard] : undefined;
+  if (record === undefined) return refuse(group, 'not-held');
+  const { phase, identity, receipt, tombstone } = record;
+  const facts = { phase, identity, receipt, tombstone };
+  return { state: group, result: { type: 'facts', facts } };
+}

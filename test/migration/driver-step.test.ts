@@ -1,0 +1,193 @@
+// The driver's step function as the runtime will call it (issue 9, items 6 and 7): a tiny
+// world of a controller state machine and groups, where the harness below only delivers what
+// stepDriver returns (sends to groups, proposals to the controller's log) and feeds the
+// results back. It decides nothing: a driver that restarts mid-way finishes from `next` and
+// the groups' facts, and leaving every group then joining one moves the data from where it
+// waited.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  applyControllerCommand,
+  applyOperation,
+  initialControllerState,
+  type ControllerCommand,
+  type ControllerOperation,
+  type ControllerState,
+} from '../../spec/controller/index.js';
+import {
+  applyGroupCommand,
+  BTreeMap,
+  emptyGroup,
+  type EmptyMaps,
+  type GroupState,
+  type ShardFacts,
+} from '../../spec/group/index.js';
+import {
+  idleDriver,
+  stepDriver,
+  type DriverInput,
+  type DriverState,
+  type Send,
+} from '../../spec/migration/index.js';
+
+interface World {
+  controller: ControllerState;
+  driver: DriverState;
+  groups: GroupState[];
+}
+
+/**
+ * The runtime's part: one input at a time into stepDriver, then its effects in order (the
+ * controller applies each proposal, groups apply each send), each result queued as an input.
+ */
+function perform(world: World, first: DriverInput, inputsMax = 200): void {
+  const queue: DriverInput[] = [first];
+  for (let index = 0; index < queue.length; index++) {
+    assert.ok(index < inputsMax, 'the driver does not settle');
+    const step = stepDriver(world.controller, world.driver, queue[index]!);
+    world.driver = step.driver;
+    for (const proposal of step.proposals) queue.push(propose(world, proposal));
+    queue.push(...deliverAll(world, step.sends));
+  }
+}
+
+function propose(world: World, command: ControllerCommand): DriverInput {
+  const applied = applyControllerCommand(world.controller, command);
+  world.controller = applied.state;
+  return { type: 'applied', result: applied.result };
+}
+
+/** Delivers sends; query-shard answers of one shard are paired into one facts input. */
+function deliverAll(world: World, sends: readonly Send[]): DriverInput[] {
+  const inputs: DriverInput[] = [];
+  const facts = new Map<number, ShardFacts[]>();
+  for (const send of sends) {
+    const applied = applyGroupCommand(world.groups[send.to - 1]!, send.command);
+    world.groups[send.to - 1] = applied.state;
+    if (send.command.type === 'query-shard' && applied.result.type === 'facts') {
+      const shard = send.command.shard;
+      facts.set(shard, [...(facts.get(shard) ?? []), applied.result.facts]);
+      continue;
+    }
+    inputs.push({ type: 'reply', command: send.command, result: applied.result });
+  }
+  for (const [shard, answers] of facts) {
+    const identity = world.controller.next!.moves.find((move) => move.shard === shard)!;
+    const src = identity.src === 0 ? null : answers[0]!;
+    const dst = identity.dst === 0 ? null : answers[answers.length - 1]!;
+    inputs.push({ type: 'facts', shard, src, dst });
+  }
+  return inputs;
+}
+
+function admin(world: World, operation: ControllerOperation): void {
+  world.controller = applyOperation(world.controller, operation).state;
+}
+
+function newWorld(): World {
+  const maps: EmptyMaps = { kv: BTreeMap.empty(), dedup: BTreeMap.empty() };
+  const groups = [1, 2].map((gid) => emptyGroup(gid, 2, maps));
+  return { controller: initialControllerState(2), driver: idleDriver, groups };
+}
+
+const put = (world: World, gid: number, client: number, key: string, value: string) => {
+  const request = { client, seq: 0, op: 'put', key, value } as const;
+  const applied = applyGroupCommand(world.groups[gid - 1]!, { type: 'client', request });
+  world.groups[gid - 1] = applied.state;
+  return applied.result;
+};
+
+const phases = (world: World) =>
+  world.groups.map((group) => group.shards.map((record) => record.phase));
+
+test('start, join, publish: the driver proposes the plan, moves shards, proposes publish', () => {
+  const world = newWorld();
+  admin(world, { type: 'join', groups: { 1: ['g1-0'] } });
+  perform(world, { type: 'start' });
+  assert.is(world.controller.current, 1);
+  assert.equal(phases(world), [['serving', 'serving'], ['absent', 'absent']]);
+  assert.equal(put(world, 1, 1, 'c', 'x'), { type: 'value', value: 'x' });
+  admin(world, { type: 'join', groups: { 2: ['g2-0'] } });
+  perform(world, { type: 'tick' });
+  assert.is(world.controller.current, 2);
+  assert.equal(phases(world), [['serving', 'absent'], ['absent', 'serving']]);
+  assert.is(world.groups[1]!.shards[1]!.kv.get('c'), 'x');
+});
+
+test('a driver that restarts after any step finishes the move from next and facts only', () => {
+  for (let crashAfter = 0; crashAfter < 4; crashAfter++) {
+    const world = newWorld();
+    admin(world, { type: 'join', groups: { 1: ['g1-0'] } });
+    perform(world, { type: 'start' });
+    put(world, 1, 1, 'c', 'x');
+    admin(world, { type: 'join', groups: { 2: ['g2-0'] } });
+    // The old leader proposes the plan and performs `crashAfter` of its sends, then is gone.
+    const tick = stepDriver(world.controller, world.driver, { type: 'tick' });
+    let input = propose(world, tick.proposals[0]!);
+    for (let sent = 0; sent <= crashAfter; sent++) {
+      const step = stepDriver(world.controller, world.driver, input);
+      world.driver = step.driver;
+      const [next] = deliverAll(world, step.sends);
+      if (next === undefined) break;
+      input = next;
+    }
+    world.driver = idleDriver;
+    const restarted = stepDriver(world.controller, world.driver, { type: 'start' });
+    assert.ok(restarted.sends.every((send) => send.command.type === 'query-shard'));
+    perform(world, { type: 'start' });
+    assert.is(world.controller.current, 2, `crash after ${crashAfter} sends`);
+    assert.is(world.controller.next, null);
+    assert.equal(phases(world), [['serving', 'absent'], ['absent', 'serving']]);
+    assert.is(world.groups[1]!.shards[1]!.kv.get('c'), 'x', `crash after ${crashAfter}`);
+  }
+});
+
+test('leave every group, then join another: no wedge, and the data moves from its holder', () => {
+  const world = newWorld();
+  admin(world, { type: 'join', groups: { 1: ['g1-0'] } });
+  perform(world, { type: 'start' });
+  put(world, 1, 1, 'b', 'y');
+  put(world, 1, 2, 'c', 'x');
+  admin(world, { type: 'leave', gids: [1] });
+  perform(world, { type: 'tick' });
+  assert.is(world.controller.current, 2, 'the unassigning configuration is published');
+  assert.equal(phases(world), [['frozen', 'frozen'], ['absent', 'absent']]);
+  assert.equal(put(world, 1, 3, 'c', 'z'), { type: 'error', error: 'ErrWrongGroup' });
+  admin(world, { type: 'join', groups: { 2: ['g2-0'] } });
+  perform(world, { type: 'tick' });
+  assert.is(world.controller.current, 3);
+  assert.equal(phases(world), [['absent', 'absent'], ['serving', 'serving']]);
+  assert.is(world.groups[1]!.shards[0]!.kv.get('b'), 'y');
+  assert.is(world.groups[1]!.shards[1]!.kv.get('c'), 'x');
+  assert.equal(put(world, 2, 2, 'c', 'x'), { type: 'value', value: 'x' }, 'dedup moved too');
+});
+
+test('beliefs about an earlier intent are dropped, never used for the next one', () => {
+  const world = newWorld();
+  admin(world, { type: 'join', groups: { 1: ['g1-0'] } });
+  perform(world, { type: 'start' });
+  admin(world, { type: 'join', groups: { 2: ['g2-0'] } });
+  admin(world, { type: 'leave', gids: [2] });
+  perform(world, { type: 'tick' });
+  assert.is(world.controller.current, 3);
+  // A driver that believed every move of intent 2 done, shown a controller whose next is 4
+  // (publish and plan applied before it saw them), asks the groups instead of publishing.
+  const stale = { num: 2, progress: [{ step: 'done' as const }] };
+  admin(world, { type: 'move', shard: 0, gid: 1 });
+  admin(world, { type: 'join', groups: { 2: ['g2-0'] } });
+  world.controller = applyControllerCommand(world.controller, { type: 'plan', num: 4 }).state;
+  assert.is(world.controller.next?.moves.length, 1);
+  const step = stepDriver(world.controller, stale, { type: 'tick' });
+  assert.equal(step.proposals, []);
+  assert.equal(step.driver, { num: 4, progress: [{ step: 'recover' }] });
+  assert.ok(step.sends.length > 0 && step.sends.every((send) =>
+    send.command.type === 'query-shard'));
+});
+
+test('a tick with nothing to do sends nothing and proposes nothing', () => {
+  const world = newWorld();
+  assert.equal(stepDriver(world.controller, world.driver, { type: 'tick' }),
+    { driver: world.driver, sends: [], proposals: [] });
+});
+
+test.run();
