@@ -1,13 +1,22 @@
 /**
  * The bookkeeping every exhaustive strategy shares: the visited set, parent links, counters,
- * invariant checks and the stop conditions. A strategy only decides the order in which
- * states are expanded (bfs.ts: a queue per level; dfs.ts: a stack).
+ * invariant and deadlock checks and the stop conditions. A strategy only decides the order in
+ * which states are expanded (bfs.ts: a queue per level; dfs.ts: a stack).
+ *
+ * BFS finishes the level in which it finds a violation (`finishLevel`), so that its counts
+ * and its counterexample are those the parallel search reports (parallel-bfs.ts): the
+ * shallowest violation, a deadlock before an invariant violation one step deeper, and among
+ * equals the one with the least path (initial-state index, then action indexes, compared in
+ * order). The FIFO order of BFS reaches every state first along its least path, so the first
+ * violation found at a depth is that least one.
  */
 import { FingerprintSet } from './fingerprint-set.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
 import type { AnyModel } from './model.js';
 import {
   Clock,
+  deadlockName,
+  isDeadlock,
   violatedInvariant,
   type Path,
   type Progress,
@@ -28,7 +37,7 @@ export class Explorer {
   depth = 0;
   queued = 0;
   running = true;
-  private violation: { invariant: string; path: Path } | undefined;
+  private violation: { invariant: string; path: Path; depth: number } | undefined;
   private stoppedBy: SearchResult['stoppedBy'];
   private readonly encoded = new WordWriter();
   private readonly view = new WordWriter();
@@ -39,6 +48,7 @@ export class Explorer {
     readonly model: AnyModel,
     private readonly options: SearchOptions,
     private readonly enqueue: Enqueue,
+    private readonly finishLevel = false,
   ) {
     this.clock = new Clock(options);
     this.maxStates = options.maxStates ?? Infinity;
@@ -48,6 +58,11 @@ export class Explorer {
     this.model.initialStates().forEach((state, index) => {
       if (this.running) this.visit(state, noParent, index, 0);
     });
+  }
+
+  /** A violation was found (BFS then stops once the level is finished). */
+  get violationFound(): boolean {
+    return this.violation !== undefined;
   }
 
   /** Decodes a queued state and visits each of its successors. */
@@ -60,9 +75,16 @@ export class Explorer {
     const state = model.codec.decode(reader);
     const parentId = entry.id;
     const actions = model.actions(state);
-    for (let index = 0; this.running && index < actions.length; index++) {
+    let successors = 0;
+    let index = 0;
+    for (; this.running && index < actions.length; index++) {
       const successor = model.next(state, actions[index]);
-      if (successor !== null) this.visit(successor, parentId, index, depth + 1);
+      if (successor === null) continue;
+      successors++;
+      this.visit(successor, parentId, index, depth + 1);
+    }
+    if (successors === 0 && index === actions.length && isDeadlock(model, state, this.options)) {
+      this.record(deadlockName, this.parents.pathTo(parentId), depth);
     }
     if (this.running && this.clock.tick(this.progressNow)) this.stop('time-limit');
   }
@@ -72,7 +94,10 @@ export class Explorer {
     this.statesGenerated++;
     const model = this.model;
     if (model.withinBounds && !model.withinBounds(state)) {
-      if (this.violates(state)) this.record(state, this.parents.pathTo(parentId, actionIndex));
+      const invariant = this.violates(state);
+      if (invariant !== null) {
+        this.record(invariant, this.parents.pathTo(parentId, actionIndex), depth);
+      }
       return;
     }
     const encoded = this.encoded;
@@ -89,7 +114,8 @@ export class Explorer {
     const id = this.parents.add(parentId, actionIndex);
     if (depth > this.depth) this.depth = depth;
     this.enqueue(id, encoded, depth);
-    if (this.violates(state)) this.record(state, this.parents.pathTo(id));
+    const invariant = this.violates(state);
+    if (invariant !== null) this.record(invariant, this.parents.pathTo(id), depth);
     if (this.running && this.visited.size >= this.maxStates) this.stop('max-states');
   }
 
@@ -120,15 +146,21 @@ export class Explorer {
     };
   }
 
-  /** Whether the state violates an invariant that must still be reported. */
-  private violates(state: unknown): boolean {
-    if (this.violation && this.options.continueAfterViolation) return false;
-    return violatedInvariant(this.model, state) !== null;
+  /** The invariant the state violates, when a violation there must still be reported. */
+  private violates(state: unknown): string | null {
+    if (this.violation) return null;
+    return violatedInvariant(this.model, state);
   }
 
-  private record(state: unknown, path: Path): void {
-    this.violation = { invariant: violatedInvariant(this.model, state)!, path };
-    if (!this.options.continueAfterViolation) this.running = false;
+  /**
+   * Keeps the first violation, or, in BFS, a shallower one (a deadlock found while expanding
+   * the level whose successors broke an invariant). DFS stops at once; BFS at the level's end.
+   */
+  private record(invariant: string, path: Path, depth: number): void {
+    const recorded = this.violation;
+    if (recorded && !(this.finishLevel && depth < recorded.depth)) return;
+    this.violation = { invariant, path, depth };
+    if (!this.options.continueAfterViolation && !this.finishLevel) this.running = false;
   }
 
   private stop(reason: NonNullable<SearchResult['stoppedBy']>): void {

@@ -42,6 +42,8 @@ export interface Model<State, Action> {
    * invariants but neither counted nor explored. Absent means every state is inside.
    */
   withinBounds?(state: State): boolean;
+  /** A state with no successor that legitimately ends a behaviour (not a deadlock). */
+  isTerminal?(state: State): boolean;
   readonly codec: StateCodec<State>;
   /**
    * Writes the canonical view that is fingerprinted: two states with the same view are the
