@@ -1,8 +1,8 @@
 /**
  * One worker of the parallel BFS (see parallel-bfs.ts): owns a partition of the fingerprint
  * space, expands its frontier level by level, and sends successors it does not own to their
- * owners in batches of [parent id, action index, parent rank, fingerprint high, low,
- * invariant code, length, words...]. For each state of the level it builds it keeps the least
+ * owners in batches of [parent id, action index, parent rank, fingerprint high, low, length,
+ * words...]; the owner checks the invariants of the states that are new to it. For each state of the level it builds it keeps the least
  * path key (level-order.ts), so that parent links, and with them counterexamples, do not
  * depend on the order in which batches arrive.
  */
@@ -23,13 +23,14 @@ import {
   type WorkerMessage,
   type WorkerSetup,
 } from './parallel-protocol.js';
+import { sameWords } from './explorer.js';
 import { deadlockName, isDeadlock } from './search.js';
 import { deadEntry, emptyQueueEntry, noParent, ParentTable, StateQueue } from './state-store.js';
 import { WordReader, WordWriter } from './words.js';
 
 const batchWordsMax = 1 << 16;
 const stopCheckStride = 256;
-const headerWords = 7;
+const headerWords = 6;
 
 const setup = workerData as WorkerSetup;
 const definition = findModel(setup.model);
@@ -47,6 +48,14 @@ let upcoming = new StateQueue();
 const encoded = new WordWriter();
 const view = new WordWriter();
 const reader = new WordReader(new Int32Array(0));
+/** The encoding of the state being expanded. */
+const parentWords = new WordWriter();
+/** Successors straight from words (Model.successorWords): no state object per successor. */
+const fastSuccessors =
+  model.successorWords !== undefined && !model.withinBounds && !model.writeView;
+let fastParent = 0;
+let fastRank = 0;
+let fastCount = 0;
 const outboxes = new Map<number, WordWriter>();
 const peers = new Map<number, MessagePort>();
 let endsAwaited = 0;
@@ -90,8 +99,9 @@ function invariantCode(state: unknown): number {
 }
 
 /**
- * Adds a state this worker owns to the level being built, or gives a state of that level a
- * lesser path. With a canonical view (symmetry) the stored representative follows the path.
+ * Adds a state this worker owns to the level being built and returns its local id, or gives
+ * a state of that level a lesser path and returns -1 (also when the state is older). With a
+ * canonical view (symmetry) the stored representative follows the least path.
  */
 function insert(
   high: number,
@@ -99,56 +109,61 @@ function insert(
   parentId: number,
   action: number,
   key: number,
-  code: number,
   words: Int32Array,
   start: number,
   end: number,
-): void {
+): number {
   const local = visited.findOrAdd(high, low, parents.size);
   if (local < 0) {
     const id = globalId(parents.add(parentId, action));
     order.add(key, upcoming.pushWords(id, words, start, end));
-    if (code > 0) violators.push(parents.size - 1, code - 1);
     const distinct = Atomics.add(control, distinctWord, 1) + 1;
     if (setup.maxStates > 0 && distinct >= setup.maxStates) requestStop(StopReason.MaxStates);
-    return;
+    return parents.size - 1;
   }
-  if (!order.inUpcoming(local) || key >= order.keyOf(local)) return;
+  if (!order.inUpcoming(local) || key >= order.keyOf(local)) return -1;
   parents.relink(local, parentId, action);
   const offset = order.offsetOf(local);
-  order.lower(local, key, model.writeView ? upcoming.replaceWords(offset, words, start, end) : offset);
+  const moved = model.writeView ? upcoming.replaceWords(offset, words, start, end) : offset;
+  order.lower(local, key, moved);
+  return -1;
 }
 
-/**
- * Handles one generated state. A state another worker owns is checked here, where it is
- * still an object, and sent as words: the owner then only deduplicates it.
- */
-function generate(state: unknown, parentId: number, action: number, parentRank: number): void {
-  statesGenerated++;
-  if (model.withinBounds && !model.withinBounds(state)) {
-    const code = invariantCode(state);
-    if (code === 0) return;
-    const invariant = model.invariants[code - 1]!.name;
-    const key = pathKey(parentRank, action);
-    const candidate = { invariant, deadlock: false, key, stateId: parentId, extraAction: action };
-    levelViolation = leastViolation(candidate, levelViolation);
-    return;
-  }
-  encoded.reset();
-  model.codec.encode(state, encoded);
-  if (model.writeView) {
-    view.reset();
-    model.writeView(state, view);
-    fingerprintWords(view.words, 0, view.length);
-  } else {
-    fingerprintWords(encoded.words, 0, encoded.length);
-  }
+/** Checks a new state of the level being built; its least key is known at the level's end. */
+function checkNew(local: number, state: unknown): void {
+  const code = invariantCode(state);
+  if (code > 0) violators.push(local, code - 1);
+}
+
+/** Checks a new state that arrived as words: decoding only new states is cheaper. */
+function checkNewWords(local: number, words: Int32Array, start: number, end: number): void {
+  if (!checkViolations) return;
+  reader.words = words;
+  reader.position = start;
+  reader.end = end;
+  checkNew(local, model.codec.decode(reader));
+}
+
+/** A state outside the bounds is checked, never stored: its key is its parent's and action. */
+function checkOutside(state: unknown, parentId: number, action: number, rank: number): void {
+  const code = invariantCode(state);
+  if (code === 0) return;
+  const invariant = model.invariants[code - 1]!.name;
+  const key = pathKey(rank, action);
+  const candidate = { invariant, deadlock: false, key, stateId: parentId, extraAction: action };
+  levelViolation = leastViolation(candidate, levelViolation);
+}
+
+/** Inserts the successor in `encoded` (fingerprinted) or sends it to its owner. */
+function route(parentId: number, action: number, parentRank: number, state: unknown): void {
   const { high, low } = fingerprint;
   const owner = ownerOf(low);
-  const code = invariantCode(state);
   if (owner === setup.workerIndex) {
     const key = pathKey(parentRank, action);
-    insert(high, low, parentId, action, key, code, encoded.words, 0, encoded.length);
+    const local = insert(high, low, parentId, action, key, encoded.words, 0, encoded.length);
+    if (local < 0) return;
+    if (state === undefined) checkNewWords(local, encoded.words, 0, encoded.length);
+    else checkNew(local, state);
     return;
   }
   const outbox = outboxes.get(owner)!;
@@ -157,10 +172,30 @@ function generate(state: unknown, parentId: number, action: number, parentRank: 
   outbox.push(parentRank);
   outbox.push(high);
   outbox.push(low);
-  outbox.push(code);
   outbox.push(encoded.length);
   outbox.pushWords(encoded.words, 0, encoded.length);
   if (outbox.length >= batchWordsMax) flush(owner);
+}
+
+/** Handles one generated state object. */
+function generate(state: unknown, parentId: number, action: number, parentRank: number): void {
+  statesGenerated++;
+  if (model.withinBounds && !model.withinBounds(state)) {
+    checkOutside(state, parentId, action, parentRank);
+    return;
+  }
+  encoded.reset();
+  model.codec.encode(state, encoded);
+  // A step that changes nothing leads to a known state (the parent).
+  if (sameWords(encoded, parentWords)) return;
+  if (model.writeView) {
+    view.reset();
+    model.writeView(state, view);
+    fingerprintWords(view.words, 0, view.length);
+  } else {
+    fingerprintWords(encoded.words, 0, encoded.length);
+  }
+  route(parentId, action, parentRank, state);
 }
 
 function flush(owner: number): void {
@@ -180,33 +215,55 @@ function receiveBatch(words: Int32Array, length: number): void {
     const key = pathKey(words[position + 2]!, action);
     const high = words[position + 3]!;
     const low = words[position + 4]!;
-    const code = words[position + 5]!;
     const start = position + headerWords;
-    const end = start + words[position + 6]!;
+    const end = start + words[position + 5]!;
     position = end;
-    insert(high, low, parentId, action, key, code, words, start, end);
+    const local = insert(high, low, parentId, action, key, words, start, end);
+    if (local >= 0) checkNewWords(local, words, start, end);
   }
 }
 
 /** Generates a queued state's successors; a state with none may be a deadlock. */
 function expandEntry(id: number, words: Int32Array, start: number, end: number): void {
-  reader.words = words;
-  reader.position = start;
-  reader.end = end;
-  const state = model.codec.decode(reader);
   const rank = order.rankOf(localId(id));
-  const actions = model.actions(state);
+  parentWords.reset();
+  parentWords.pushWords(words, start, end);
   let successors = 0;
-  for (let index = 0; index < actions.length; index++) {
-    const successor = model.next(state, actions[index]);
-    if (successor === null) continue;
-    successors++;
-    generate(successor, id, index, rank);
+  let state: unknown;
+  if (fastSuccessors) {
+    fastParent = id;
+    fastRank = rank;
+    fastCount = 0;
+    model.successorWords!(parentWords.words, 0, parentWords.length, encoded, emitFast);
+    successors = fastCount;
+  } else {
+    reader.words = words;
+    reader.position = start;
+    reader.end = end;
+    state = model.codec.decode(reader);
+    const actions = model.actions(state);
+    for (let index = 0; index < actions.length; index++) {
+      const successor = model.next(state, actions[index]);
+      if (successor === null) continue;
+      successors++;
+      if (successor === state) statesGenerated++;
+      else generate(successor, id, index, rank);
+    }
   }
   if (successors > 0 || !checkViolations || !setup.deadlock) return;
+  state ??= model.codec.decode(new WordReader(parentWords.words, 0, parentWords.length));
   if (!isDeadlock(model, state, { deadlock: true })) return;
   const candidate = { invariant: deadlockName, deadlock: true, key: rank, stateId: id };
   levelViolation = leastViolation(candidate, levelViolation);
+}
+
+/** The fast path's successor, already in `encoded` (see Model.successorWords). */
+function emitFast(action: number): void {
+  fastCount++;
+  statesGenerated++;
+  if (sameWords(encoded, parentWords)) return;
+  fingerprintWords(encoded.words, 0, encoded.length);
+  route(fastParent, action, fastRank, undefined);
 }
 
 /**

@@ -29,6 +29,18 @@ import { WordReader, WordWriter } from './words.js';
 /** Where a newly found state goes: the strategy's queue or stack. */
 export type Enqueue = (id: number, encoded: WordWriter, depth: number) => void;
 
+/** Whether two encodings are equal (an empty one equals none: no state encodes to nothing). */
+export function sameWords(first: WordWriter, second: WordWriter): boolean {
+  const length = first.length;
+  if (length !== second.length || length === 0) return false;
+  const a = first.words;
+  const b = second.words;
+  for (let index = 0; index < length; index++) {
+    if (a[index] !== b[index]) return false;
+  }
+  return true;
+}
+
 export class Explorer {
   readonly clock: Clock;
   readonly visited = new FingerprintSet();
@@ -40,6 +52,13 @@ export class Explorer {
   private violation: { invariant: string; path: Path; depth: number } | undefined;
   private stoppedBy: SearchResult['stoppedBy'];
   private readonly encoded = new WordWriter();
+  /** The encoding of the state being expanded; empty for initial states. */
+  private readonly parentWords = new WordWriter();
+  private parentId = 0;
+  private successorDepth = 0;
+  /** Successors straight from words (Model.successorWords): no state object per successor. */
+  private readonly fastSuccessors: boolean;
+  private fastCount = 0;
   private readonly view = new WordWriter();
   private readonly reader = new WordReader(new Int32Array(0));
   private readonly maxStates: number;
@@ -52,6 +71,8 @@ export class Explorer {
   ) {
     this.clock = new Clock(options);
     this.maxStates = options.maxStates ?? Infinity;
+    this.fastSuccessors =
+      model.successorWords !== undefined && !model.withinBounds && !model.writeView;
   }
 
   visitInitialStates(): void {
@@ -68,26 +89,68 @@ export class Explorer {
   /** Decodes a queued state and visits each of its successors. */
   expand(entry: QueueEntry, depth: number): void {
     const model = this.model;
-    const reader = this.reader;
-    reader.words = entry.words;
-    reader.position = entry.start;
-    reader.end = entry.end;
-    const state = model.codec.decode(reader);
-    const parentId = entry.id;
-    const actions = model.actions(state);
+    // A copy: in DFS a successor pushed onto the stack overwrites the popped entry's words.
+    this.parentWords.reset();
+    this.parentWords.pushWords(entry.words, entry.start, entry.end);
+    this.parentId = entry.id;
+    this.successorDepth = depth + 1;
     let successors = 0;
-    let index = 0;
-    for (; this.running && index < actions.length; index++) {
-      const successor = model.next(state, actions[index]);
-      if (successor === null) continue;
-      successors++;
-      this.visit(successor, parentId, index, depth + 1);
+    let complete = true;
+    let state: unknown;
+    if (this.fastSuccessors) {
+      this.fastCount = 0;
+      const parent = this.parentWords;
+      model.successorWords!(parent.words, 0, parent.length, this.encoded, this.emitFast);
+      successors = this.fastCount;
+    } else {
+      state = this.decode(this.parentWords);
+      const actions = model.actions(state);
+      let index = 0;
+      for (; this.running && index < actions.length; index++) {
+        const successor = model.next(state, actions[index]);
+        if (successor === null) continue;
+        successors++;
+        if (successor === state) this.statesGenerated++;
+        else this.visit(successor, entry.id, index, depth + 1);
+      }
+      complete = index === actions.length;
     }
-    if (successors === 0 && index === actions.length && isDeadlock(model, state, this.options)) {
-      this.record(deadlockName, this.parents.pathTo(parentId), depth);
+    if (successors === 0 && complete) {
+      state ??= this.decode(this.parentWords);
+      if (isDeadlock(model, state, this.options)) {
+        this.record(deadlockName, this.parents.pathTo(entry.id), depth);
+      }
     }
     if (this.running && this.clock.tick(this.progressNow)) this.stop('time-limit');
   }
+
+  private decode(words: WordWriter): unknown {
+    const reader = this.reader;
+    reader.words = words.words;
+    reader.position = 0;
+    reader.end = words.length;
+    return this.model.codec.decode(reader);
+  }
+
+  /** The fast path's successor, already in `encoded` (see Model.successorWords). */
+  private readonly emitFast = (actionIndex: number): void => {
+    this.fastCount++;
+    this.statesGenerated++;
+    if (!this.running) return;
+    const encoded = this.encoded;
+    if (sameWords(encoded, this.parentWords)) return;
+    fingerprintWords(encoded.words, 0, encoded.length);
+    if (!this.visited.add(fingerprint.high, fingerprint.low)) return;
+    const id = this.parents.add(this.parentId, actionIndex);
+    const depth = this.successorDepth;
+    if (depth > this.depth) this.depth = depth;
+    this.enqueue(id, encoded, depth);
+    if (!this.violation) {
+      const invariant = violatedInvariant(this.model, this.decode(encoded));
+      if (invariant !== null) this.record(invariant, this.parents.pathTo(id), depth);
+    }
+    if (this.running && this.visited.size >= this.maxStates) this.stop('max-states');
+  };
 
   /** Counts, deduplicates, checks and enqueues one generated state. */
   visit(state: unknown, parentId: number, actionIndex: number, depth: number): void {
@@ -103,6 +166,8 @@ export class Explorer {
     const encoded = this.encoded;
     encoded.reset();
     model.codec.encode(state, encoded);
+    // A step that changes nothing (a third of TwoPhase's) leads to a known state.
+    if (sameWords(encoded, this.parentWords)) return;
     let view = encoded;
     if (model.writeView) {
       view = this.view;

@@ -99,7 +99,8 @@ export class StateQueue {
     const words = this.words;
     words[offset] = length;
     words[offset + 1] = id;
-    words.set(source.subarray(start, end), offset + 2);
+    let target = offset + 2;
+    for (let index = start; index < end; index++) words[target++] = source[index]!;
     words[offset + 2 + length] = length;
     this.end += length + 3;
     this.count++;
@@ -117,7 +118,8 @@ export class StateQueue {
     const id = words[offset + 1]!;
     assert(id !== deadEntry, 'replacing a dead entry');
     if (words[offset] === length) {
-      words.set(source.subarray(start, end), offset + 2);
+      let target = offset + 2;
+      for (let index = start; index < end; index++) words[target++] = source[index]!;
       return offset;
     }
     words[offset + 1] = deadEntry;

@@ -45,8 +45,11 @@ export class WordWriter {
   pushWords(source: Int32Array, start: number, end: number): void {
     const count = end - start;
     if (this.length + count > this.words.length) this.grow(this.length + count);
-    this.words.set(source.subarray(start, end), this.length);
-    this.length += count;
+    // A loop: `set(subarray(...))` allocates a view, which costs more than a short copy.
+    const words = this.words;
+    let target = this.length;
+    for (let index = start; index < end; index++) words[target++] = source[index]!;
+    this.length = target;
   }
 
   private grow(minimumWords: number): void {
