@@ -2,9 +2,9 @@
  * One worker of the parallel BFS (see parallel-bfs.ts): owns a partition of the fingerprint
  * space, expands its frontier level by level, and sends successors it does not own to their
  * owners in batches of [parent id, action index, parent rank, fingerprint high, low, length,
- * words...]; the owner checks the invariants of the states that are new to it. For each state of the level it builds it keeps the least
- * path key (level-order.ts), so that parent links, and with them counterexamples, do not
- * depend on the order in which batches arrive.
+ * words...]; the owner checks the invariants of the states that are new to it. For each state
+ * of the level it builds it keeps the least path key (level-order.ts), so that parent links,
+ * and with them counterexamples, do not depend on the order in which batches arrive.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { assert } from '../spec/assert.js';

@@ -159,9 +159,8 @@ async function runLevels(
   let sortedKeys: Float64Array[] = [];
   for (let level = 0; ; level++) {
     const checkViolations = violation === undefined;
-    const replies = await Promise.all(
-      handles.map((handle) => handle.request({ type: 'level', level, sortedKeys, checkViolations })),
-    );
+    const message = { type: 'level', level, sortedKeys, checkViolations } as const;
+    const replies = await Promise.all(handles.map((handle) => handle.request(message)));
     let upcoming = 0;
     let found: FoundViolation | undefined;
     sortedKeys = [];
