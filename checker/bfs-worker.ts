@@ -117,8 +117,10 @@ function insert(
   if (local < 0) {
     const id = globalId(parents.add(parentId, action));
     order.add(key, upcoming.pushWords(id, words, start, end));
-    const distinct = Atomics.add(control, distinctWord, 1) + 1;
-    if (setup.maxStates > 0 && distinct >= setup.maxStates) requestStop(StopReason.MaxStates);
+    // The shared count is written by every worker: only a --max-states run pays for it.
+    if (setup.maxStates > 0 && Atomics.add(control, distinctWord, 1) + 1 >= setup.maxStates) {
+      requestStop(StopReason.MaxStates);
+    }
     return parents.size - 1;
   }
   if (!order.inUpcoming(local) || key >= order.keyOf(local)) return -1;
