@@ -23,10 +23,9 @@ import {
   type WorkerMessage,
   type WorkerSetup,
 } from './parallel-protocol.js';
-import { sameWords } from './explorer.js';
 import { deadlockName, isDeadlock } from './search.js';
 import { deadEntry, emptyQueueEntry, noParent, ParentTable, StateQueue } from './state-store.js';
-import { WordReader, WordWriter } from './words.js';
+import { sameWords, WordReader, WordWriter } from './words.js';
 
 const batchWordsMax = 1 << 16;
 const stopCheckStride = 256;
@@ -360,7 +359,7 @@ port.on('message', (message: CoordinatorMessage) => {
       port.postMessage({ type: 'ready' } satisfies WorkerMessage);
       return;
     case 'level':
-      if (message.level > 0) order.rank(message.sortedKeys);
+      if (message.level > 0) order.rank(message.sortedKeys, setup.workerIndex);
       checkViolations = message.checkViolations;
       levelInProgress = message.level;
       expandLevel(message.level);

@@ -24,22 +24,10 @@ import {
   type SearchResult,
 } from './search.js';
 import { noParent, ParentTable, type QueueEntry } from './state-store.js';
-import { WordReader, WordWriter } from './words.js';
+import { sameWords, WordReader, WordWriter } from './words.js';
 
 /** Where a newly found state goes: the strategy's queue or stack. */
 export type Enqueue = (id: number, encoded: WordWriter, depth: number) => void;
-
-/** Whether two encodings are equal (an empty one equals none: no state encodes to nothing). */
-export function sameWords(first: WordWriter, second: WordWriter): boolean {
-  const length = first.length;
-  if (length !== second.length || length === 0) return false;
-  const a = first.words;
-  const b = second.words;
-  for (let index = 0; index < length; index++) {
-    if (a[index] !== b[index]) return false;
-  }
-  return true;
-}
 
 export class Explorer {
   readonly clock: Clock;

@@ -22,16 +22,41 @@ export function pathKey(parentRank: number, actionIndex: number): number {
   return parentRank * actionSlots + actionIndex;
 }
 
-/** The number of entries of `sorted` below `key`. */
-function lowerBound(sorted: Float64Array, key: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < key) low = middle + 1;
-    else high = middle;
+/** Stable counting sort of `input` (indexes) by `digit[index]`, a value in [0, max]. */
+function countingSort(input: Int32Array, digit: Int32Array, max: number): Int32Array {
+  const counts = new Int32Array(max + 2);
+  for (let position = 0; position < input.length; position++) {
+    counts[digit[input[position]!]! + 1]!++;
   }
-  return low;
+  for (let value = 1; value <= max + 1; value++) counts[value]! += counts[value - 1]!;
+  const output = new Int32Array(input.length);
+  for (let position = 0; position < input.length; position++) {
+    const index = input[position]!;
+    output[counts[digit[index]!]!++] = index;
+  }
+  return output;
+}
+
+/**
+ * The indexes 0..count-1 in the order of their keys: by action index, then, stably, by parent
+ * rank. Linear, where a comparison sort of indexes or a binary search per state is not.
+ */
+function sortByKey(keys: Float64Array, count: number): Int32Array {
+  const parentRanks = new Int32Array(count);
+  const actions = new Int32Array(count);
+  const identity = new Int32Array(count);
+  let maxRank = 0;
+  let maxAction = 0;
+  for (let index = 0; index < count; index++) {
+    const key = keys[index]!;
+    const parentRank = Math.floor(key / actionSlots);
+    parentRanks[index] = parentRank;
+    actions[index] = key - parentRank * actionSlots;
+    identity[index] = index;
+    if (parentRank > maxRank) maxRank = parentRank;
+    if (actions[index]! > maxAction) maxAction = actions[index]!;
+  }
+  return countingSort(countingSort(identity, actions, maxAction), parentRanks, maxRank);
 }
 
 export class LevelOrder {
@@ -44,6 +69,8 @@ export class LevelOrder {
   private finishedKeys = new Float64Array(1 << 12);
   private finishedStart = 0;
   private finishedCount = 0;
+  /** The finished level's indexes in key order. */
+  private finishedOrder: Int32Array = new Int32Array(0);
   /** Local id of the first state of the level being expanded, and their ranks. */
   private currentStart = 0;
   private ranks = new Int32Array(0);
@@ -83,25 +110,43 @@ export class LevelOrder {
   finishLevel(nextStart: number): Float64Array {
     assert(nextStart === this.upcomingStart + this.upcomingCount, 'levels are contiguous');
     const count = this.upcomingCount;
+    const order = sortByKey(this.keys, count);
     const shared = new Float64Array(new SharedArrayBuffer(count * 8));
-    shared.set(this.keys.subarray(0, count));
+    for (let position = 0; position < count; position++) {
+      shared[position] = this.keys[order[position]!]!;
+    }
     [this.keys, this.finishedKeys] = [this.finishedKeys, this.keys];
     if (this.offsets.length !== this.keys.length) this.offsets = new Int32Array(this.keys.length);
+    this.finishedOrder = order;
     this.finishedStart = this.upcomingStart;
     this.finishedCount = count;
     this.upcomingStart = nextStart;
     this.upcomingCount = 0;
-    return shared.sort();
+    return shared;
   }
 
-  /** The finished level becomes the one to expand, ranked in every worker's sorted keys. */
-  rank(sortedLists: readonly Float64Array[]): void {
+  /**
+   * The finished level becomes the one to expand. A state's rank is its position among this
+   * worker's keys plus, in every other worker's sorted list (`sortedLists[own]` is this
+   * worker's), the number of lesser keys: one merge pass over each list.
+   */
+  rank(sortedLists: readonly Float64Array[], own: number): void {
     const count = this.finishedCount;
+    const order = this.finishedOrder;
     if (this.ranks.length < count) this.ranks = new Int32Array(Math.max(count, 1024) * 2);
-    for (let index = 0; index < count; index++) {
+    const cursors = new Int32Array(sortedLists.length);
+    for (let position = 0; position < count; position++) {
+      const index = order[position]!;
       const key = this.finishedKeys[index]!;
-      let rank = 0;
-      for (const sorted of sortedLists) rank += lowerBound(sorted, key);
+      let rank = position;
+      for (let worker = 0; worker < sortedLists.length; worker++) {
+        if (worker === own) continue;
+        const sorted = sortedLists[worker]!;
+        let cursor = cursors[worker]!;
+        while (cursor < sorted.length && sorted[cursor]! < key) cursor++;
+        cursors[worker] = cursor;
+        rank += cursor;
+      }
       this.ranks[index] = rank;
     }
     this.currentStart = this.finishedStart;

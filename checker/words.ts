@@ -61,6 +61,18 @@ export class WordWriter {
   }
 }
 
+/** Whether two encodings are equal (an empty one equals none: no state encodes to nothing). */
+export function sameWords(first: WordWriter, second: WordWriter): boolean {
+  const length = first.length;
+  if (length !== second.length || length === 0) return false;
+  const a = first.words;
+  const b = second.words;
+  for (let index = 0; index < length; index++) {
+    if (a[index] !== b[index]) return false;
+  }
+  return true;
+}
+
 export class WordReader {
   constructor(
     public words: Int32Array,
