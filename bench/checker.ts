@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BenchSection } from './sections.js';
 
-interface Measurement {
+export interface Measurement {
   readonly distinct: number;
   readonly generated: number;
   readonly seconds: number;
@@ -18,6 +18,11 @@ interface Measurement {
 }
 
 const runner = fileURLToPath(new URL('./checker-run.js', import.meta.url));
+
+/** Runs checker-run.js in a fresh process: `naive RMS` or `ours RMS WORKERS`. */
+export function measureInProcess(...argv: (string | number)[]): Measurement {
+  return run(...argv.map(String));
+}
 
 function run(...argv: string[]): Measurement {
   const child = spawnSync(process.execPath, ['--expose-gc', runner, ...argv], { encoding: 'utf8' });

@@ -1,4 +1,5 @@
 /** The benchmark sections, each in a file of its own. */
+import { spinBench } from './checker-spin.js';
 import { checkerBench } from './checker.js';
 import { controllerSection } from './controller.js';
 import { groupBench } from './group.js';
@@ -14,6 +15,7 @@ export interface BenchSection {
 
 export const sections: readonly BenchSection[] = [
   checkerBench,
+  spinBench,
   raftBench,
   controllerSection,
   migrationBench,

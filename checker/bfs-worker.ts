@@ -1,16 +1,21 @@
 /**
  * One worker of the parallel BFS (see parallel-bfs.ts): owns a partition of the fingerprint
  * space, expands its frontier level by level, and sends successors it does not own to their
- * owners in batches of [parent id, action index, fingerprint high, low, length, words...].
+ * owners in batches of [parent id, action index, parent rank, fingerprint high, low, length,
+ * words...]; the owner checks the invariants of the states that are new to it. For each state
+ * of the level it builds it keeps the least path key (level-order.ts), so that parent links,
+ * and with them counterexamples, do not depend on the order in which batches arrive.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { assert } from '../spec/assert.js';
 import { findModel } from '../spec/registry.js';
-import { FingerprintSet } from './fingerprint-set.js';
+import { FingerprintIndex } from './fingerprint-index.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
+import { LevelOrder, pathKey } from './level-order.js';
 import type { AnyModel } from './model.js';
 import {
   distinctWord,
+  leastViolation,
   StopReason,
   type CoordinatorMessage,
   type FoundViolation,
@@ -18,12 +23,13 @@ import {
   type WorkerMessage,
   type WorkerSetup,
 } from './parallel-protocol.js';
-import { violatedInvariant } from './search.js';
-import { emptyQueueEntry, noParent, ParentTable, StateQueue } from './state-store.js';
-import { WordReader, WordWriter } from './words.js';
+import { deadlockName, isDeadlock } from './search.js';
+import { deadEntry, emptyQueueEntry, noParent, ParentTable, StateQueue } from './state-store.js';
+import { sameWords, WordReader, WordWriter } from './words.js';
 
 const batchWordsMax = 1 << 16;
 const stopCheckStride = 256;
+const headerWords = 6;
 
 const setup = workerData as WorkerSetup;
 const definition = findModel(setup.model);
@@ -33,21 +39,34 @@ const port = parentPort!;
 const control = setup.control;
 const counterBase = 4 + setup.workerIndex * 4;
 
-const visited = new FingerprintSet();
+const visited = new FingerprintIndex();
 const parents = new ParentTable();
+const order = new LevelOrder();
 let current = new StateQueue();
 let upcoming = new StateQueue();
 const encoded = new WordWriter();
 const view = new WordWriter();
 const reader = new WordReader(new Int32Array(0));
+/** The encoding of the state being expanded. */
+const parentWords = new WordWriter();
+/** Successors straight from words (Model.successorWords): no state object per successor. */
+const fastSuccessors =
+  model.successorWords !== undefined && !model.withinBounds && !model.writeView;
+let fastParent = 0;
+let fastRank = 0;
+let fastCount = 0;
 const outboxes = new Map<number, WordWriter>();
 const peers = new Map<number, MessagePort>();
 let endsAwaited = 0;
 /** The level being worked on, or -1 between a level's end and the next level's start. */
 let levelInProgress = -1;
+let checkViolations = true;
 let statesGenerated = 0;
 let depth = 0;
-let violation: FoundViolation | undefined;
+/** The least deadlock or out-of-bounds violation found while expanding this level. */
+let levelViolation: FoundViolation | undefined;
+/** States of the level being built that violate an invariant: local id, invariant index. */
+const violators: number[] = [];
 
 const globalId = (localId: number) => localId * setup.workerCount + setup.workerIndex;
 const localId = (id: number) => Math.floor(id / setup.workerCount);
@@ -68,50 +87,108 @@ function publishCounters(): void {
   Atomics.store(control, counterBase + 3, depth);
 }
 
-/**
- * Checks a state's invariants. `stateId` is its global id, or, with `extraAction`, its
- * parent's: a state outside the bounds or owned by another worker has no id here.
- */
-function check(state: unknown, stateId: number, extraAction?: number): void {
-  if (violation && setup.continueAfterViolation) return;
-  const invariant = violatedInvariant(model, state);
-  if (invariant === null) return;
-  if (!violation)
-    violation = { invariant, stateId, ...(extraAction === undefined ? {} : { extraAction }) };
-  if (!setup.continueAfterViolation) requestStop(StopReason.Violation);
+/** 1 + the index of the first invariant the state violates, or 0. */
+function invariantCode(state: unknown): number {
+  if (!checkViolations) return 0;
+  const invariants = model.invariants;
+  for (let index = 0; index < invariants.length; index++) {
+    if (!invariants[index]!.holds(state)) return index + 1;
+  }
+  return 0;
 }
 
-/** Adds a state this worker owns; returns its global id, or -1 when it was already known. */
+/**
+ * Adds a state this worker owns to the level being built and returns its local id, or gives
+ * a state of that level a lesser path and returns -1 (also when the state is older). With a
+ * canonical view (symmetry) the stored representative follows the least path.
+ */
 function insert(
   high: number,
   low: number,
   parentId: number,
   action: number,
+  key: number,
   words: Int32Array,
   start: number,
   end: number,
 ): number {
-  if (!visited.add(high, low)) return -1;
-  const id = globalId(parents.add(parentId, action));
-  upcoming.pushWords(id, words, start, end);
-  const distinct = Atomics.add(control, distinctWord, 1) + 1;
-  if (setup.maxStates > 0 && distinct >= setup.maxStates) requestStop(StopReason.MaxStates);
-  return id;
+  const local = visited.findOrAdd(high, low, parents.size);
+  if (local < 0) {
+    const id = globalId(parents.add(parentId, action));
+    order.add(key, upcoming.pushWords(id, words, start, end));
+    // The shared count is written by every worker: only a --max-states run pays for it.
+    if (setup.maxStates > 0 && Atomics.add(control, distinctWord, 1) + 1 >= setup.maxStates) {
+      requestStop(StopReason.MaxStates);
+    }
+    return parents.size - 1;
+  }
+  if (!order.inUpcoming(local) || key >= order.keyOf(local)) return -1;
+  parents.relink(local, parentId, action);
+  const offset = order.offsetOf(local);
+  const moved = model.writeView ? upcoming.replaceWords(offset, words, start, end) : offset;
+  order.lower(local, key, moved);
+  return -1;
 }
 
-/**
- * Handles one generated state. A state another worker owns is checked here, where it is
- * still an object, and sent as words: the owner then only deduplicates it.
- */
-function generate(state: unknown, parentId: number, action: number): void {
-  if (stopped() && !setup.continueAfterViolation) return;
+/** Checks a new state of the level being built; its least key is known at the level's end. */
+function checkNew(local: number, state: unknown): void {
+  const code = invariantCode(state);
+  if (code > 0) violators.push(local, code - 1);
+}
+
+/** Checks a new state that arrived as words: decoding only new states is cheaper. */
+function checkNewWords(local: number, words: Int32Array, start: number, end: number): void {
+  if (!checkViolations) return;
+  reader.words = words;
+  reader.position = start;
+  reader.end = end;
+  checkNew(local, model.codec.decode(reader));
+}
+
+/** A state outside the bounds is checked, never stored: its key is its parent's and action. */
+function checkOutside(state: unknown, parentId: number, action: number, rank: number): void {
+  const code = invariantCode(state);
+  if (code === 0) return;
+  const invariant = model.invariants[code - 1]!.name;
+  const key = pathKey(rank, action);
+  const candidate = { invariant, deadlock: false, key, stateId: parentId, extraAction: action };
+  levelViolation = leastViolation(candidate, levelViolation);
+}
+
+/** Inserts the successor in `encoded` (fingerprinted) or sends it to its owner. */
+function route(parentId: number, action: number, parentRank: number, state: unknown): void {
+  const { high, low } = fingerprint;
+  const owner = ownerOf(low);
+  if (owner === setup.workerIndex) {
+    const key = pathKey(parentRank, action);
+    const local = insert(high, low, parentId, action, key, encoded.words, 0, encoded.length);
+    if (local < 0) return;
+    if (state === undefined) checkNewWords(local, encoded.words, 0, encoded.length);
+    else checkNew(local, state);
+    return;
+  }
+  const outbox = outboxes.get(owner)!;
+  outbox.push(parentId);
+  outbox.push(action);
+  outbox.push(parentRank);
+  outbox.push(high);
+  outbox.push(low);
+  outbox.push(encoded.length);
+  outbox.pushWords(encoded.words, 0, encoded.length);
+  if (outbox.length >= batchWordsMax) flush(owner);
+}
+
+/** Handles one generated state object. */
+function generate(state: unknown, parentId: number, action: number, parentRank: number): void {
   statesGenerated++;
   if (model.withinBounds && !model.withinBounds(state)) {
-    check(state, parentId, action);
+    checkOutside(state, parentId, action, parentRank);
     return;
   }
   encoded.reset();
   model.codec.encode(state, encoded);
+  // A step that changes nothing leads to a known state (the parent).
+  if (sameWords(encoded, parentWords)) return;
   if (model.writeView) {
     view.reset();
     model.writeView(state, view);
@@ -119,22 +196,7 @@ function generate(state: unknown, parentId: number, action: number): void {
   } else {
     fingerprintWords(encoded.words, 0, encoded.length);
   }
-  const { high, low } = fingerprint;
-  const owner = ownerOf(low);
-  if (owner === setup.workerIndex) {
-    const id = insert(high, low, parentId, action, encoded.words, 0, encoded.length);
-    if (id >= 0) check(state, id);
-    return;
-  }
-  check(state, parentId, action);
-  const outbox = outboxes.get(owner)!;
-  outbox.push(parentId);
-  outbox.push(action);
-  outbox.push(high);
-  outbox.push(low);
-  outbox.push(encoded.length);
-  outbox.pushWords(encoded.words, 0, encoded.length);
-  if (outbox.length >= batchWordsMax) flush(owner);
+  route(parentId, action, parentRank, state);
 }
 
 function flush(owner: number): void {
@@ -147,27 +209,73 @@ function flush(owner: number): void {
 }
 
 function receiveBatch(words: Int32Array, length: number): void {
+  if (stopped()) return;
   for (let position = 0; position < length;) {
     const parentId = words[position]!;
     const action = words[position + 1]!;
-    const high = words[position + 2]!;
-    const low = words[position + 3]!;
-    const size = words[position + 4]!;
-    const start = position + 5;
-    position = start + size;
-    if (stopped() && !setup.continueAfterViolation) continue;
-    insert(high, low, parentId, action, words, start, start + size);
+    const key = pathKey(words[position + 2]!, action);
+    const high = words[position + 3]!;
+    const low = words[position + 4]!;
+    const start = position + headerWords;
+    const end = start + words[position + 5]!;
+    position = end;
+    const local = insert(high, low, parentId, action, key, words, start, end);
+    if (local >= 0) checkNewWords(local, words, start, end);
   }
 }
 
+/** Generates a queued state's successors; a state with none may be a deadlock. */
+function expandEntry(id: number, words: Int32Array, start: number, end: number): void {
+  const rank = order.rankOf(localId(id));
+  parentWords.reset();
+  parentWords.pushWords(words, start, end);
+  let successors = 0;
+  let state: unknown;
+  if (fastSuccessors) {
+    fastParent = id;
+    fastRank = rank;
+    fastCount = 0;
+    model.successorWords!(parentWords.words, 0, parentWords.length, encoded, emitFast);
+    successors = fastCount;
+  } else {
+    reader.words = words;
+    reader.position = start;
+    reader.end = end;
+    state = model.codec.decode(reader);
+    const actions = model.actions(state);
+    for (let index = 0; index < actions.length; index++) {
+      const successor = model.next(state, actions[index]);
+      if (successor === null) continue;
+      successors++;
+      if (successor === state) statesGenerated++;
+      else generate(successor, id, index, rank);
+    }
+  }
+  if (successors > 0 || !checkViolations || !setup.deadlock) return;
+  state ??= model.codec.decode(new WordReader(parentWords.words, 0, parentWords.length));
+  if (!isDeadlock(model, state, { deadlock: true })) return;
+  const candidate = { invariant: deadlockName, deadlock: true, key: rank, stateId: id };
+  levelViolation = leastViolation(candidate, levelViolation);
+}
+
+/** The fast path's successor, already in `encoded` (see Model.successorWords). */
+function emitFast(action: number): void {
+  fastCount++;
+  statesGenerated++;
+  if (sameWords(encoded, parentWords)) return;
+  fingerprintWords(encoded.words, 0, encoded.length);
+  route(fastParent, action, fastRank, undefined);
+}
+
 /**
- * Level 0 generates the initial states (on worker 0, which routes them to their owners);
- * level L >= 1 expands the states of depth L - 1 into those of depth L.
+ * Level 0 generates the initial states (on worker 0, which routes them to their owners, the
+ * initial index as the action of a rank-0 parent); level L >= 1 expands the states of depth
+ * L - 1 into those of depth L.
  */
 function expandLevel(level: number): void {
   if (level === 0) {
     if (setup.workerIndex === 0) {
-      model.initialStates().forEach((state, index) => generate(state, noParent, index));
+      model.initialStates().forEach((state, index) => generate(state, noParent, index, 0));
     }
   } else {
     const entry = emptyQueueEntry();
@@ -179,15 +287,7 @@ function expandLevel(level: number): void {
         if (stopped()) break;
       }
       current.shiftEntry(entry);
-      reader.words = entry.words;
-      reader.position = entry.start;
-      reader.end = entry.end;
-      const state = model.codec.decode(reader);
-      const actions = model.actions(state);
-      for (let index = 0; index < actions.length; index++) {
-        const successor = model.next(state, actions[index]);
-        if (successor !== null) generate(successor, entry.id, index);
-      }
+      if (entry.id !== deadEntry) expandEntry(entry.id, entry.words, entry.start, entry.end);
     }
     current.clear();
   }
@@ -197,6 +297,20 @@ function expandLevel(level: number): void {
     peers.get(owner)!.postMessage(end);
   }
   finishLevelIfComplete();
+}
+
+/** The least violation of the level: a deadlock, else the least-keyed invariant violation. */
+function levelSummary(): FoundViolation | undefined {
+  let found = levelViolation;
+  for (let index = 0; index < violators.length; index += 2) {
+    const local = violators[index]!;
+    const invariant = model.invariants[violators[index + 1]!]!.name;
+    const key = order.keyOf(local);
+    found = leastViolation({ invariant, deadlock: false, key, stateId: globalId(local) }, found);
+  }
+  levelViolation = undefined;
+  violators.length = 0;
+  return found;
 }
 
 /**
@@ -211,9 +325,12 @@ function finishLevelIfComplete(): void {
   upcoming.clear();
   if (current.count > 0) depth = Math.max(depth, levelInProgress);
   publishCounters();
+  const violation = levelSummary();
+  const sortedKeys = order.finishLevel(parents.size);
   const reply: WorkerMessage = {
     type: 'level-done',
     upcoming: current.count,
+    sortedKeys,
     ...(violation ? { violation } : {}),
   };
   levelInProgress = -1;
@@ -242,6 +359,8 @@ port.on('message', (message: CoordinatorMessage) => {
       port.postMessage({ type: 'ready' } satisfies WorkerMessage);
       return;
     case 'level':
+      if (message.level > 0) order.rank(message.sortedKeys, setup.workerIndex);
+      checkViolations = message.checkViolations;
       levelInProgress = message.level;
       expandLevel(message.level);
       return;

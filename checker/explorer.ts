@@ -1,13 +1,22 @@
 /**
  * The bookkeeping every exhaustive strategy shares: the visited set, parent links, counters,
- * invariant checks and the stop conditions. A strategy only decides the order in which
- * states are expanded (bfs.ts: a queue per level; dfs.ts: a stack).
+ * invariant and deadlock checks and the stop conditions. A strategy only decides the order in
+ * which states are expanded (bfs.ts: a queue per level; dfs.ts: a stack).
+ *
+ * BFS finishes the level in which it finds a violation (`finishLevel`), so that its counts
+ * and its counterexample are those the parallel search reports (parallel-bfs.ts): the
+ * shallowest violation, a deadlock before an invariant violation one step deeper, and among
+ * equals the one with the least path (initial-state index, then action indexes, compared in
+ * order). The FIFO order of BFS reaches every state first along its least path, so the first
+ * violation found at a depth is that least one.
  */
 import { FingerprintSet } from './fingerprint-set.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
 import type { AnyModel } from './model.js';
 import {
   Clock,
+  deadlockName,
+  isDeadlock,
   violatedInvariant,
   type Path,
   type Progress,
@@ -15,7 +24,7 @@ import {
   type SearchResult,
 } from './search.js';
 import { noParent, ParentTable, type QueueEntry } from './state-store.js';
-import { WordReader, WordWriter } from './words.js';
+import { sameWords, WordReader, WordWriter } from './words.js';
 
 /** Where a newly found state goes: the strategy's queue or stack. */
 export type Enqueue = (id: number, encoded: WordWriter, depth: number) => void;
@@ -28,9 +37,16 @@ export class Explorer {
   depth = 0;
   queued = 0;
   running = true;
-  private violation: { invariant: string; path: Path } | undefined;
+  private violation: { invariant: string; path: Path; depth: number } | undefined;
   private stoppedBy: SearchResult['stoppedBy'];
   private readonly encoded = new WordWriter();
+  /** The encoding of the state being expanded; empty for initial states. */
+  private readonly parentWords = new WordWriter();
+  private parentId = 0;
+  private successorDepth = 0;
+  /** Successors straight from words (Model.successorWords): no state object per successor. */
+  private readonly fastSuccessors: boolean;
+  private fastCount = 0;
   private readonly view = new WordWriter();
   private readonly reader = new WordReader(new Int32Array(0));
   private readonly maxStates: number;
@@ -39,9 +55,12 @@ export class Explorer {
     readonly model: AnyModel,
     private readonly options: SearchOptions,
     private readonly enqueue: Enqueue,
+    private readonly finishLevel = false,
   ) {
     this.clock = new Clock(options);
     this.maxStates = options.maxStates ?? Infinity;
+    this.fastSuccessors =
+      model.successorWords !== undefined && !model.withinBounds && !model.writeView;
   }
 
   visitInitialStates(): void {
@@ -50,34 +69,93 @@ export class Explorer {
     });
   }
 
+  /** A violation was found (BFS then stops once the level is finished). */
+  get violationFound(): boolean {
+    return this.violation !== undefined;
+  }
+
   /** Decodes a queued state and visits each of its successors. */
   expand(entry: QueueEntry, depth: number): void {
     const model = this.model;
-    const reader = this.reader;
-    reader.words = entry.words;
-    reader.position = entry.start;
-    reader.end = entry.end;
-    const state = model.codec.decode(reader);
-    const parentId = entry.id;
-    const actions = model.actions(state);
-    for (let index = 0; this.running && index < actions.length; index++) {
-      const successor = model.next(state, actions[index]);
-      if (successor !== null) this.visit(successor, parentId, index, depth + 1);
+    // A copy: in DFS a successor pushed onto the stack overwrites the popped entry's words.
+    this.parentWords.reset();
+    this.parentWords.pushWords(entry.words, entry.start, entry.end);
+    this.parentId = entry.id;
+    this.successorDepth = depth + 1;
+    let successors = 0;
+    let complete = true;
+    let state: unknown;
+    if (this.fastSuccessors) {
+      this.fastCount = 0;
+      const parent = this.parentWords;
+      model.successorWords!(parent.words, 0, parent.length, this.encoded, this.emitFast);
+      successors = this.fastCount;
+    } else {
+      state = this.decode(this.parentWords);
+      const actions = model.actions(state);
+      let index = 0;
+      for (; this.running && index < actions.length; index++) {
+        const successor = model.next(state, actions[index]);
+        if (successor === null) continue;
+        successors++;
+        if (successor === state) this.statesGenerated++;
+        else this.visit(successor, entry.id, index, depth + 1);
+      }
+      complete = index === actions.length;
+    }
+    if (successors === 0 && complete) {
+      state ??= this.decode(this.parentWords);
+      if (isDeadlock(model, state, this.options)) {
+        this.record(deadlockName, this.parents.pathTo(entry.id), depth);
+      }
     }
     if (this.running && this.clock.tick(this.progressNow)) this.stop('time-limit');
   }
+
+  private decode(words: WordWriter): unknown {
+    const reader = this.reader;
+    reader.words = words.words;
+    reader.position = 0;
+    reader.end = words.length;
+    return this.model.codec.decode(reader);
+  }
+
+  /** The fast path's successor, already in `encoded` (see Model.successorWords). */
+  private readonly emitFast = (actionIndex: number): void => {
+    this.fastCount++;
+    this.statesGenerated++;
+    if (!this.running) return;
+    const encoded = this.encoded;
+    if (sameWords(encoded, this.parentWords)) return;
+    fingerprintWords(encoded.words, 0, encoded.length);
+    if (!this.visited.add(fingerprint.high, fingerprint.low)) return;
+    const id = this.parents.add(this.parentId, actionIndex);
+    const depth = this.successorDepth;
+    if (depth > this.depth) this.depth = depth;
+    this.enqueue(id, encoded, depth);
+    if (!this.violation) {
+      const invariant = violatedInvariant(this.model, this.decode(encoded));
+      if (invariant !== null) this.record(invariant, this.parents.pathTo(id), depth);
+    }
+    if (this.running && this.visited.size >= this.maxStates) this.stop('max-states');
+  };
 
   /** Counts, deduplicates, checks and enqueues one generated state. */
   visit(state: unknown, parentId: number, actionIndex: number, depth: number): void {
     this.statesGenerated++;
     const model = this.model;
     if (model.withinBounds && !model.withinBounds(state)) {
-      if (this.violates(state)) this.record(state, this.parents.pathTo(parentId, actionIndex));
+      const invariant = this.violates(state);
+      if (invariant !== null) {
+        this.record(invariant, this.parents.pathTo(parentId, actionIndex), depth);
+      }
       return;
     }
     const encoded = this.encoded;
     encoded.reset();
     model.codec.encode(state, encoded);
+    // A step that changes nothing (a third of TwoPhase's) leads to a known state.
+    if (sameWords(encoded, this.parentWords)) return;
     let view = encoded;
     if (model.writeView) {
       view = this.view;
@@ -89,7 +167,8 @@ export class Explorer {
     const id = this.parents.add(parentId, actionIndex);
     if (depth > this.depth) this.depth = depth;
     this.enqueue(id, encoded, depth);
-    if (this.violates(state)) this.record(state, this.parents.pathTo(id));
+    const invariant = this.violates(state);
+    if (invariant !== null) this.record(invariant, this.parents.pathTo(id), depth);
     if (this.running && this.visited.size >= this.maxStates) this.stop('max-states');
   }
 
@@ -120,15 +199,21 @@ export class Explorer {
     };
   }
 
-  /** Whether the state violates an invariant that must still be reported. */
-  private violates(state: unknown): boolean {
-    if (this.violation && this.options.continueAfterViolation) return false;
-    return violatedInvariant(this.model, state) !== null;
+  /** The invariant the state violates, when a violation there must still be reported. */
+  private violates(state: unknown): string | null {
+    if (this.violation) return null;
+    return violatedInvariant(this.model, state);
   }
 
-  private record(state: unknown, path: Path): void {
-    this.violation = { invariant: violatedInvariant(this.model, state)!, path };
-    if (!this.options.continueAfterViolation) this.running = false;
+  /**
+   * Keeps the first violation, or, in BFS, a shallower one (a deadlock found while expanding
+   * the level whose successors broke an invariant). DFS stops at once; BFS at the level's end.
+   */
+  private record(invariant: string, path: Path, depth: number): void {
+    const recorded = this.violation;
+    if (recorded && !(this.finishLevel && depth < recorded.depth)) return;
+    this.violation = { invariant, path, depth };
+    if (!this.options.continueAfterViolation && !this.finishLevel) this.running = false;
   }
 
   private stop(reason: NonNullable<SearchResult['stoppedBy']>): void {

@@ -42,7 +42,22 @@ export interface Model<State, Action> {
    * invariants but neither counted nor explored. Absent means every state is inside.
    */
   withinBounds?(state: State): boolean;
+  /** A state with no successor that legitimately ends a behaviour (not a deadlock). */
+  isTerminal?(state: State): boolean;
   readonly codec: StateCodec<State>;
+  /**
+   * Optional fast path for the checker's hot loop: the successors of the encoded state
+   * words[start, end) written straight into `out` (reset before each), with no state object;
+   * `emit(actionIndex)` is called once per enabled action, in the order of `actions`. Must
+   * agree with `next` and the codec. Used only by models without withinBounds and writeView.
+   */
+  successorWords?(
+    words: Int32Array,
+    start: number,
+    end: number,
+    out: WordWriter,
+    emit: (actionIndex: number) => void,
+  ): void;
   /**
    * Writes the canonical view that is fingerprinted: two states with the same view are the
    * same state to the checker. Defaults to the codec's encoding. Symmetry reduction lives

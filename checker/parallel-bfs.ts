@@ -7,8 +7,10 @@
  * not own to the owner, in batches, over a MessageChannel of their own. A level ends when
  * every worker has expanded its frontier and received every peer's end-of-level mark; the
  * coordinator (this file) then starts the next level. Because every level is finished before
- * the next starts, the first violation found is at the shallowest depth, and the set of
- * distinct states does not depend on the number of workers.
+ * the next starts, and a violation stops the search only once its level is finished, the
+ * counts do not depend on the number of workers; nor does the counterexample, because each
+ * state's parent is the one on its least path (level-order.ts), as on one thread (bfs.ts). A
+ * --max-states or --time-limit stop ends a level midway: those counts may differ.
  *
  * State ids are global: local id * workers + worker index, so no worker has to ask another
  * for an id. A counterexample is rebuilt by asking owners for parent links.
@@ -21,6 +23,8 @@ import {
   controlWords,
   StopReason,
   type CoordinatorMessage,
+  leastViolation,
+  type FoundViolation,
   type WorkerMessage,
   type WorkerSetup,
 } from './parallel-protocol.js';
@@ -96,7 +100,7 @@ export async function parallelBreadthFirstSearch(
       maxStates: options.maxStates ?? 0,
       deadlineEpochMs:
         options.timeLimitSeconds === undefined ? 0 : Date.now() + options.timeLimitSeconds * 1000,
-      continueAfterViolation: options.continueAfterViolation === true,
+      deadlock: options.deadlock !== false,
     };
     handles.push(new WorkerHandle(startWorker(setup)));
   }
@@ -108,7 +112,8 @@ export async function parallelBreadthFirstSearch(
     : undefined;
   try {
     await connectPeers(handles);
-    return await runLevels(handles, control, request.workers, seconds);
+    const stopAtViolation = options.continueAfterViolation !== true;
+    return await runLevels(handles, control, request.workers, seconds, stopAtViolation);
   } finally {
     if (progressTimer) clearInterval(progressTimer);
     await Promise.all(handles.map((handle) => handle.worker.terminate()));
@@ -147,33 +152,32 @@ async function runLevels(
   control: Int32Array,
   workerCount: number,
   seconds: () => number,
+  stopAtViolation: boolean,
 ): Promise<SearchResult> {
   let depth = 0;
   let violation: { invariant: string; path: Path } | undefined;
+  let sortedKeys: Float64Array[] = [];
   for (let level = 0; ; level++) {
-    const replies = await Promise.all(
-      handles.map((handle) => handle.request({ type: 'level', level })),
-    );
+    const checkViolations = violation === undefined;
+    const message = { type: 'level', level, sortedKeys, checkViolations } as const;
+    const replies = await Promise.all(handles.map((handle) => handle.request(message)));
     let upcoming = 0;
+    let found: FoundViolation | undefined;
+    sortedKeys = [];
     for (const reply of replies) {
       expectReply(reply, 'level-done');
       if (reply.type !== 'level-done') continue;
       upcoming += reply.upcoming;
+      sortedKeys.push(reply.sortedKeys);
       if (reply.upcoming > 0) depth = level;
-      if (!violation && reply.violation) {
-        violation = {
-          invariant: reply.violation.invariant,
-          path: await rebuildPath(
-            handles,
-            workerCount,
-            reply.violation.stateId,
-            reply.violation.extraAction,
-          ),
-        };
-      }
+      if (reply.violation) found = leastViolation(reply.violation, found);
+    }
+    if (!violation && found) {
+      const path = await rebuildPath(handles, workerCount, found.stateId, found.extraAction);
+      violation = { invariant: found.invariant, path };
     }
     const stop = Atomics.load(control, 0) as StopReason;
-    if (upcoming === 0 || stop !== StopReason.None) {
+    if (upcoming === 0 || stop !== StopReason.None || (violation && stopAtViolation)) {
       const totals = readProgress(control, workerCount, seconds());
       const stoppedBy =
         stop === StopReason.MaxStates

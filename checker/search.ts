@@ -14,6 +14,12 @@ export interface SearchOptions {
   readonly maxStates?: number;
   /** Stop (result `incomplete`) after this many seconds. */
   readonly timeLimitSeconds?: number;
+  /**
+   * Report a reachable state with no successor at all (inside or outside the bounds) that
+   * the model does not declare terminal, as TLC does; the invariant is named "Deadlock".
+   * Default true.
+   */
+  readonly deadlock?: boolean;
   /** Keep exploring after a violation, reporting the first one found (TLC's -continue). */
   readonly continueAfterViolation?: boolean;
   /** Called every `progressIntervalMs` with the running figures. */
@@ -49,6 +55,15 @@ export interface SearchResult {
   readonly stoppedBy?: 'max-states' | 'time-limit';
   /** False for random simulation, which samples behaviours and never exhausts the space. */
   readonly exhaustive: boolean;
+}
+
+/** The name under which a deadlock is reported. */
+export const deadlockName = 'Deadlock';
+
+/** Whether a state without successors is a deadlock to report under these options. */
+export function isDeadlock(model: AnyModel, state: unknown, options: SearchOptions): boolean {
+  if (options.deadlock === false) return false;
+  return !(model.isTerminal?.(state) ?? false);
 }
 
 /** The name of the first invariant the state violates, or null. */

@@ -1,13 +1,26 @@
 /**
  * Seeded random simulation (TLC's -simulate, Stateright's simulation checker): walks from a
- * random initial state, choosing uniformly among the enabled actions, until a walk reaches
- * its length limit, a deadlock or the state constraint's edge. One seed drives a whole run,
- * so a run is reproducible. It samples behaviours; it never proves their absence.
+ * random initial state, choosing uniformly among the successors inside the bounds, until a
+ * walk reaches its length limit or a state with no successor inside them. A successor outside
+ * the bounds is checked against the invariants, as BFS checks it, but never walked into: a
+ * walk that stopped at the first such successor would rarely get deep (TLC's simulation
+ * likewise only walks states that satisfy the constraint). A state with no successor at all
+ * is a deadlock unless the model declares it terminal. One seed drives a whole run, so a run
+ * is reproducible; `distinctStates` counts the distinct states inside the bounds it reached.
+ * It samples behaviours; it never proves their absence.
  */
 import { FingerprintSet } from './fingerprint-set.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
 import type { AnyModel } from './model.js';
-import { Clock, violatedInvariant, type SearchOptions, type SearchResult } from './search.js';
+import {
+  Clock,
+  deadlockName,
+  isDeadlock,
+  violatedInvariant,
+  type Path,
+  type SearchOptions,
+  type SearchResult,
+} from './search.js';
 import { WordWriter } from './words.js';
 
 export interface SimulationOptions extends SearchOptions {
@@ -29,71 +42,115 @@ export function randomGenerator(seed: number): () => number {
   };
 }
 
+interface Violation {
+  readonly invariant: string;
+  readonly path: Path;
+}
+
+/** What one run shares between its walks. */
+class Simulation {
+  readonly visited = new FingerprintSet();
+  statesGenerated = 0;
+  depth = 0;
+  private readonly view = new WordWriter();
+
+  constructor(
+    readonly model: AnyModel,
+    readonly options: SimulationOptions,
+    readonly random: () => number,
+  ) {}
+
+  inBounds(state: unknown): boolean {
+    return this.model.withinBounds?.(state) ?? true;
+  }
+
+  remember(state: unknown): void {
+    const view = this.view;
+    view.reset();
+    if (this.model.writeView) this.model.writeView(state, view);
+    else this.model.codec.encode(state, view);
+    fingerprintWords(view.words, 0, view.length);
+    this.visited.add(fingerprint.high, fingerprint.low);
+  }
+
+  /** One walk from a random initial state; a violation ends it (and the run). */
+  walk(initialStates: readonly unknown[], walkLength: number): Violation | undefined {
+    const model = this.model;
+    const initialIndex = Math.floor(this.random() * initialStates.length);
+    let state = initialStates[initialIndex];
+    const actionIndexes: number[] = [];
+    const path = (extra: number[] = []) => ({
+      initialIndex,
+      actionIndexes: [...actionIndexes, ...extra],
+    });
+    if (!this.inBounds(state)) {
+      const invariant = violatedInvariant(model, state);
+      return invariant === null ? undefined : { invariant, path: path() };
+    }
+    for (let step = 0; ; step++) {
+      this.remember(state);
+      const invariant = violatedInvariant(model, state);
+      if (invariant !== null) return { invariant, path: path() };
+      if (step >= walkLength) return undefined;
+      const actions = model.actions(state);
+      const inside: { index: number; successor: unknown }[] = [];
+      let successors = 0;
+      for (let index = 0; index < actions.length; index++) {
+        const successor = model.next(state, actions[index]);
+        if (successor === null) continue;
+        successors++;
+        if (this.inBounds(successor)) {
+          inside.push({ index, successor });
+          continue;
+        }
+        const outside = violatedInvariant(model, successor);
+        if (outside !== null) return { invariant: outside, path: path([index]) };
+      }
+      this.statesGenerated += successors;
+      if (successors === 0 && isDeadlock(model, state, this.options)) {
+        return { invariant: deadlockName, path: path() };
+      }
+      if (inside.length === 0) return undefined;
+      const chosen = inside[Math.floor(this.random() * inside.length)]!;
+      actionIndexes.push(chosen.index);
+      state = chosen.successor;
+      this.depth = Math.max(this.depth, actionIndexes.length);
+    }
+  }
+}
+
 export function simulate(model: AnyModel, options: SimulationOptions): SearchResult {
   const clock = new Clock(options, 64);
-  const random = randomGenerator(options.seed);
-  const visited = new FingerprintSet();
-  const view = new WordWriter();
+  const simulation = new Simulation(model, options, randomGenerator(options.seed));
   const walks = options.walks ?? 1000;
   const walkLength = options.walkLength ?? 100;
   const maxStates = options.maxStates ?? Infinity;
   const initialStates = model.initialStates();
-  let statesGenerated = initialStates.length;
-  let depth = 0;
+  simulation.statesGenerated = initialStates.length;
   let stoppedBy: SearchResult['stoppedBy'];
-
-  const remember = (state: unknown) => {
-    if (model.withinBounds && !model.withinBounds(state)) return;
-    view.reset();
-    if (model.writeView) model.writeView(state, view);
-    else model.codec.encode(state, view);
-    fingerprintWords(view.words, 0, view.length);
-    visited.add(fingerprint.high, fingerprint.low);
-  };
-  const summary = (extra: Partial<SearchResult>): SearchResult => ({
-    result: 'ok',
-    distinctStates: visited.size,
-    statesGenerated,
-    depth,
+  let violation: Violation | undefined;
+  const progress = () => ({
+    statesGenerated: simulation.statesGenerated,
+    distinctStates: simulation.visited.size,
+    queue: 0,
+    depth: simulation.depth,
     seconds: clock.seconds,
-    exhaustive: false,
-    ...extra,
   });
-
   for (let walk = 0; walk < walks && initialStates.length > 0; walk++) {
-    const initialIndex = Math.floor(random() * initialStates.length);
-    let state: unknown = initialStates[initialIndex];
-    const actionIndexes: number[] = [];
-    for (let step = 0; ; step++) {
-      remember(state);
-      const invariant = violatedInvariant(model, state);
-      if (invariant !== null) {
-        return summary({ result: 'violation', invariant, path: { initialIndex, actionIndexes } });
-      }
-      if (step >= walkLength || (model.withinBounds && !model.withinBounds(state))) break;
-      const actions = model.actions(state);
-      const enabled: { index: number; successor: unknown }[] = [];
-      actions.forEach((action, index) => {
-        const successor = model.next(state, action);
-        if (successor !== null) enabled.push({ index, successor });
-      });
-      statesGenerated += enabled.length;
-      if (enabled.length === 0) break;
-      const chosen = enabled[Math.floor(random() * enabled.length)]!;
-      actionIndexes.push(chosen.index);
-      state = chosen.successor;
-      depth = Math.max(depth, actionIndexes.length);
-    }
-    const progress = () => ({
-      statesGenerated,
-      distinctStates: visited.size,
-      queue: 0,
-      depth,
-      seconds: clock.seconds,
-    });
-    if (visited.size >= maxStates) stoppedBy = 'max-states';
+    violation = simulation.walk(initialStates, walkLength);
+    if (violation) break;
+    if (simulation.visited.size >= maxStates) stoppedBy = 'max-states';
     else if (clock.tick(progress)) stoppedBy = 'time-limit';
     if (stoppedBy) break;
   }
-  return summary(stoppedBy ? { stoppedBy } : {});
+  return {
+    result: violation ? 'violation' : stoppedBy ? 'incomplete' : 'ok',
+    ...(violation ? { invariant: violation.invariant, path: violation.path } : {}),
+    ...(stoppedBy && !violation ? { stoppedBy } : {}),
+    distinctStates: simulation.visited.size,
+    statesGenerated: simulation.statesGenerated,
+    depth: simulation.depth,
+    seconds: clock.seconds,
+    exhaustive: false,
+  };
 }

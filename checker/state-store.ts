@@ -13,6 +13,9 @@ import type { WordWriter } from './words.js';
 /** Parent id of an initial state; its action slot holds the initial state's index. */
 export const noParent = -1;
 
+/** The id of a queue entry replaced by a later one (see `StateQueue.replaceWords`). */
+export const deadEntry = -1;
+
 export class ParentTable {
   private parents = new Int32Array(1 << 16);
   private actions = new Int32Array(1 << 16);
@@ -29,6 +32,14 @@ export class ParentTable {
   parentOf(id: number): number {
     assert(id >= 0 && id < this.size, `no state with id ${id}`);
     return this.parents[id]!;
+  }
+
+  /** Gives state `id` another parent: a lesser path to it found within its level. */
+  relink(id: number, parentId: number, actionIndex: number): void {
+    assert(id >= 0 && id < this.size, `no state with id ${id}`);
+    assert(parentId >= noParent, 'a parent id or noParent');
+    this.parents[id] = parentId;
+    this.actions[id] = actionIndex;
   }
 
   actionOf(id: number): number {
@@ -79,18 +90,40 @@ export class StateQueue {
     this.pushWords(id, encoded.words, 0, encoded.length);
   }
 
-  /** Appends an entry whose encoded state is source[start, end). */
-  pushWords(id: number, source: Int32Array, start: number, end: number): void {
+  /** Appends an entry whose encoded state is source[start, end); returns where it starts. */
+  pushWords(id: number, source: Int32Array, start: number, end: number): number {
     const length = end - start;
-    const needed = this.end + length + 3;
+    const offset = this.end;
+    const needed = offset + length + 3;
     if (needed > this.words.length) this.grow(needed);
     const words = this.words;
-    words[this.end] = length;
-    words[this.end + 1] = id;
-    words.set(source.subarray(start, end), this.end + 2);
-    words[this.end + 2 + length] = length;
+    words[offset] = length;
+    words[offset + 1] = id;
+    let target = offset + 2;
+    for (let index = start; index < end; index++) words[target++] = source[index]!;
+    words[offset + 2 + length] = length;
     this.end += length + 3;
     this.count++;
+    return offset;
+  }
+
+  /**
+   * Replaces the encoded state of the entry at `offset` (same id): in place when the length
+   * is the same, else the old entry is marked dead (id `deadEntry`) and a new one appended.
+   * Returns where the entry now starts.
+   */
+  replaceWords(offset: number, source: Int32Array, start: number, end: number): number {
+    const length = end - start;
+    const words = this.words;
+    const id = words[offset + 1]!;
+    assert(id !== deadEntry, 'replacing a dead entry');
+    if (words[offset] === length) {
+      let target = offset + 2;
+      for (let index = start; index < end; index++) words[target++] = source[index]!;
+      return offset;
+    }
+    words[offset + 1] = deadEntry;
+    return this.pushWords(id, source, start, end);
   }
 
   /** Removes the oldest entry into `entry` (its words stay valid until the next push). */

@@ -45,8 +45,11 @@ export class WordWriter {
   pushWords(source: Int32Array, start: number, end: number): void {
     const count = end - start;
     if (this.length + count > this.words.length) this.grow(this.length + count);
-    this.words.set(source.subarray(start, end), this.length);
-    this.length += count;
+    // A loop: `set(subarray(...))` allocates a view, which costs more than a short copy.
+    const words = this.words;
+    let target = this.length;
+    for (let index = start; index < end; index++) words[target++] = source[index]!;
+    this.length = target;
   }
 
   private grow(minimumWords: number): void {
@@ -56,6 +59,18 @@ export class WordWriter {
     words.set(this.words.subarray(0, this.length));
     this.words = words;
   }
+}
+
+/** Whether two encodings are equal (an empty one equals none: no state encodes to nothing). */
+export function sameWords(first: WordWriter, second: WordWriter): boolean {
+  const length = first.length;
+  if (length !== second.length || length === 0) return false;
+  const a = first.words;
+  const b = second.words;
+  for (let index = 0; index < length; index++) {
+    if (a[index] !== b[index]) return false;
+  }
+  return true;
 }
 
 export class WordReader {

@@ -70,6 +70,11 @@ const commonFlags: readonly FlagSpec[] = [
     valueName: 'FILE',
     description: 'where to write a counterexample (default shardkv-out/MODEL-INVARIANT.trace.json)',
   },
+  {
+    name: 'no-deadlock',
+    kind: 'boolean',
+    description: 'do not report states without successors (deadlocks) as violations',
+  },
   { name: 'quiet', kind: 'boolean', description: 'no progress lines on stderr' },
   { name: 'json', kind: 'boolean', description: 'print one JSON summary object as the last line' },
   { name: 'help', kind: 'boolean', description: 'show this help' },
@@ -165,6 +170,7 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
       ...(maxStates !== undefined ? { maxStates } : {}),
       ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
       continueAfterViolation: args.booleans.has('continue'),
+      deadlock: !args.booleans.has('no-deadlock'),
       ...(quiet ? {} : { onProgress: (progress: Progress) => io.stderr(formatProgress(progress)) }),
     },
   });

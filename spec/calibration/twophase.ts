@@ -7,6 +7,7 @@
  */
 import type { Model, ModelDefinition } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
+import { twoPhaseSuccessorWords } from './twophase-words.js';
 
 export type ResourceManagerState = 'working' | 'prepared' | 'committed' | 'aborted';
 export type TransactionManagerState = 'init' | 'committed' | 'aborted';
@@ -214,6 +215,7 @@ export function createTwoPhaseModel(
       },
     ],
     codec: { encode, decode: decoder(resourceManagers) },
+    successorWords: twoPhaseSuccessorWords(resourceManagers),
     variables,
   };
 }

@@ -3,7 +3,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildTrace, traceToItf } from '../../checker/trace.js';
 import { WordReader, WordWriter } from '../../checker/words.js';
-import { createTwoPhaseModel, initialState, step } from '../../spec/calibration/twophase.js';
+import {
+  createTwoPhaseModel,
+  initialState,
+  step,
+  type TwoPhaseState,
+} from '../../spec/calibration/twophase.js';
 
 test('TMCommit needs every RM prepared; TMAbort only from init', () => {
   let state = initialState(2);
@@ -69,6 +74,50 @@ test('a TwoPhase trace shows msgs as a set of records and rmState as a function'
   const itf = traceToItf(trace);
   assert.equal(itf.vars, ['rmState', 'tmState', 'tmPrepared', 'msgs']);
   assert.equal(itf.states[2]!['#meta'], { index: 2, action: 'TMAbort' });
+});
+
+/** Every (action index, encoded successor) of `state`, through `next` and the codec. */
+function successorsByStep(model: ReturnType<typeof createTwoPhaseModel>, state: TwoPhaseState) {
+  const found: [number, number[]][] = [];
+  model.actions(state).forEach((action, index) => {
+    const successor = model.next(state, action);
+    if (successor === null) return;
+    const out = new WordWriter();
+    model.codec.encode(successor, out);
+    found.push([index, [...out.words.subarray(0, out.length)]]);
+  });
+  return found;
+}
+
+test('successorWords agrees with step on every reachable state of 3 and of 9 RMs', () => {
+  for (const [rms, limit] of [
+    [3, Infinity],
+    [9, 3000],
+  ] as const) {
+    const model = createTwoPhaseModel(rms);
+    const queue = [...model.initialStates()];
+    const seen = new Set(queue.map((state) => JSON.stringify(state)));
+    for (let head = 0; head < queue.length && head < limit; head++) {
+      const state = queue[head]!;
+      const input = new WordWriter();
+      model.codec.encode(state, input);
+      const out = new WordWriter();
+      const fast: [number, number[]][] = [];
+      model.successorWords!(input.words, 0, input.length, out, (index) => {
+        fast.push([index, [...out.words.subarray(0, out.length)]]);
+      });
+      assert.equal(fast, successorsByStep(model, state));
+      for (const action of model.actions(state)) {
+        const successor = model.next(state, action);
+        const key = JSON.stringify(successor);
+        if (successor !== null && !seen.has(key)) {
+          seen.add(key);
+          queue.push(successor);
+        }
+      }
+    }
+    if (rms === 3) assert.is(seen.size, 288, 'every state of TLC count 288 was compared');
+  }
 });
 
 test.run();

@@ -1,0 +1,79 @@
+// Results that do not depend on the number of workers (issue 11, point 2): the parallel BFS
+// finishes the level of a violation and keeps, for every state, the parent on its least path,
+// so 1 and 2 workers report the same counts and the same counterexample. The pinned counts
+// come from the code itself (one worker), not from an independent source.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { breadthFirstSearch } from '../../checker/bfs.js';
+import type { Params } from '../../checker/model.js';
+import { resolveParams } from '../../checker/params.js';
+import { parallelBreadthFirstSearch } from '../../checker/parallel-bfs.js';
+import type { SearchOptions, SearchResult } from '../../checker/search.js';
+import { findModel } from '../../spec/registry.js';
+
+async function bothWays(
+  name: string,
+  bug: string | undefined,
+  given: Record<string, string>,
+  options: SearchOptions = {},
+): Promise<[SearchResult, SearchResult]> {
+  const definition = findModel(name)!;
+  const params: Params = resolveParams(definition, bug, given);
+  const one = breadthFirstSearch(definition.create(params, bug), options);
+  const request = { model: name, params, bug, workers: 2 };
+  const two = await parallelBreadthFirstSearch(request, options);
+  return [one, two];
+}
+
+function assertSame(one: SearchResult, two: SearchResult): void {
+  assert.is(two.result, one.result);
+  assert.is(two.invariant, one.invariant);
+  assert.is(two.distinctStates, one.distinctStates);
+  assert.is(two.statesGenerated, one.statesGenerated);
+  assert.is(two.depth, one.depth);
+  assert.equal(two.path, one.path);
+}
+
+test('migration dedup-not-migrated: 1 and 2 workers, same counts, same 9-step trace', async () => {
+  const [one, two] = await bothWays('migration', 'dedup-not-migrated', {});
+  assert.is(one.invariant, 'ExactlyOnce');
+  assert.is(one.distinctStates, 18652);
+  assert.is(one.statesGenerated, 104580);
+  assert.is(one.path?.actionIndexes.length, 9);
+  assertSame(one, two);
+});
+
+test('twice with 2 workers: the same trace (batches arrive in another order)', async () => {
+  const [, first] = await bothWays('raft', 'forget-vote-on-restart', {});
+  const [one, second] = await bothWays('raft', 'forget-vote-on-restart', {});
+  assert.is(one.invariant, 'ElectionSafety');
+  assert.is(one.distinctStates, 1138);
+  assertSame(one, first);
+  assertSame(one, second);
+});
+
+test('raft --symmetry: the stored representative follows the least path', async () => {
+  const [one, two] = await bothWays('raft', 'vote-ignores-log', { symmetry: 'true' });
+  assert.is(one.invariant, 'LeaderCompleteness');
+  assert.is(one.distinctStates, 1351);
+  assert.is(one.path?.actionIndexes.length, 12);
+  assertSame(one, two);
+});
+
+test('--continue: the first violation, and the whole space counted, on either count', async () => {
+  const options = { continueAfterViolation: true };
+  const [one, two] = await bothWays('migration', 'dedup-not-migrated', {}, options);
+  assert.is(one.invariant, 'ExactlyOnce');
+  assert.is(one.path?.actionIndexes.length, 9);
+  assert.ok(one.distinctStates > 18652);
+  assertSame(one, two);
+});
+
+test('controller at small bounds: 1 and 2 workers agree (a deadlock unless terminal)', async () => {
+  const given = { gids: '2', shards: '1', ops: '2', moves: '1' };
+  const [one, two] = await bothWays('controller', undefined, given);
+  assert.ok(one.result === 'ok' || one.invariant === 'Deadlock', one.invariant);
+  assertSame(one, two);
+});
+
+test.run();
