@@ -54,6 +54,45 @@ export interface Model<State, Action> {
    * Defaults to the state itself when it is a plain object.
    */
   variables?(state: State): Record<string, unknown>;
+  /**
+   * Temporal properties checked on the explored state graph under `fairness` (liveness.ts).
+   * Absent or empty: `shardkv check` runs no liveness pass.
+   */
+  readonly properties?: readonly TemporalProperty<State>[];
+  /** Which actions are weakly fair (TLC's WF_vars(A)); absent means none is. */
+  readonly fairness?: Fairness<Action>;
+}
+
+/**
+ * A liveness property. `eventually`: every fair behaviour reaches a state where `holds` is
+ * true (TLA+'s <>Q). `leadsTo`: whenever `trigger` holds, `holds` holds then or later
+ * (P ~> Q). A behaviour may stutter forever in any state where no weakly fair action is
+ * enabled, so a terminal state where Q is false violates `eventually Q`.
+ */
+export type TemporalProperty<State> =
+  | {
+      readonly name: string;
+      readonly kind: 'eventually';
+      holds(state: State): boolean;
+    }
+  | {
+      readonly name: string;
+      readonly kind: 'leadsTo';
+      trigger(state: State): boolean;
+      holds(state: State): boolean;
+    };
+
+/**
+ * Weak fairness of action classes. A class is a string naming one fair action family for
+ * one actor or message ("RMPrepare(r1)", "Deliver(s1->s2 AppendEntries t2)"): a cycle in
+ * which some class is enabled in every state but never taken is not a fair behaviour. A
+ * class must name what it acts on, never a position that shifts (an index into a bag).
+ */
+export interface Fairness<Action> {
+  /** The action's weakly fair class, or null when the action need not be taken. */
+  weakClass?(action: Action): string | null;
+  /** Or: an action whose label starts with one of these is weakly fair, its label its class. */
+  readonly weakLabelPrefixes?: readonly string[];
 }
 
 /** A model with its types erased, as the registry and the CLI hold it. */
