@@ -59,9 +59,11 @@ export const boolean = (spec: Omit<BooleanParam, 'kind'>): BooleanParam => ({
   kind: 'boolean',
   ...spec,
 });
-export function choice<const Choice extends string>(
-  spec: Omit<ChoiceParam<Choice>, 'kind'>,
-): ChoiceParam<Choice> {
+export function choice<const Choices extends readonly string[]>(spec: {
+  readonly description: string;
+  readonly default: Choices[number];
+  readonly choices: Choices;
+}): ChoiceParam<Choices[number]> {
   return { kind: 'choice', ...spec };
 }
 
