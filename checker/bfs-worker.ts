@@ -5,8 +5,8 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { assert } from '../spec/assert.js';
-import { findModel } from '../spec/registry.js';
 import { FingerprintSet } from './fingerprint-set.js';
+import { resolveModel } from './load-model.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
 import type { AnyModel } from './model.js';
 import {
@@ -26,7 +26,8 @@ const batchWordsMax = 1 << 16;
 const stopCheckStride = 256;
 
 const setup = workerData as WorkerSetup;
-const definition = findModel(setup.model);
+// A registered name, or the module path of a model loaded from outside spec/.
+const definition = await resolveModel(setup.model);
 assert(definition !== undefined, `unknown model ${setup.model}`);
 const model: AnyModel = definition.create(setup.params, setup.bug);
 const port = parentPort!;

@@ -163,7 +163,8 @@ function typedParams<Declarations extends ParamDeclarations>(
   const typed: Record<string, unknown> = {};
   for (const [name, declaration] of Object.entries(declarations)) {
     const value = params[flagName(name)] ?? declaration.default;
-    const kind = declaration.kind === 'integer' ? 'number' : declaration.kind === 'boolean' ? 'boolean' : 'string';
+    const kinds = { integer: 'number', boolean: 'boolean', choice: 'string' } as const;
+    const kind = kinds[declaration.kind];
     assert(typeof value === kind, `parameter ${name} must be a ${kind}, got ${String(value)}`);
     typed[name] = value;
   }

@@ -79,7 +79,8 @@ export class IdTable {
     this.slots = new Int32Array(capacity * 3);
     this.mask = capacity - 1;
     for (let base = 0; base < old.length; base += 3) {
-      if (old[base] !== 0 || old[base + 1] !== 0) this.place(old[base]!, old[base + 1]!, old[base + 2]!);
+      if (old[base] === 0 && old[base + 1] === 0) continue;
+      this.place(old[base]!, old[base + 1]!, old[base + 2]!);
     }
   }
 }

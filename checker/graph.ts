@@ -199,7 +199,7 @@ function finish(builder: GraphBuilder, stoppedBy: StateGraph['stoppedBy']): Stat
 }
 
 /** The path of action indexes from an initial state to `id` along the BFS tree. */
-export function treePath(graph: StateGraph, id: number): { initialIndex: number; actions: number[] } {
+export function treePath(graph: StateGraph, id: number) {
   const actions: number[] = [];
   let current = id;
   for (let steps = 0; graph.parent[current]! >= 0; steps++) {

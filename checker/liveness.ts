@@ -65,7 +65,8 @@ export function checkLiveness(model: AnyModel, options: SearchOptions = {}): Liv
   for (const [index, name] of properties.entries()) {
     const eventually = model.properties![index]!.kind === 'eventually';
     const lasso = findViolation(graph, index, eventually);
-    if (lasso) return { result: 'violation', property: name, lasso, ...summary, seconds: seconds() };
+    if (!lasso) continue;
+    return { result: 'violation', property: name, lasso, ...summary, seconds: seconds() };
   }
   return { result: 'ok', ...summary, seconds: seconds() };
 }

@@ -136,6 +136,11 @@ export interface ModelDefinition {
    * counterexample is the puzzle's answer). `check-all` reports that violation as expected.
    */
   readonly expectedViolation?: string;
+  /**
+   * The absolute path of the module it was loaded from (load-model.ts), for a model outside
+   * the registry: worker threads and `replay` load it from there. Absent for registered ones.
+   */
+  readonly modulePath?: string;
   /** Builds the model; `bug` is one of `bugs` or undefined. Must be deterministic. */
   create(params: Params, bug: string | undefined): AnyModel;
 }

@@ -134,7 +134,8 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
   if (trace.loop !== undefined && !firstViolation) {
     const defect = lassoDefect(model, trace, states, actions);
     if (defect) return { result: 'invalid', step: steps, reason: defect };
-    return { result: 'violation', steps, invariant: trace.property!, step: steps, loop: trace.loop };
+    const property = trace.property!;
+    return { result: 'violation', steps, invariant: property, step: steps, loop: trace.loop };
   }
   return firstViolation
     ? { result: 'violation', steps, ...firstViolation }

@@ -40,6 +40,8 @@ export interface Trace {
   readonly property?: string;
   /** A lasso: after the last step the behaviour returns to states[loop] and repeats forever. */
   readonly loop?: number;
+  /** The module a model outside the registry was loaded from (load-model.ts). */
+  readonly module?: string;
 }
 
 /** The variables of a state, ITF-encoded. */

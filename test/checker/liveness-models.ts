@@ -16,7 +16,9 @@ type RecoveryAction = 'Delete' | 'Ask' | 'Retry';
 export const recoveryDefinition = defineModel({
   name: 'recovery',
   description: 'a driver that asks a deleted source forever (liveness test)',
-  params: { wedge: choice({ description: 'ask the source', default: 'yes', choices: ['yes', 'no'] }) },
+  params: {
+    wedge: choice({ description: 'ask the source', default: 'yes', choices: ['yes', 'no'] }),
+  },
   create: ({ wedge }): ModelSpec<Recovery, RecoveryAction> => ({
     initialStates: (): Recovery[] => [{ phase: 'copying', sourceDeleted: false }],
     actions: (): RecoveryAction[] => ['Delete', 'Ask', 'Retry'],
@@ -33,7 +35,11 @@ export const recoveryDefinition = defineModel({
     },
     invariants: { TypeOK: (state: Recovery) => typeof state.sourceDeleted === 'boolean' },
     properties: [
-      { name: 'EventuallyPublished', kind: 'eventually', holds: (state) => state.phase === 'published' },
+      {
+        name: 'EventuallyPublished',
+        kind: 'eventually',
+        holds: (state) => state.phase === 'published',
+      },
     ],
     fairness: { weakLabelPrefixes: [''] },
   }),
@@ -42,7 +48,9 @@ export const recoveryDefinition = defineModel({
 interface Mailbox {
   readonly pending: readonly boolean[];
 }
-type MailAction = { readonly type: 'Deliver'; readonly message: number } | { readonly type: 'Resend' };
+type MailAction =
+  | { readonly type: 'Deliver'; readonly message: number }
+  | { readonly type: 'Resend' };
 
 /**
  * Two messages; message 1 can be resent after delivery, message 0 cannot. Delivering and
@@ -67,7 +75,9 @@ export const mailboxDefinition = defineModel({
       { type: 'Resend' },
     ],
     next: (state: Mailbox, action: MailAction): Mailbox | null => {
-      if (action.type === 'Resend') return state.pending[1] ? null : { pending: [state.pending[0]!, true] };
+      if (action.type === 'Resend') {
+        return state.pending[1] ? null : { pending: [state.pending[0]!, true] };
+      }
       if (!state.pending[action.message]) return null;
       const pending = state.pending.slice();
       pending[action.message] = false;
@@ -110,7 +120,9 @@ export const crossingDefinition = defineModel({
       return state.light === 1 && !state.crossed ? { ...state, crossed: true } : null;
     },
     invariants: {},
-    properties: [{ name: 'EventuallyCrossed', kind: 'eventually', holds: (state) => state.crossed }],
+    properties: [
+      { name: 'EventuallyCrossed', kind: 'eventually', holds: (state) => state.crossed },
+    ],
     fairness: { weakLabelPrefixes: ['Change', 'Cross'] },
   }),
 });

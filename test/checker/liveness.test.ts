@@ -8,14 +8,14 @@ import { buildStateGraph } from '../../checker/graph.js';
 import { stronglyConnectedComponents } from '../../checker/graph-scc.js';
 import { buildLassoTrace, formatLasso, lassoToItf } from '../../checker/liveness-trace.js';
 import { checkLiveness } from '../../checker/liveness.js';
-import type { Params } from '../../checker/model.js';
+import type { AnyModel, Params } from '../../checker/model.js';
 import { replayTrace } from '../../checker/replay.js';
 import type { Trace } from '../../checker/trace.js';
 import { createTwoPhaseModel } from '../../spec/calibration/twophase.js';
 import { crossingDefinition, mailboxDefinition, recoveryDefinition } from './liveness-models.js';
 
-const labels = (model: ReturnType<typeof recoveryDefinition.create>, lasso: { actionIndexes: readonly number[] }, initialIndex = 0) => {
-  let state = model.initialStates()[initialIndex];
+const labels = (model: AnyModel, lasso: { readonly actionIndexes: readonly number[] }) => {
+  let state = model.initialStates()[0];
   return lasso.actionIndexes.map((index) => {
     const action = model.actions(state)[index];
     state = model.next(state, action)!;
@@ -89,7 +89,12 @@ test('leadsTo: the trigger state starts the violation; states before it may sati
         next: (x) => (x < 3 ? x + 1 : null),
         invariants: {},
         properties: [
-          { name: 'LeadsTo', kind: 'leadsTo', trigger: (x) => x === from, holds: (x) => x === target },
+          {
+            name: 'LeadsTo',
+            kind: 'leadsTo',
+            trigger: (x) => x === from,
+            holds: (x) => x === target,
+          },
         ],
         fairness: { weakLabelPrefixes: ['Inc'] },
       }),
@@ -106,7 +111,10 @@ test('Tarjan is iterative: a 200,000-state chain and a 200,000-state ring', () =
   const ring = defineModel({
     name: 'ring',
     description: 'deep graph',
-    params: { size: integer({ description: 'states', default: 200_000 }), closed: integer({ description: '1: ring', default: 1 }) },
+    params: {
+      size: integer({ description: 'states', default: 200_000 }),
+      closed: integer({ description: '1: ring, 0: chain', default: 1 }),
+    },
     create: ({ size, closed }): ModelSpec<number, 'Next'> => ({
       initialStates: () => [0],
       actions: () => ['Next'],
@@ -133,7 +141,13 @@ test('a lasso trace replays as a violation of its property; a broken one is inva
   assert.match(formatLasso(trace), 'After step 3 the behaviour is back in state 1');
   assert.is(lassoToItf(trace).loop, 1);
   const replayed = replayTrace(recoveryDefinition, JSON.parse(JSON.stringify(trace)));
-  assert.equal(replayed, { result: 'violation', steps: 3, invariant: 'EventuallyPublished', step: 3, loop: 1 });
+  assert.equal(replayed, {
+    result: 'violation',
+    steps: 3,
+    invariant: 'EventuallyPublished',
+    step: 3,
+    loop: 1,
+  });
   const open: Trace = { ...trace, loop: 0 };
   const notClosed = replayTrace(recoveryDefinition, open);
   assert.is(notClosed.result, 'invalid');
