@@ -43,7 +43,8 @@ type Exported = Partial<ModelDefinition> & { params?: unknown; create?: unknown 
 function asDefinition(value: unknown): ModelDefinition | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const candidate = value as Exported;
-  if (typeof candidate.name !== 'string' || typeof candidate.create !== 'function') return undefined;
+  const named = typeof candidate.name === 'string';
+  if (!named || typeof candidate.create !== 'function') return undefined;
   if (Array.isArray(candidate.params) && Array.isArray(candidate.bugs)) {
     return candidate as ModelDefinition;
   }

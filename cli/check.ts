@@ -197,9 +197,8 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     const identity = { model: definition.name, params, bug };
     const built = buildLassoTrace(model, identity, liveness.lasso!, liveness.property!);
     const trace = definition.modulePath ? { ...built, module: definition.modulePath } : built;
-    tracePath =
-      args.values['out'] ??
-      join('shardkv-out', `${definition.name}${bug ? `-${bug}` : ''}-${liveness.property}.trace.json`);
+    const name = `${definition.name}${bug ? `-${bug}` : ''}-${liveness.property}`;
+    tracePath = args.values['out'] ?? join('shardkv-out', `${name}.trace.json`);
     const itfPath = tracePath.replace(/(\.trace)?\.json$/, '') + '.itf.json';
     writeTraceFile(tracePath, trace);
     writeTraceFile(itfPath, lassoToItf(trace));
@@ -325,7 +324,8 @@ function livenessLine(liveness: LivenessResult): string {
         ? `LIVENESS INCOMPLETE: stopped by ${liveness.stoppedBy}`
         : `LIVENESS OK under weak fairness: ${liveness.properties.join(', ')}`;
   const mebibytes = Math.round(liveness.graphBytes / 2 ** 20);
-  return `${verdict} (${liveness.distinctStates} states, ${liveness.edges} edges, ${mebibytes} MiB)`;
+  const graph = `${liveness.distinctStates} states, ${liveness.edges} edges, ${mebibytes} MiB`;
+  return `${verdict} (${graph})`;
 }
 
 export function formatProgress(progress: Progress): string {
