@@ -82,7 +82,7 @@ export interface ModelSpec<State, Action> {
   writeView?(state: State, out: WordWriter): void;
   variables?(state: State): Record<string, unknown>;
   readonly properties?: readonly TemporalProperty<State>[];
-  readonly fairness?: Fairness<Action>;
+  readonly fairness?: Fairness<State, Action>;
 }
 
 export interface BugDeclaration<Declarations extends ParamDeclarations> {

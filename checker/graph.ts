@@ -53,10 +53,10 @@ export interface StateGraph {
 }
 
 /** The weakly fair class of an action under the model's fairness, or null. */
-export function fairnessClass(model: AnyModel, action: unknown): string | null {
+export function fairnessClass(model: AnyModel, action: unknown, state: unknown): string | null {
   const fairness = model.fairness;
   if (!fairness) return null;
-  if (fairness.weakClass) return fairness.weakClass(action);
+  if (fairness.weakClass) return fairness.weakClass(action, state);
   const label = model.label(action);
   const prefixes = fairness.weakLabelPrefixes ?? [];
   return prefixes.some((prefix) => label.startsWith(prefix)) ? label : null;
@@ -109,8 +109,8 @@ class GraphBuilder {
     return id;
   }
 
-  classOf(action: unknown): number {
-    const name = fairnessClass(this.model, action);
+  classOf(action: unknown, state: unknown): number {
+    const name = fairnessClass(this.model, action, state);
     if (name === null) return unfair;
     let id = this.classIds.get(name);
     if (id === undefined) {
@@ -159,7 +159,7 @@ export function buildStateGraph(model: AnyModel, options: SearchOptions = {}): S
       if (target === id) continue;
       builder.edgeTarget.push(target);
       builder.edgeAction.push(index);
-      builder.edgeClass.push(builder.classOf(actions[index]));
+      builder.edgeClass.push(builder.classOf(actions[index], state));
     }
   }
   return finish(builder, stoppedBy);

@@ -50,7 +50,7 @@ function enabledClasses(model: AnyModel, state: unknown): Set<string> {
   const classes = new Set<string>();
   const own = encoding(model, state);
   for (const action of model.actions(state)) {
-    const fairClass = fairnessClass(model, action);
+    const fairClass = fairnessClass(model, action, state);
     if (fairClass === null || classes.has(fairClass)) continue;
     const next = model.next(state, action);
     if (next !== null && encoding(model, next) !== own) classes.add(fairClass);
@@ -120,7 +120,7 @@ function fairnessDefect(
   actions.slice(loop).forEach((action, index) => {
     const before = encoding(model, cycleStates[index]);
     const after = encoding(model, states[loop + index + 1]);
-    const fairClass = fairnessClass(model, action);
+    const fairClass = fairnessClass(model, action, cycleStates[index]);
     if (fairClass !== null && before !== after) taken.add(fairClass);
   });
   const starved = [...always].find((fairClass) => !taken.has(fairClass));

@@ -60,7 +60,7 @@ export interface Model<State, Action> {
    */
   readonly properties?: readonly TemporalProperty<State>[];
   /** Which actions are weakly fair (TLC's WF_vars(A)); absent means none is. */
-  readonly fairness?: Fairness<Action>;
+  readonly fairness?: Fairness<State, Action>;
 }
 
 /**
@@ -88,9 +88,13 @@ export type TemporalProperty<State> =
  * which some class is enabled in every state but never taken is not a fair behaviour. A
  * class must name what it acts on, never a position that shifts (an index into a bag).
  */
-export interface Fairness<Action> {
-  /** The action's weakly fair class, or null when the action need not be taken. */
-  weakClass?(action: Action): string | null;
+export interface Fairness<State, Action> {
+  /**
+   * The weakly fair class of the action in this state, or null when it need not be taken.
+   * The state is there for actions that name a message by its place in a bag: the class
+   * must name the message itself.
+   */
+  weakClass?(action: Action, state: State): string | null;
   /** Or: an action whose label starts with one of these is weakly fair, its label its class. */
   readonly weakLabelPrefixes?: readonly string[];
 }

@@ -70,6 +70,36 @@ test('weak fairness per message excludes a cycle that starves Deliver(0)', () =>
   assert.equal(none.lasso, { initialIndex: 0, actionIndexes: [], loop: 0 });
 });
 
+test('a class names the message, not its place in the bag (weakClass reads the state)', () => {
+  // The bag is sorted: sending "a" pushes "b" from place 0 to place 1. Delivering "a" and
+  // sending it again forever starves "b"; by place, "DeliverAt(0)" is taken on that cycle.
+  const bag = (byContent: boolean) =>
+    defineModel({
+      name: 'bag',
+      description: 'sorted bag',
+      create: (): ModelSpec<readonly string[], number | 'SendA'> => ({
+        initialStates: () => [['b']],
+        actions: () => [0, 1, 'SendA'],
+        next: (messages, action) => {
+          if (action === 'SendA') return messages.includes('a') ? null : ['a', ...messages];
+          return action < messages.length ? messages.filter((_, index) => index !== action) : null;
+        },
+        invariants: {},
+        properties: [{ name: 'BDelivered', kind: 'eventually', holds: (m) => !m.includes('b') }],
+        fairness: {
+          weakClass: (action, messages) =>
+            action === 'SendA' ? null : byContent ? messages[action]! : `DeliverAt(${action})`,
+        },
+      }),
+    });
+  const byPlace = bag(false);
+  const result = checkLiveness(byPlace.build(byPlace.defaults));
+  assert.is(result.result, 'violation', 'the position class wrongly counts as taken');
+  assert.equal(result.lasso, { initialIndex: 0, actionIndexes: [2, 0], loop: 0 });
+  const byContent = bag(true);
+  assert.is(checkLiveness(byContent.build(byContent.defaults)).result, 'ok');
+});
+
 test('weak, not strong: an action enabled on one state of a cycle need not be taken', () => {
   const model = crossingDefinition.build({ lights: 3 });
   const result = checkLiveness(model);
