@@ -12,8 +12,9 @@
  * behaviour that never takes it while it stays enabled is not fair, but the graph ends there.
  *
  * Memory (see `bytes`): per state 32-48 bytes of the id table (three words a slot, 1/2 to
- * 3/4 full), 16 bytes of arrays (edge start, parent, parent action, property bits) and the
- * frontier's encoded states; per edge 12 bytes (target, action index, class).
+ * 3/4 full) and 16 bytes of arrays (edge start, parent, parent action, property bits); per
+ * edge 12 bytes (target, action index, class); and the encoded states of two BFS levels.
+ * Arrays double as they grow, so up to twice that is reserved.
  * States are identified by the codec's encoding, not the model's view: fairness classes
  * name actors, and a quotient by symmetry would merge classes (TLC warns the same).
  */
@@ -74,7 +75,11 @@ function propertyBitsOf(model: AnyModel, state: unknown): number {
 
 class GraphBuilder {
   readonly ids = new IdTable();
-  readonly queue = new StateQueue();
+  /** The level being expanded and the next one: a level's buffer is reused once expanded. */
+  current = new StateQueue();
+  upcoming = new StateQueue();
+  frontierBytesMax = 0;
+  stoppedBy: StateGraph['stoppedBy'];
   readonly edgeStart = new GrowableInt32();
   readonly parent = new GrowableInt32();
   readonly parentAction = new GrowableInt32();
@@ -87,7 +92,10 @@ class GraphBuilder {
   readonly encoded = new WordWriter();
   statesGenerated = 0;
 
-  constructor(readonly model: AnyModel) {}
+  constructor(
+    readonly model: AnyModel,
+    private readonly maxStates: number,
+  ) {}
 
   /** The id of a state inside the bounds, adding it (and queueing it) when new. */
   idOf(state: unknown, parentId: number, action: number): number {
@@ -101,12 +109,23 @@ class GraphBuilder {
     const known = this.ids.get(fingerprint.high, fingerprint.low);
     if (known >= 0) return known;
     const id = this.parent.length;
+    if (id >= this.maxStates) {
+      this.stoppedBy = 'max-states';
+      return outsideBounds;
+    }
     this.ids.set(fingerprint.high, fingerprint.low, id);
     this.parent.push(parentId);
     this.parentAction.push(action);
     this.propertyBits.push(propertyBitsOf(model, state));
-    this.queue.push(id, encoded);
+    this.upcoming.push(id, encoded);
     return id;
+  }
+
+  nextLevel(): void {
+    const frontierBytes = this.current.bytes + this.upcoming.bytes;
+    this.frontierBytesMax = Math.max(this.frontierBytesMax, frontierBytes);
+    [this.current, this.upcoming] = [this.upcoming, this.current];
+    this.upcoming.clear();
   }
 
   classOf(action: unknown, state: unknown): number {
@@ -125,25 +144,23 @@ class GraphBuilder {
 /** Explores the bounded state space breadth-first, keeping every edge. */
 export function buildStateGraph(model: AnyModel, options: SearchOptions = {}): StateGraph {
   assert((model.properties ?? []).length <= propertiesMax, 'at most 16 temporal properties');
-  const builder = new GraphBuilder(model);
+  const builder = new GraphBuilder(model, options.maxStates ?? Infinity);
   const clock = new Clock(options);
-  const maxStates = options.maxStates ?? Infinity;
-  let stoppedBy: StateGraph['stoppedBy'];
   model.initialStates().forEach((state, index) => builder.idOf(state, -1, index));
   const entry = emptyQueueEntry();
   const reader = new WordReader(new Int32Array(0));
   const progress = () => ({
     statesGenerated: builder.statesGenerated,
     distinctStates: builder.parent.length,
-    queue: builder.queue.count,
+    queue: builder.current.count + builder.upcoming.count,
     depth: 0,
     seconds: clock.seconds,
   });
-  while (builder.queue.count > 0) {
-    if (builder.parent.length >= maxStates) stoppedBy = 'max-states';
-    else if (clock.tick(progress)) stoppedBy = 'time-limit';
-    if (stoppedBy) break;
-    builder.queue.shiftEntry(entry);
+  while (builder.current.count > 0 || builder.upcoming.count > 0) {
+    if (builder.current.count === 0) builder.nextLevel();
+    if (!builder.stoppedBy && clock.tick(progress)) builder.stoppedBy = 'time-limit';
+    if (builder.stoppedBy) break;
+    builder.current.shiftEntry(entry);
     const id = entry.id;
     assert(id === builder.edgeStart.length, 'states are expanded in id order');
     builder.edgeStart.push(builder.edgeTarget.length);
@@ -162,7 +179,7 @@ export function buildStateGraph(model: AnyModel, options: SearchOptions = {}): S
       builder.edgeClass.push(builder.classOf(actions[index], state));
     }
   }
-  return finish(builder, stoppedBy);
+  return finish(builder, builder.stoppedBy);
 }
 
 function finish(builder: GraphBuilder, stoppedBy: StateGraph['stoppedBy']): StateGraph {
@@ -180,7 +197,9 @@ function finish(builder: GraphBuilder, stoppedBy: StateGraph['stoppedBy']): Stat
     builder.edgeClass,
   ];
   const bytes =
-    builder.ids.bytes + arrays.reduce((sum, array) => sum + array.bytes, 0) + builder.queue.bytes;
+    builder.ids.bytes +
+    arrays.reduce((sum, array) => sum + array.bytes, 0) +
+    Math.max(builder.frontierBytesMax, builder.current.bytes + builder.upcoming.bytes);
   return {
     stateCount: builder.parent.length,
     edgeCount: builder.edgeTarget.length,

@@ -42,6 +42,13 @@ test('TwoPhase without the TM fair: all RMs prepare, then the TM stutters foreve
   assert.is(result.lasso!.loop, 3, 'the last state stutters');
 });
 
+test('a liveness pass stopped by --max-states is incomplete, never ok', () => {
+  const result = checkLiveness(createTwoPhaseModel(3), { maxStates: 100 });
+  assert.is(result.result, 'incomplete');
+  assert.is(result.stoppedBy, 'max-states');
+  assert.is(result.distinctStates, 100);
+});
+
 test('no fairness at all: the initial state may stutter forever (TLC without WF)', () => {
   const model = { ...createTwoPhaseModel(2), fairness: undefined };
   const result = checkLiveness(model);
