@@ -12,6 +12,7 @@ import type { AnyModel, Params } from '../../checker/model.js';
 import { replayTrace } from '../../checker/replay.js';
 import type { Trace } from '../../checker/trace.js';
 import { createTwoPhaseModel } from '../../spec/calibration/twophase.js';
+import { runCli } from '../helpers/cli.js';
 import { crossingDefinition, mailboxDefinition, recoveryDefinition } from './liveness-models.js';
 
 const labels = (model: AnyModel, lasso: { readonly actionIndexes: readonly number[] }) => {
@@ -31,6 +32,17 @@ test('TwoPhase: every RM decides and commit leads to all committed under WF (3 a
     // TLC's figures: the graph holds exactly the states the safety search counts.
     assert.is(result.distinctStates, states);
   }
+});
+
+test('check runs the liveness pass after a clean search; --no-liveness skips it', async () => {
+  const checked = await runCli('check', 'twophase', '--quiet', '--json');
+  assert.is(checked.code, 0);
+  const liveness = checked.json<{ liveness: Record<string, unknown> }>().liveness;
+  assert.is(liveness['result'], 'ok');
+  assert.is(liveness['distinctStates'], 288);
+  assert.is(liveness['edges'], 761, 'from the code itself: 288 states, stutter steps dropped');
+  const skipped = await runCli('check', 'twophase', '--quiet', '--json', '--no-liveness');
+  assert.is(skipped.json()['liveness'], undefined);
 });
 
 test('TwoPhase without the TM fair: all RMs prepare, then the TM stutters forever', () => {
