@@ -8,8 +8,8 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { assert } from '../spec/assert.js';
-import { findModel } from '../spec/registry.js';
 import { FingerprintIndex } from './fingerprint-index.js';
+import { resolveModel } from './load-model.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
 import { LevelOrder, pathKey } from './level-order.js';
 import type { AnyModel } from './model.js';
@@ -32,7 +32,8 @@ const stopCheckStride = 256;
 const headerWords = 6;
 
 const setup = workerData as WorkerSetup;
-const definition = findModel(setup.model);
+// A registered name, or the module path of a model loaded from outside spec/.
+const definition = await resolveModel(setup.model);
 assert(definition !== undefined, `unknown model ${setup.model}`);
 const model: AnyModel = definition.create(setup.params, setup.bug);
 const port = parentPort!;

@@ -69,6 +69,49 @@ export interface Model<State, Action> {
    * Defaults to the state itself when it is a plain object.
    */
   variables?(state: State): Record<string, unknown>;
+  /**
+   * Temporal properties checked on the explored state graph under `fairness` (liveness.ts).
+   * Absent or empty: `shardkv check` runs no liveness pass.
+   */
+  readonly properties?: readonly TemporalProperty<State>[];
+  /** Which actions are weakly fair (TLC's WF_vars(A)); absent means none is. */
+  readonly fairness?: Fairness<State, Action>;
+}
+
+/**
+ * A liveness property. `eventually`: every fair behaviour reaches a state where `holds` is
+ * true (TLA+'s <>Q). `leadsTo`: whenever `trigger` holds, `holds` holds then or later
+ * (P ~> Q). A behaviour may stutter forever in any state where no weakly fair action is
+ * enabled, so a terminal state where Q is false violates `eventually Q`.
+ */
+export type TemporalProperty<State> =
+  | {
+      readonly name: string;
+      readonly kind: 'eventually';
+      holds(state: State): boolean;
+    }
+  | {
+      readonly name: string;
+      readonly kind: 'leadsTo';
+      trigger(state: State): boolean;
+      holds(state: State): boolean;
+    };
+
+/**
+ * Weak fairness of action classes. A class is a string naming one fair action family for
+ * one actor or message ("RMPrepare(r1)", "Deliver(s1->s2 AppendEntries t2)"): a cycle in
+ * which some class is enabled in every state but never taken is not a fair behaviour. A
+ * class must name what it acts on, never a position that shifts (an index into a bag).
+ */
+export interface Fairness<State, Action> {
+  /**
+   * The weakly fair class of the action in this state, or null when it need not be taken.
+   * The state is there for actions that name a message by its place in a bag: the class
+   * must name the message itself.
+   */
+  weakClass?(action: Action, state: State): string | null;
+  /** Or: an action whose label starts with one of these is weakly fair, its label its class. */
+  readonly weakLabelPrefixes?: readonly string[];
 }
 
 /** A model with its types erased, as the registry and the CLI hold it. */
@@ -112,6 +155,11 @@ export interface ModelDefinition {
    * counterexample is the puzzle's answer). `check-all` reports that violation as expected.
    */
   readonly expectedViolation?: string;
+  /**
+   * The absolute path of the module it was loaded from (load-model.ts), for a model outside
+   * the registry: worker threads and `replay` load it from there. Absent for registered ones.
+   */
+  readonly modulePath?: string;
   /** Builds the model; `bug` is one of `bugs` or undefined. Must be deterministic. */
   create(params: Params, bug: string | undefined): AnyModel;
 }

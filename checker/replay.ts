@@ -5,6 +5,7 @@
  * it claims; a violation must be reproduced, never taken from the file.
  */
 import { assert } from '../spec/assert.js';
+import { lassoDefect } from './liveness-trace.js';
 import type { ModelDefinition, Params } from './model.js';
 import { resolveParams, UsageError } from './params.js';
 import { violatedInvariant } from './search.js';
@@ -17,6 +18,8 @@ export type ReplayOutcome =
       readonly steps: number;
       readonly invariant: string;
       readonly step: number;
+      /** Set when a lasso violates the temporal property named `invariant`. */
+      readonly loop?: number;
     }
   | { readonly result: 'invalid'; readonly step: number; readonly reason: string };
 
@@ -91,6 +94,8 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
     if (invariant !== null && !firstViolation) firstViolation = { invariant, step };
   };
   noteViolation(0);
+  const states: unknown[] = [state];
+  const actions: unknown[] = [];
   for (const [index, recordedStep] of trace.steps.entries()) {
     const step = index + 1;
     const enabled = model.actions(state);
@@ -118,12 +123,20 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
       };
     }
     state = next;
+    states.push(state);
+    actions.push(action);
     const stateMismatch = mismatch(step, state);
     if (stateMismatch) return { result: 'invalid', step, reason: stateMismatch };
     noteViolation(step);
   }
   assert(state !== undefined, 'replay lost its state');
   const steps = trace.steps.length;
+  if (trace.loop !== undefined && !firstViolation) {
+    const defect = lassoDefect(model, trace, states, actions);
+    if (defect) return { result: 'invalid', step: steps, reason: defect };
+    const property = trace.property!;
+    return { result: 'violation', steps, invariant: property, step: steps, loop: trace.loop };
+  }
   return firstViolation
     ? { result: 'violation', steps, ...firstViolation }
     : { result: 'ok', steps };

@@ -42,7 +42,8 @@ function searchWith(model: AnyModel, request: CheckRequest): Promise<SearchResul
       if (request.workers <= 1) return breadthFirstSearch(model, request.search);
       return parallelBreadthFirstSearch(
         {
-          model: request.definition.name,
+          // A model outside the registry travels as its module path (load-model.ts).
+          model: request.definition.modulePath ?? request.definition.name,
           params: request.params,
           bug: request.bug,
           workers: request.workers,

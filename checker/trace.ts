@@ -36,6 +36,12 @@ export interface Trace {
   readonly steps: readonly TraceStep[];
   /** states[0] is the initial state; states[k] follows step k. */
   readonly states: readonly Readonly<Record<string, ItfValue>>[];
+  /** A liveness counterexample (liveness-trace.ts): the temporal property it violates. */
+  readonly property?: string;
+  /** A lasso: after the last step the behaviour returns to states[loop] and repeats forever. */
+  readonly loop?: number;
+  /** The module a model outside the registry was loaded from (load-model.ts). */
+  readonly module?: string;
 }
 
 /** The variables of a state, ITF-encoded. */

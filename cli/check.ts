@@ -6,7 +6,10 @@ import { describeParams, resolveParams, UsageError } from '../checker/params.js'
 import { runCheck, strategies, type Strategy } from '../checker/run.js';
 import type { Progress, SearchResult } from '../checker/search.js';
 import { buildTrace, formatTrace, traceToItf } from '../checker/trace.js';
-import { findModel, modelDefinitions } from '../spec/registry.js';
+import { resolveModel } from '../checker/load-model.js';
+import { checkLiveness, type LivenessResult } from '../checker/liveness.js';
+import { buildLassoTrace, formatLasso, lassoToItf } from '../checker/liveness-trace.js';
+import { modelDefinitions } from '../spec/registry.js';
 import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
@@ -75,6 +78,11 @@ const commonFlags: readonly FlagSpec[] = [
     kind: 'boolean',
     description: 'do not report states without successors (deadlocks) as violations',
   },
+  {
+    name: 'no-liveness',
+    kind: 'boolean',
+    description: "skip the model's temporal properties (checked after a clean bfs/dfs)",
+  },
   { name: 'quiet', kind: 'boolean', description: 'no progress lines on stderr' },
   { name: 'json', kind: 'boolean', description: 'print one JSON summary object as the last line' },
   { name: 'help', kind: 'boolean', description: 'show this help' },
@@ -96,7 +104,9 @@ export function checkHelp(definition?: ModelDefinition): string {
     ? `${definition.description}\nInvariants: ${definition.invariants.join(', ')}`
     : [
         'Explores every state of MODEL within its bounds and checks its invariants.',
-        `Models: ${models} (\`shardkv check MODEL --help\` lists a model's bounds).`,
+        `Models: ${models} (\`shardkv check MODEL --help\` lists a model's bounds),`,
+        'or the path of a module that exports a model (README "Adding a model").',
+        "A model's temporal properties are checked after a clean bfs/dfs (--no-liveness skips).",
         'Exit: 0 no violation, 1 violation, 2 usage error.',
       ].join('\n');
   return helpText(
@@ -115,7 +125,7 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     }
     throw new UsageError('check needs a MODEL (see `shardkv models`)');
   }
-  const definition = findModel(name);
+  const definition = await resolveModel(name);
   if (!definition) {
     const known = modelDefinitions.map((candidate) => candidate.name).join(', ');
     throw new UsageError(`unknown model '${name}' (known: ${known})`);
@@ -175,8 +185,36 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     },
   });
 
+  // Liveness is a second pass over a graph with edges, after a clean exhaustive search.
+  const properties = model.properties ?? [];
+  let liveness: LivenessResult | undefined;
+  if (search.result === 'ok' && search.exhaustive && properties.length > 0) {
+    if (!args.booleans.has('no-liveness')) {
+      if (!quiet) io.stderr(`Checking temporal properties under weak fairness`);
+      liveness = checkLiveness(model, {
+        ...(maxStates !== undefined ? { maxStates } : {}),
+        ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
+      });
+    }
+  }
   let tracePath: string | undefined;
   let traceLength: number | undefined;
+  if (liveness?.result === 'violation') {
+    const identity = { model: definition.name, params, bug };
+    const built = buildLassoTrace(model, identity, liveness.lasso!, liveness.property!);
+    const trace = definition.modulePath ? { ...built, module: definition.modulePath } : built;
+    const name = `${definition.name}${bug ? `-${bug}` : ''}-${liveness.property}`;
+    tracePath = args.values['out'] ?? join('shardkv-out', `${name}.trace.json`);
+    const itfPath = tracePath.replace(/(\.trace)?\.json$/, '') + '.itf.json';
+    writeTraceFile(tracePath, trace);
+    writeTraceFile(itfPath, lassoToItf(trace));
+    traceLength = trace.steps.length;
+    if (!json) {
+      io.stdout(`Temporal property ${liveness.property} is violated by a lasso:`);
+      io.stdout(formatLasso(trace));
+      io.stdout(`Trace written to ${tracePath} (ITF: ${itfPath})`);
+    }
+  }
   if (search.result === 'violation' && search.path && search.invariant) {
     const trace = buildTrace(
       model,
@@ -189,7 +227,8 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
       args.values['out'] ??
       join('shardkv-out', `${definition.name}${bugPart}-${search.invariant}.trace.json`);
     const itfPath = tracePath.replace(/(\.trace)?\.json$/, '') + '.itf.json';
-    writeTraceFile(tracePath, trace);
+    const module = definition.modulePath;
+    writeTraceFile(tracePath, module ? { ...trace, module } : trace);
     writeTraceFile(itfPath, traceToItf(trace));
     traceLength = trace.steps.length;
     if (!json) {
@@ -199,12 +238,20 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     }
   }
   const statesPerSecond = Math.round(search.statesGenerated / Math.max(search.seconds, 1e-6));
+  const livenessFailed = liveness?.result === 'violation';
   if (json) {
     io.stdout(
       JSON.stringify({
-        ok: search.result !== 'violation',
+        ok: search.result !== 'violation' && !livenessFailed,
         ...(search.result === 'violation'
           ? { error: `invariant ${search.invariant} is violated` }
+          : {}),
+        ...(livenessFailed
+          ? {
+              error: `temporal property ${liveness!.property} is violated`,
+              property: liveness!.property,
+              loop: liveness!.lasso!.loop,
+            }
           : {}),
         model: definition.name,
         params,
@@ -212,7 +259,7 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
         strategy,
         workers,
         ...(strategy === 'random' ? { seed } : {}),
-        result: search.result,
+        result: livenessFailed ? 'violation' : search.result,
         ...(search.invariant ? { invariant: search.invariant } : {}),
         ...(search.stoppedBy ? { stoppedBy: search.stoppedBy } : {}),
         exhaustive: search.exhaustive,
@@ -223,12 +270,14 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
         seconds: round(search.seconds),
         statesPerSecond,
         ...(tracePath !== undefined ? { trace: tracePath, traceLength } : {}),
+        ...(liveness ? { liveness: livenessSummary(liveness) } : {}),
       }),
     );
   } else {
     io.stdout(summaryLine(search, statesPerSecond));
+    if (liveness) io.stdout(livenessLine(liveness));
   }
-  return search.result === 'violation' ? exitProblem : exitOk;
+  return search.result === 'violation' || livenessFailed ? exitProblem : exitOk;
 }
 
 /** Writes a trace file; a path that cannot be written is the user's to fix (exit 2). */
@@ -257,6 +306,32 @@ function summaryLine(search: SearchResult, statesPerSecond: number): string {
     `${search.distinctStates} distinct states, ${search.statesGenerated} generated, depth ${search.depth},` +
       ` ${round(search.seconds)} s (${statesPerSecond} states/s)`,
   ].join('\n');
+}
+
+/** The liveness pass in the JSON summary: verdict, property, lasso loop, graph size. */
+function livenessSummary(liveness: LivenessResult) {
+  return {
+    result: liveness.result,
+    properties: liveness.properties,
+    ...(liveness.property ? { property: liveness.property, loop: liveness.lasso!.loop } : {}),
+    ...(liveness.stoppedBy ? { stoppedBy: liveness.stoppedBy } : {}),
+    distinctStates: liveness.distinctStates,
+    edges: liveness.edges,
+    graphBytes: liveness.graphBytes,
+    seconds: round(liveness.seconds),
+  };
+}
+
+function livenessLine(liveness: LivenessResult): string {
+  const verdict =
+    liveness.result === 'violation'
+      ? `LIVENESS VIOLATION of ${liveness.property}`
+      : liveness.result === 'incomplete'
+        ? `LIVENESS INCOMPLETE: stopped by ${liveness.stoppedBy}`
+        : `LIVENESS OK under weak fairness: ${liveness.properties.join(', ')}`;
+  const mebibytes = Math.round(liveness.graphBytes / 2 ** 20);
+  const graph = `${liveness.distinctStates} states, ${liveness.edges} edges, ${mebibytes} MiB`;
+  return `${verdict} (${graph})`;
 }
 
 export function formatProgress(progress: Progress): string {

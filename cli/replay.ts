@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../checker/params.js';
 import { parseTrace, replayTrace } from '../checker/replay.js';
+import { loadModelModule } from '../checker/load-model.js';
 import { findModel } from '../spec/registry.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
 import { exitOk, exitProblem, exitUsage, type Io } from './io.js';
@@ -19,7 +20,7 @@ export const replayHelp = helpText(
   flags,
 );
 
-export function replayCommand(argv: readonly string[], io: Io): number {
+export async function replayCommand(argv: readonly string[], io: Io): Promise<number> {
   const args = parseArgs(argv, flags);
   if (args.booleans.has('help')) {
     io.stdout(replayHelp);
@@ -37,7 +38,9 @@ export function replayCommand(argv: readonly string[], io: Io): number {
     );
   }
   const trace = parseTrace(text);
-  const definition = findModel(trace.model);
+  const module = typeof trace.module === 'string' ? trace.module : undefined;
+  const definition =
+    findModel(trace.model) ?? (module ? await loadModelModule(module) : undefined);
   if (!definition) throw new UsageError(`the trace names an unknown model '${trace.model}'`);
   const outcome = replayTrace(definition, trace);
   const json = args.booleans.has('json');
@@ -60,8 +63,14 @@ export function replayCommand(argv: readonly string[], io: Io): number {
             invariant: outcome.invariant,
             step: outcome.step,
             steps: outcome.steps,
+            ...(outcome.loop !== undefined ? { loop: outcome.loop } : {}),
             error: `invariant ${outcome.invariant} is violated at step ${outcome.step}`,
           }),
+        );
+      } else if (outcome.loop !== undefined) {
+        io.stdout(
+          `Reproduced: temporal property ${outcome.invariant} is violated by a lasso of ` +
+            `${outcome.steps} steps (the cycle starts at state ${outcome.loop})`,
         );
       } else {
         io.stdout(

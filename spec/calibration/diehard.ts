@@ -3,9 +3,10 @@
  * jug, fill, empty or pour one into the other. The "invariant" NotSolved (the big jug never
  * holds 4 gallons) is false on purpose: its shortest counterexample is the puzzle's answer,
  * 6 steps. The reachable space has 16 distinct states, which calibrates the checker with TLC.
+ * It is README's worked example of `defineModel`: the codec, labels and names are defaults.
  */
-import type { Model, ModelDefinition } from '../../checker/model.js';
-import type { WordReader, WordWriter } from '../../checker/words.js';
+import { defineModel } from '../../checker/define-model.js';
+import type { Model } from '../../checker/model.js';
 
 export interface Jugs {
   readonly small: number;
@@ -47,40 +48,23 @@ export function pour(jugs: Jugs, action: JugAction): Jugs {
   }
 }
 
-export function createDieHardModel(): Model<Jugs, JugAction> {
-  return {
-    name: 'diehard',
-    initialStates: () => [{ small: 0, big: 0 }],
-    actions: () => allActions,
-    next: pour,
-    label: (action) => action,
-    invariants: [
-      {
-        name: 'TypeOK',
-        holds: (jugs) =>
-          jugs.small >= 0 &&
-          jugs.small <= smallCapacity &&
-          jugs.big >= 0 &&
-          jugs.big <= bigCapacity,
-      },
-      { name: 'NotSolved', holds: (jugs) => jugs.big !== 4 },
-    ],
-    codec: {
-      encode: (jugs: Jugs, out: WordWriter) => out.push(jugs.small * 8 + jugs.big),
-      decode: (input: WordReader) => {
-        const word = input.next();
-        return { small: word >> 3, big: word & 7 };
-      },
-    },
-  };
-}
-
-export const dieHardDefinition: ModelDefinition = {
+export const dieHardDefinition = defineModel({
   name: 'diehard',
   description: 'TLA+ DieHard jug puzzle (calibration: 16 states, 6-step counterexample)',
-  params: [],
-  invariants: ['TypeOK', 'NotSolved'],
-  bugs: [],
   expectedViolation: 'NotSolved',
-  create: () => createDieHardModel(),
-};
+  create: () => ({
+    initialStates: (): Jugs[] => [{ small: 0, big: 0 }],
+    actions: () => allActions,
+    next: pour,
+    invariants: {
+      TypeOK: (jugs: Jugs) =>
+        jugs.small >= 0 && jugs.small <= smallCapacity && jugs.big >= 0 && jugs.big <= bigCapacity,
+      NotSolved: (jugs: Jugs) => jugs.big !== 4,
+    },
+  }),
+});
+
+/** The DieHard model, typed, as tests and benchmarks use it. */
+export function createDieHardModel(): Model<Jugs, JugAction> {
+  return dieHardDefinition.build(dieHardDefinition.defaults);
+}

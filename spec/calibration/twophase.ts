@@ -5,7 +5,8 @@
  * space is the calibration figure TLC, Stateright and SPIN agree on: 288 states for 3 RMs,
  * 1568 for 4, 8832 for 5, 296448 for 7, 1745408 for 8.
  */
-import type { Model, ModelDefinition } from '../../checker/model.js';
+import { defineModel, integer, type ModelSpec } from '../../checker/define-model.js';
+import type { Model } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
 import { twoPhaseSuccessorWords } from './twophase-words.js';
 
@@ -189,12 +190,11 @@ function variables(state: TwoPhaseState): Record<string, unknown> {
   };
 }
 
-export function createTwoPhaseModel(
-  resourceManagers: number,
-): Model<TwoPhaseState, TwoPhaseAction> {
+const decided = (value: ResourceManagerState) => value === 'committed' || value === 'aborted';
+
+function twoPhaseSpec(resourceManagers: number): ModelSpec<TwoPhaseState, TwoPhaseAction> {
   const actions = allActions(resourceManagers);
   return {
-    name: 'twophase',
     initialStates: () => [initialState(resourceManagers)],
     actions: () => actions,
     next: step,
@@ -214,26 +214,44 @@ export function createTwoPhaseModel(
           !(state.rmState.includes('aborted') && state.rmState.includes('committed')),
       },
     ],
+    // Not in TwoPhase.tla, whose TPSpec has no fairness: with every action of the TM and of
+    // each RM weakly fair (one class per RM: "RMPrepare(r1)"), the protocol terminates.
+    properties: [
+      {
+        name: 'EveryRmDecides',
+        kind: 'eventually',
+        holds: (state) => state.rmState.every(decided),
+      },
+      {
+        name: 'CommitLeadsToAllCommitted',
+        kind: 'leadsTo',
+        trigger: (state) => state.tmState === 'committed',
+        holds: (state) => state.rmState.every((value) => value === 'committed'),
+      },
+    ],
+    fairness: { weakLabelPrefixes: ['TM', 'RM'] },
     codec: { encode, decode: decoder(resourceManagers) },
     successorWords: twoPhaseSuccessorWords(resourceManagers),
     variables,
   };
 }
 
-export const twoPhaseDefinition: ModelDefinition = {
+export const twoPhaseDefinition = defineModel({
   name: 'twophase',
   description: "Lamport's TwoPhase.tla (calibration: 288 states for 3 RMs ... 1745408 for 8)",
-  params: [
-    {
-      name: 'rms',
+  params: {
+    rms: integer({
       description: 'resource managers',
       default: 3,
-      kind: 'integer',
       min: 1,
       max: maximumResourceManagers,
-    },
-  ],
-  invariants: ['TypeOK', 'TCConsistent'],
-  bugs: [],
-  create: (params) => createTwoPhaseModel(params['rms'] as number),
-};
+    }),
+  },
+  create: ({ rms }) => twoPhaseSpec(rms),
+});
+
+export function createTwoPhaseModel(
+  resourceManagers: number,
+): Model<TwoPhaseState, TwoPhaseAction> {
+  return twoPhaseDefinition.build({ rms: resourceManagers });
+}

@@ -1,0 +1,79 @@
+/**
+ * Models from outside the registry: `shardkv check ./my-model.ts` (or any module path)
+ * imports the module and takes its model definition, the default export or the first
+ * export that is one. A definition made by `defineModel` is used as it is; a plain
+ * declaration object (`{ name, description, params?, create }`) goes through `defineModel`,
+ * so a model module needs no import from this package. A `.ts` module is compiled by tsx's
+ * scoped `tsImport` (a devDependency here), which registers no global loader.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { findModel } from '../spec/registry.js';
+import { defineModel, type ModelDeclaration, type ParamDeclarations } from './define-model.js';
+import type { ModelDefinition } from './model.js';
+import { UsageError } from './params.js';
+
+/** A MODEL argument that names a file rather than a registered model. */
+export function isModulePath(name: string): boolean {
+  return /[\\/]/.test(name) || /\.(ts|mts|js|mjs)$/.test(name);
+}
+
+/** The registered model of that name, or the model exported by the module at that path. */
+export async function resolveModel(nameOrPath: string): Promise<ModelDefinition | undefined> {
+  const registered = findModel(nameOrPath);
+  if (registered || !isModulePath(nameOrPath)) return registered;
+  return loadModelModule(nameOrPath);
+}
+
+type Importer = (specifier: string) => Promise<unknown>;
+
+/** tsx's scoped import: it compiles the module whatever its directory's module type. */
+async function typeScriptImporter(): Promise<Importer> {
+  try {
+    const api = await import('tsx/esm/api');
+    return (specifier) => api.tsImport(specifier, import.meta.url);
+  } catch {
+    throw new UsageError('a .ts model needs tsx installed (npm install tsx), or compile it to .js');
+  }
+}
+
+type Exported = Partial<ModelDefinition> & { params?: unknown; create?: unknown };
+
+function asDefinition(value: unknown): ModelDefinition | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const candidate = value as Exported;
+  const named = typeof candidate.name === 'string';
+  if (!named || typeof candidate.create !== 'function') return undefined;
+  if (Array.isArray(candidate.params) && Array.isArray(candidate.bugs)) {
+    return candidate as ModelDefinition;
+  }
+  return defineModel(value as ModelDeclaration<ParamDeclarations, unknown, unknown>);
+}
+
+/** Imports the module at `path` (relative to the working directory) and takes its model. */
+export async function loadModelModule(path: string): Promise<ModelDefinition> {
+  const absolute = resolve(path);
+  if (!existsSync(absolute)) throw new UsageError(`no model module at ${path}`);
+  const importer: Importer = /\.[mc]?ts$/.test(absolute)
+    ? await typeScriptImporter()
+    : (specifier) => import(specifier);
+  let exports: Record<string, unknown>;
+  try {
+    exports = (await importer(pathToFileURL(absolute).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new UsageError(`cannot load the model module ${path}: ${(error as Error).message}`);
+  }
+  const values = ['default', ...Object.keys(exports)].map((name) => exports[name]);
+  // A module compiled as CommonJS (no "type": "module" near it) nests its default export.
+  const nested = exports['default'] as { default?: unknown } | undefined;
+  if (typeof nested === 'object' && nested !== null) values.push(nested.default);
+  for (const value of values) {
+    const definition = asDefinition(value);
+    if (definition) {
+      // A delegating object: the module's own definition stays as it was exported.
+      return Object.create(definition, { modulePath: { value: absolute, enumerable: true } });
+    }
+  }
+  throw new UsageError(`${path} exports no model definition (see README "Adding a model")`);
+}
