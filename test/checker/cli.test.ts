@@ -1,12 +1,12 @@
 // The CLI contract for check / replay / models / bugs: exit codes, --json, one-line errors.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCli } from '../helpers/cli.js';
+import { scratchDirectory } from '../helpers/scratch.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'shardkv-cli-'));
+const scratch = scratchDirectory('shardkv-cli-');
 const aFile = join(scratch, 'a-file');
 writeFileSync(aFile, 'not a directory');
 
