@@ -2,15 +2,18 @@
  * `shardkv lincheck FILE`: is a KV history linearizable? Exit 0 yes, 1 no or undecided within
  * the time limit (never a silent pass), 2 unreadable or invalid history (CONTRACT, "Histories").
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { UsageError } from '../checker/params.js';
 import { HistoryError } from '../checker/lincheck/history.js';
 import { renderHtml } from '../checker/lincheck/html.js';
 import { explanationLines, lincheckText, type LincheckResult } from '../checker/lincheck/index.js';
 import { helpText, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
+import { mebibyte, readTextFile } from './input.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
 const defaultTimeLimitSeconds = 60;
+/** The largest history lincheck reads (Porcupine's largest corpus file is under 1 MiB). */
+export const historyLimitBytes = 256 * mebibyte;
 
 const flags: readonly FlagSpec[] = [
   {
@@ -37,7 +40,7 @@ export const lincheckHelp = helpText(
     'output?, call, return?, outcome ok|unknown) is linearizable, key by key.\n' +
     'Exit: 0 linearizable, 1 not linearizable (the key, its longest linearisable prefix and\n' +
     'the operation that cannot follow it are printed) or unknown (time limit reached),\n' +
-    '2 unreadable or invalid history (the line is named).',
+    '2 unreadable, invalid (the line is named) or larger than 256 MiB history.',
   flags,
 );
 
@@ -51,12 +54,7 @@ export function lincheckCommand(argv: readonly string[], io: Io): number {
   if (file === undefined) throw new UsageError('lincheck needs a history FILE');
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const timeLimitSeconds = positiveNumberFlag(args, 'time-limit') ?? defaultTimeLimitSeconds;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
-  }
+  const text = readTextFile(file, historyLimitBytes);
   let result: LincheckResult;
   try {
     result = lincheckText(text, { timeLimitSeconds });
