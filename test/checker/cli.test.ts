@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runCli } from '../helpers/cli.js';
+import { runChild, runCli } from '../helpers/cli.js';
 import { scratchDirectory } from '../helpers/scratch.js';
 
 const scratch = scratchDirectory('shardkv-cli-');
@@ -50,8 +50,8 @@ test('check prints the numbered trace with the variables each step changed', asy
   );
   assert.is(run.code, 1);
   assert.match(run.stdout, 'Invariant NotSolved is violated after 6 steps');
-  assert.match(run.stdout, /Step 1: FillBigJug\n {4}big = 5/);
-  assert.match(run.stdout, /Step 6: BigToSmall\n {4}small = 3\n {4}big = 4/);
+  assert.match(run.stdout, /Step 1: FillBigJug\n {4}big: 0 -> 5\n/);
+  assert.match(run.stdout, /Step 6: BigToSmall\n {4}small: 2 -> 3\n {4}big: 5 -> 4\n/);
 });
 
 test('replay: a shortened trace is valid and clean (exit 0)', async () => {
@@ -94,7 +94,68 @@ test('replay: a tampered action or state is invalid input (exit 2, step named)',
   writeFileSync(join(scratch, 'bad-state.json'), JSON.stringify(badState));
   const second = await runCli('replay', join(scratch, 'bad-state.json'));
   assert.is(second.code, 2);
-  assert.match(second.stderr, "step 4: the recorded state differs from the spec's in big");
+  assert.match(second.stderr, 'step 4: big: recorded 1, spec 0');
+});
+
+test('replay checks the whole file: version, step numbers, changed values (exit 2)', async () => {
+  const trace = JSON.parse(readFileSync(join(scratch, 'diehard.trace.json'), 'utf8'));
+  const cases: [(copy: any) => void, string][] = [
+    [(copy) => (copy.version = 2), 'trace version 2 is not supported (this replay reads version 1)'],
+    [(copy) => (copy.steps[2].step = 7), 'step 3: "step" is 7, expected 3'],
+    [(copy) => (copy.steps[1].changed.big = { '#bigint': '3' }), 'step 2: changed.big: recorded 3, spec 2'],
+    [(copy) => delete copy.steps[0].changed.big, 'step 1: changed.big: recorded (absent), spec 5'],
+    [(copy) => copy.states.pop(), '6 states for 6 steps'],
+  ];
+  for (const [edit, message] of cases) {
+    const copy = structuredClone(trace);
+    edit(copy);
+    const file = join(scratch, 'edited.trace.json');
+    writeFileSync(file, JSON.stringify(copy));
+    const run = runChild('replay', file, '--json');
+    assert.is(run.code, 2, message);
+    assert.match(run.stderr, message);
+    assert.is(run.stderr.split('\n').length, 1, run.stderr);
+    assert.is(run.json()['ok'], false);
+    assert.match(String(run.json()['error']), message);
+  }
+});
+
+test('replay names the field a recorded raft state gets wrong (servers[1].currentTerm)', () => {
+  const trace = JSON.parse(readFileSync('traces/raft/forget-vote-on-restart.trace.json', 'utf8'));
+  trace.states[1].servers[0].currentTerm = { '#bigint': '2' };
+  const file = join(scratch, 'raft-edited.trace.json');
+  writeFileSync(file, JSON.stringify(trace));
+  const run = runChild('replay', file);
+  assert.is(run.code, 2);
+  assert.is(run.stderr, `${file}: step 1: servers[1].currentTerm: recorded 2, spec 1`);
+});
+
+test('unbounded input: replay and lincheck of /dev/urandom fail at once with one line', () => {
+  const replay = runChild('replay', '/dev/urandom', '--json');
+  assert.is(replay.code, 2);
+  assert.is(replay.stderr, 'shardkv replay: /dev/urandom is larger than the input limit of 64 MiB');
+  assert.is(replay.json()['ok'], false);
+  const lincheck = runChild('lincheck', '/dev/urandom');
+  assert.is(lincheck.code, 2);
+  assert.is(lincheck.stderr,
+    'shardkv lincheck: /dev/urandom is larger than the input limit of 256 MiB');
+  assert.is(lincheck.stdout, '');
+});
+
+test('--json prints one object on errors too; --version prints package.json\'s', () => {
+  const unknown = runChild('check', 'nosuch', '--json');
+  assert.is(unknown.code, 2);
+  assert.equal(unknown.json(), { ok: false, error: unknown.stderr });
+  assert.is(unknown.stdout.split('\n').length, 1);
+  const truncated = join(scratch, 'truncated.trace.json');
+  writeFileSync(truncated, readFileSync(join(scratch, 'diehard.trace.json'), 'utf8').slice(0, 300));
+  const replay = runChild('replay', truncated, '--json');
+  assert.is(replay.code, 2);
+  assert.match(String(replay.json()['error']), 'not a JSON trace');
+  const version = runChild('--version');
+  assert.is(version.code, 0);
+  const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+  assert.is(version.stdout, `shardkv ${manifest.version}`);
 });
 
 test('replay: missing, non-JSON and non-trace files exit 2 with one line', async () => {
@@ -194,11 +255,16 @@ test('dfs and 2 workers give the same distinct count as bfs', async () => {
 
 test('models and bugs list as JSON; help is printed with exit 0', async () => {
   const models = await runCli('models', '--json');
-  const names = (models.json() as { name: string }[]).map((model) => model.name);
+  const listing = models.json() as { ok: boolean; models: { name: string }[] };
+  assert.is(listing.ok, true);
+  const names = listing.models.map((model) => model.name);
   assert.ok(names.includes('diehard') && names.includes('twophase'));
   const bugs = await runCli('bugs', '--json');
   assert.is(bugs.code, 0);
+  // CONTRACT fixes this one as an array: [{"name","model","description","breaks"}].
   assert.ok(Array.isArray(bugs.json()));
+  const bug = (bugs.json() as unknown as Record<string, unknown>[])[0]!;
+  assert.equal(Object.keys(bug).slice(0, 4), ['name', 'model', 'description', 'breaks']);
   for (const argv of [
     ['--help'],
     ['check', '--help'],

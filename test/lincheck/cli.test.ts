@@ -86,9 +86,9 @@ test('invalid input: exit 2 with the line, one line on stderr', async () => {
     + '{"client":2,"op":"get","key":"k","call":2,"return":3}\n');
   const { code, stdout, stderr } = await run(path, '--json');
   assert.is(code, 2);
-  assert.equal(stdout, []);
-  assert.equal(stderr,
-    [`shardkv lincheck: ${path}: line 2: a get with outcome ok needs an "output"`]);
+  const message = `shardkv lincheck: ${path}: line 2: a get with outcome ok needs an "output"`;
+  assert.equal(stderr, [message]);
+  assert.equal(stdout.map((line) => JSON.parse(line)), [{ ok: false, error: message }]);
 });
 
 test('usage errors: no file, missing file, bad time limit, unknown flag, extra args', async () => {
