@@ -1,9 +1,9 @@
 /** `shardkv check-all` (npm start): the default bounded check of every model, as a table. */
-import { describeParams, resolveParams, UsageError } from '../checker/params.js';
+import { resolveParams, UsageError } from '../checker/params.js';
 import { runCheck } from '../checker/run.js';
 import { modelDefinitions } from '../spec/registry.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
-import { round } from './check.js';
+import { describeBounds, round } from './check.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
 const flags: readonly FlagSpec[] = [
@@ -45,7 +45,7 @@ export async function checkAllCommand(argv: readonly string[], io: Io): Promise<
         : search.result === 'ok' && definition.expectedViolation === undefined;
     rows.push({
       model: definition.name,
-      bounds: describeParams(params) || '-',
+      bounds: describeBounds(definition, params) || '-',
       result: search.result + (search.invariant ? ` of ${search.invariant}` : ''),
       expected,
       distinctStates: search.distinctStates,

@@ -1,11 +1,17 @@
 /** `shardkv check MODEL [bounds...]`: a bounded model check, per CONTRACT. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ModelDefinition } from '../checker/model.js';
-import { describeParams, resolveParams, UsageError } from '../checker/params.js';
+import type { AnyModel, ModelDefinition, Params } from '../checker/model.js';
+import { resolveParams, UsageError } from '../checker/params.js';
 import { runCheck, strategies, type Strategy } from '../checker/run.js';
-import type { Progress, SearchResult } from '../checker/search.js';
-import { buildTrace, formatTrace, traceToItf } from '../checker/trace.js';
+import type { Path, Progress, SearchResult } from '../checker/search.js';
+import {
+  buildTrace,
+  executePath,
+  formatTrace,
+  traceToItf,
+  type TraceIdentity,
+} from '../checker/trace.js';
 import { findModel, modelDefinitions } from '../spec/registry.js';
 import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
 import { exitOk, exitProblem, type Io } from './io.js';
@@ -21,7 +27,7 @@ const commonFlags: readonly FlagSpec[] = [
     name: 'workers',
     kind: 'value',
     valueName: 'N',
-    description: 'worker threads for bfs (default 1); counts do not depend on N',
+    description: 'worker threads, bfs only (default 1); counts do not depend on N',
   },
   {
     name: 'bug',
@@ -45,24 +51,24 @@ const commonFlags: readonly FlagSpec[] = [
     name: 'seed',
     kind: 'value',
     valueName: 'N',
-    description: 'seed of --strategy random (default 1); printed with the result',
+    description: 'random only: the seed (default 1); printed with the result',
   },
   {
     name: 'walks',
     kind: 'value',
     valueName: 'N',
-    description: 'random walks to take (default 1000)',
+    description: 'random only: walks to take (default 1000)',
   },
   {
     name: 'walk-length',
     kind: 'value',
     valueName: 'N',
-    description: 'steps per random walk at most (default 100)',
+    description: 'random only: steps per walk at most (default 100)',
   },
   {
     name: 'continue',
     kind: 'boolean',
-    description: 'keep exploring after a violation (report the first; TLC -continue)',
+    description: 'report every violated invariant, each with its first trace (TLC -continue)',
   },
   {
     name: 'out',
@@ -142,87 +148,134 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   const walkLength = integerFlag(args, 'walk-length', 1);
   const json = args.booleans.has('json');
   const quiet = args.booleans.has('quiet');
-  if (workers > 1 && strategy !== 'bfs' && !quiet) {
-    io.stderr(`note: --workers applies to bfs; ${strategy} runs on one thread`);
-  }
-  const header = `${definition.name} ${describeParams(params)}${bug ? ` bug=${bug}` : ''}`;
+  refuseOptionsOfOtherStrategies(args.values, strategy);
+  // Built before the header: a model that refuses its parameters says so first (exit 2).
+  const prebuilt = definition.create(params, bug);
+  const header = `${definition.name} ${describeBounds(definition, params)}${bug ? ` bug=${bug}` : ''}`;
   if (!quiet) {
-    const seedNote = strategy === 'random' ? `, seed ${seed}` : '';
-    io.stderr(
-      `Checking ${header} (${strategy}, ${workers} worker${workers > 1 ? 's' : ''}${seedNote})`,
-    );
+    const how =
+      strategy === 'random'
+        ? `random, seed ${seed}`
+        : strategy === 'bfs'
+          ? `bfs, ${workers} worker${workers > 1 ? 's' : ''}`
+          : strategy;
+    io.stderr(`Checking ${header.trimEnd()} (${how})`);
   }
-  const { model, search } = await runCheck({
+  const continued = args.booleans.has('continue');
+  if (continued && workers > 1) {
+    throw new UsageError('--continue runs on one thread: leave out --workers');
+  }
+  const { model, search, violations } = await runCheck({
     definition,
+    model: prebuilt,
     params,
     bug,
     strategy,
     workers,
     seed,
+    everyViolation: continued,
     ...(walks !== undefined ? { walks } : {}),
     ...(walkLength !== undefined ? { walkLength } : {}),
     search: {
       ...(maxStates !== undefined ? { maxStates } : {}),
       ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
-      continueAfterViolation: args.booleans.has('continue'),
       ...(quiet ? {} : { onProgress: (progress: Progress) => io.stderr(formatProgress(progress)) }),
     },
   });
-
-  let tracePath: string | undefined;
-  let traceLength: number | undefined;
-  if (search.result === 'violation' && search.path && search.invariant) {
-    const trace = buildTrace(
-      model,
-      { model: definition.name, params, bug },
-      search.path,
-      search.invariant,
-    );
+  const written = violations.map((violation, index) => {
     const bugPart = bug ? `-${bug}` : '';
-    tracePath =
-      args.values['out'] ??
-      join('shardkv-out', `${definition.name}${bugPart}-${search.invariant}.trace.json`);
-    const itfPath = tracePath.replace(/(\.trace)?\.json$/, '') + '.itf.json';
-    writeTraceFile(tracePath, trace);
-    writeTraceFile(itfPath, traceToItf(trace));
-    traceLength = trace.steps.length;
-    if (!json) {
-      io.stdout(`Invariant ${search.invariant} is violated after ${traceLength} steps:`);
-      io.stdout(formatTrace(trace));
-      io.stdout(`Trace written to ${tracePath} (ITF: ${itfPath})`);
-    }
-  }
+    const named = join('shardkv-out', `${definition.name}${bugPart}-${violation.invariant}.trace.json`);
+    const out = args.values['out'];
+    // With --out and --continue, the first trace takes FILE and the others FILE-INVARIANT.
+    const path =
+      out === undefined
+        ? named
+        : index === 0
+          ? out
+          : out.replace(/(\.trace)?\.json$/, '') + `-${violation.invariant}.trace.json`;
+    const identity = { model: definition.name, params, bug };
+    return writeViolation(model, identity, violation, path, json ? undefined : io);
+  });
+  // Exhaustive: every state within the bounds was explored (no stop, no early violation).
+  const exhaustive =
+    search.exhaustive && !search.stoppedBy && (search.result !== 'violation' || continued);
   const statesPerSecond = Math.round(search.statesGenerated / Math.max(search.seconds, 1e-6));
+  const [first] = written;
   if (json) {
     io.stdout(
       JSON.stringify({
         ok: search.result !== 'violation',
-        ...(search.result === 'violation'
-          ? { error: `invariant ${search.invariant} is violated` }
-          : {}),
+        ...(first ? { error: violationError(written) } : {}),
         model: definition.name,
         params,
         ...(bug ? { bug } : {}),
         strategy,
-        workers,
+        ...(strategy === 'bfs' ? { workers } : {}),
         ...(strategy === 'random' ? { seed } : {}),
         result: search.result,
         ...(search.invariant ? { invariant: search.invariant } : {}),
         ...(search.stoppedBy ? { stoppedBy: search.stoppedBy } : {}),
-        exhaustive: search.exhaustive,
+        exhaustive,
         invariantsChecked: model.invariants.map((invariant) => invariant.name),
         distinctStates: search.distinctStates,
         statesGenerated: search.statesGenerated,
         depth: search.depth,
         seconds: round(search.seconds),
         statesPerSecond,
-        ...(tracePath !== undefined ? { trace: tracePath, traceLength } : {}),
+        ...(first ? { trace: first.trace, traceLength: first.traceLength } : {}),
+        ...(first?.witness ? { witness: first.witness } : {}),
+        ...(continued ? { violations: written } : {}),
       }),
     );
   } else {
-    io.stdout(summaryLine(search, statesPerSecond));
+    io.stdout(summaryLine(search, statesPerSecond, exhaustive));
+    if (written.length > 1) io.stdout(violationError(written));
   }
   return search.result === 'violation' ? exitProblem : exitOk;
+}
+
+interface WrittenViolation {
+  readonly invariant: string;
+  readonly trace: string;
+  readonly traceLength: number;
+  /** Why the invariant fails in the last state, when the invariant can say (`explain`). */
+  readonly witness?: string;
+}
+
+function violationError(written: readonly WrittenViolation[]): string {
+  const names = written.map((violation) => violation.invariant);
+  return names.length === 1
+    ? `invariant ${names[0]} is violated`
+    : `${names.length} invariants are violated: ${names.join(', ')}`;
+}
+
+/** Writes one counterexample (trace and ITF) and, for people, prints it. */
+function writeViolation(
+  model: AnyModel,
+  identity: TraceIdentity,
+  violation: { readonly invariant: string; readonly path: Path },
+  tracePath: string,
+  io: Io | undefined,
+): WrittenViolation {
+  const trace = buildTrace(model, identity, violation.path, violation.invariant);
+  const itfPath = tracePath.replace(/(\.trace)?\.json$/, '') + '.itf.json';
+  writeTraceFile(tracePath, trace);
+  writeTraceFile(itfPath, traceToItf(trace));
+  const { states } = executePath(model, violation.path);
+  const invariant = model.invariants.find((candidate) => candidate.name === violation.invariant);
+  const witness = invariant?.explain?.(states.at(-1));
+  if (io) {
+    io.stdout(`Invariant ${violation.invariant} is violated after ${trace.steps.length} steps:`);
+    io.stdout(formatTrace(trace));
+    if (witness) io.stdout(`Why ${violation.invariant} fails: ${witness}`);
+    io.stdout(`Trace written to ${tracePath} (ITF: ${itfPath})`);
+  }
+  return {
+    invariant: violation.invariant,
+    trace: tracePath,
+    traceLength: trace.steps.length,
+    ...(witness ? { witness } : {}),
+  };
 }
 
 /** Writes a trace file; a path that cannot be written is the user's to fix (exit 2). */
@@ -236,31 +289,71 @@ function writeTraceFile(path: string, content: unknown): void {
   }
 }
 
-function summaryLine(search: SearchResult, statesPerSecond: number): string {
+function summaryLine(search: SearchResult, statesPerSecond: number, exhaustive: boolean): string {
   const verdict =
     search.result === 'violation'
       ? `VIOLATION of ${search.invariant}`
       : search.result === 'incomplete'
         ? `INCOMPLETE: stopped by ${search.stoppedBy} before the bounded space was exhausted; ` +
           'no violation so far'
-        : search.exhaustive
+        : exhaustive
           ? 'OK: no invariant is violated within the bounds'
           : 'OK: no violation in the sampled behaviours (random simulation is not exhaustive)';
   return [
     verdict,
     `${search.distinctStates} distinct states, ${search.statesGenerated} generated, depth ${search.depth},` +
-      ` ${round(search.seconds)} s (${statesPerSecond} states/s)`,
+      ` ${round(search.seconds)} s (${statesPerSecond} generated states/s)`,
   ].join('\n');
 }
 
 export function formatProgress(progress: Progress): string {
-  const heapMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
+  const memory = process.memoryUsage();
+  const mebibytes = (bytes: number) => Math.round(bytes / 2 ** 20);
   const rate = Math.round(progress.statesGenerated / Math.max(progress.seconds, 1e-6));
   return (
     `progress: ${progress.statesGenerated} generated, ${progress.distinctStates} distinct, ` +
-    `queue ${progress.queue}, depth ${progress.depth}, ${rate} states/s, heap ${heapMiB} MiB, ` +
+    `queue ${progress.queue}, depth ${progress.depth}, ${rate} generated states/s, ` +
+    `memory ${mebibytes(memory.rss)} MiB resident (JS heap ${mebibytes(memory.heapUsed)} MiB), ` +
     `${round(progress.seconds)} s`
   );
+}
+
+/** Which strategy each strategy-specific option belongs to. */
+const strategyOfOption: Readonly<Record<string, Strategy>> = {
+  seed: 'random',
+  walks: 'random',
+  'walk-length': 'random',
+};
+
+/** An option the chosen strategy would ignore is a usage error, never a silent no-op. */
+function refuseOptionsOfOtherStrategies(
+  values: Readonly<Record<string, string>>,
+  strategy: Strategy,
+): void {
+  if (values['workers'] !== undefined && values['workers'] !== '1' && strategy !== 'bfs') {
+    throw new UsageError(`--workers applies to --strategy bfs only (${strategy} runs on one thread)`);
+  }
+  for (const [option, owner] of Object.entries(strategyOfOption)) {
+    if (values[option] !== undefined && strategy !== owner) {
+      throw new UsageError(`--${option} applies to --strategy ${owner} only`);
+    }
+  }
+}
+
+/**
+ * The bounds worth printing: every integer bound, a boolean only when on, a choice only when
+ * it is not its default (no `symmetry=false preset=none`).
+ */
+export function describeBounds(definition: ModelDefinition, params: Params): string {
+  return definition.params
+    .filter((spec) => {
+      const value = params[spec.name];
+      if (spec.kind === 'boolean') return value === true;
+      if (spec.kind === 'choice') return value !== spec.default;
+      return true;
+    })
+    .map((spec) => (spec.kind === 'boolean' ? spec.name : `${spec.name}=${params[spec.name]}`))
+    .join(' ');
 }
 
 export function round(seconds: number): number {

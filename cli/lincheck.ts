@@ -38,7 +38,7 @@ export const lincheckHelp = helpText(
   'shardkv lincheck FILE [--time-limit SECONDS] [--html FILE] [--json]',
   'Checks that a key/value history (JSON lines: client, op get|put|append, key, value?,\n' +
     'output?, call, return?, outcome ok|unknown) is linearizable, key by key.\n' +
-    'Exit: 0 linearizable, 1 not linearizable (the key, its longest linearisable prefix and\n' +
+    'Exit: 0 linearizable, 1 not linearizable (the key, its longest linearizable prefix and\n' +
     'the operation that cannot follow it are printed) or unknown (time limit reached),\n' +
     '2 unreadable, invalid (the line is named) or larger than 256 MiB history.',
   flags,
@@ -84,9 +84,12 @@ function report(result: LincheckResult, timeLimitSeconds: number, json: boolean,
     `${result.operations} operation${result.operations === 1 ? '' : 's'} on ` +
     `${result.keys} key${result.keys === 1 ? '' : 's'}`;
   const key = JSON.stringify(result.key);
+  const empty = result.operations === 0;
   const headline =
     result.verdict === 'linearizable'
-      ? `linearizable: ${sizes} (${seconds} s)`
+      ? empty
+        ? 'linearizable: the history is empty (no operations to check)'
+        : `linearizable: ${sizes} (${seconds} s)`
       : result.verdict === 'not-linearizable'
         ? `not linearizable: key ${key} (${sizes}, ${seconds} s)`
         : `unknown: the time limit of ${timeLimitSeconds} s ran out before a verdict ` +
@@ -109,6 +112,7 @@ function report(result: LincheckResult, timeLimitSeconds: number, json: boolean,
       seconds,
       operations: result.operations,
       keys: result.keys,
+      ...(empty ? { empty: true } : {}),
       ...(result.verdict === 'linearizable' ? {} : { error: headline }),
       ...(explanation && result.verdict === 'not-linearizable'
         ? {

@@ -118,7 +118,7 @@ test('--html writes a self-contained page that headless Chromium renders', async
   assert.is(code, 1);
   const html = readFileSync(page, 'utf8');
   assert.not.match(html, /https?:|<script|<link|src=/);
-  // The deciding key comes first: its 5 operations, 3 linearised, the failing read in red.
+  // The deciding key comes first: its 5 operations, 3 linearized, the failing read in red.
   const first = html.split('<section>')[1]!;
   assert.match(first, /^<h2>key &quot;7&quot; <span class="verdict not-linearizable">/);
   assert.is((first.match(/<g class="op /g) ?? []).length, 5);
