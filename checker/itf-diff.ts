@@ -56,8 +56,9 @@ export function differences(
 ): Difference[] {
   const found: Difference[] = [];
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  const stack: [string, ItfValue | undefined, ItfValue | undefined][] = names
-    .map((name) => [name, before[name], after[name]] as [string, ItfValue | undefined, ItfValue | undefined])
+  type Pending = [path: string, before: ItfValue | undefined, after: ItfValue | undefined];
+  const stack: Pending[] = names
+    .map((name): Pending => [name, before[name], after[name]])
     .reverse();
   while (stack.length > 0 && found.length < maximumDifferences) {
     const [path, old, next] = stack.pop()!;

@@ -80,7 +80,9 @@ export function upgradeItfValue(value: unknown, nesting = 0): ItfValue {
   if (keys.some((key) => key.startsWith('#'))) {
     const [tag] = keys as [string];
     const items = record[tag];
-    if (tag === '#set' || tag === '#tup') return { [tag]: (items as unknown[]).map(inner) } as ItfValue;
+    if (tag === '#set' || tag === '#tup') {
+      return { [tag]: (items as unknown[]).map(inner) } as ItfValue;
+    }
     if (tag === '#map') {
       const entries = items as [unknown, unknown][];
       return { '#map': entries.map(([key, item]) => [inner(key), inner(item)]) } as ItfValue;

@@ -151,7 +151,8 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   refuseOptionsOfOtherStrategies(args.values, strategy);
   // Built before the header: a model that refuses its parameters says so first (exit 2).
   const prebuilt = definition.create(params, bug);
-  const header = `${definition.name} ${describeBounds(definition, params)}${bug ? ` bug=${bug}` : ''}`;
+  const bounds = describeBounds(definition, params);
+  const header = `${definition.name} ${bounds}${bug ? ` bug=${bug}` : ''}`;
   if (!quiet) {
     const how =
       strategy === 'random'
@@ -184,7 +185,8 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   });
   const written = violations.map((violation, index) => {
     const bugPart = bug ? `-${bug}` : '';
-    const named = join('shardkv-out', `${definition.name}${bugPart}-${violation.invariant}.trace.json`);
+    const fileName = `${definition.name}${bugPart}-${violation.invariant}.trace.json`;
+    const named = join('shardkv-out', fileName);
     const out = args.values['out'];
     // With --out and --continue, the first trace takes FILE and the others FILE-INVARIANT.
     const path =
@@ -301,7 +303,8 @@ function summaryLine(search: SearchResult, statesPerSecond: number, exhaustive: 
           : 'OK: no violation in the sampled behaviours (random simulation is not exhaustive)';
   return [
     verdict,
-    `${search.distinctStates} distinct states, ${search.statesGenerated} generated, depth ${search.depth},` +
+    `${search.distinctStates} distinct states, ${search.statesGenerated} generated, ` +
+      `depth ${search.depth},` +
       ` ${round(search.seconds)} s (${statesPerSecond} generated states/s)`,
   ].join('\n');
 }
@@ -331,7 +334,9 @@ function refuseOptionsOfOtherStrategies(
   strategy: Strategy,
 ): void {
   if (values['workers'] !== undefined && values['workers'] !== '1' && strategy !== 'bfs') {
-    throw new UsageError(`--workers applies to --strategy bfs only (${strategy} runs on one thread)`);
+    throw new UsageError(
+      `--workers applies to --strategy bfs only (${strategy} runs on one thread)`,
+    );
   }
   for (const [option, owner] of Object.entries(strategyOfOption)) {
     if (values[option] !== undefined && strategy !== owner) {

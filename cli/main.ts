@@ -83,7 +83,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       return fail(`shardkv ${command ? name + ': ' : ''}${error.message}`, exitUsage);
     }
     const stack = (error as Error).stack;
-    return fail(`shardkv: internal error: ${String(error)}`, exitProblem, stack ? `\n${stack}` : '');
+    const detail = stack ? `\n${stack}` : '';
+    return fail(`shardkv: internal error: ${String(error)}`, exitProblem, detail);
   }
 }
 

@@ -61,7 +61,8 @@ export function replayCommand(argv: readonly string[], io: Io): number {
         );
       } else {
         io.stdout(
-          `Reproduced: invariant ${outcome.invariant} is violated at step ${outcome.step} of ${outcome.steps}`,
+          `Reproduced: invariant ${outcome.invariant} is violated ` +
+            `at step ${outcome.step} of ${outcome.steps}`,
         );
       }
       return exitProblem;

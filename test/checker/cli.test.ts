@@ -100,9 +100,11 @@ test('replay: a tampered action or state is invalid input (exit 2, step named)',
 test('replay checks the whole file: version, step numbers, changed values (exit 2)', async () => {
   const trace = JSON.parse(readFileSync(join(scratch, 'diehard.trace.json'), 'utf8'));
   const cases: [(copy: any) => void, string][] = [
-    [(copy) => (copy.version = 2), 'trace version 2 is not supported (this replay reads version 1)'],
+    [(copy) => (copy.version = 2),
+      'trace version 2 is not supported (this replay reads version 1)'],
     [(copy) => (copy.steps[2].step = 7), 'step 3: "step" is 7, expected 3'],
-    [(copy) => (copy.steps[1].changed.big = { '#bigint': '3' }), 'step 2: changed.big: recorded 3, spec 2'],
+    [(copy) => (copy.steps[1].changed.big = { '#bigint': '3' }),
+      'step 2: changed.big: recorded 3, spec 2'],
     [(copy) => delete copy.steps[0].changed.big, 'step 1: changed.big: recorded (absent), spec 5'],
     [(copy) => copy.states.pop(), '6 states for 6 steps'],
   ];

@@ -134,7 +134,7 @@ test('--html writes a self-contained page that headless Chromium renders', async
         'bar.getBoundingClientRect().width > 0).length'),
   }));
   assert.equal([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  assert.ok(png.length > 20_000, `a screenshot of ${png.length} bytes is too small to show the page`);
+  assert.ok(png.length > 20_000, `a ${png.length}-byte screenshot is too small to show the page`);
   assert.is(bars, (html.match(/<g class="op /g) ?? []).length);
 });
 
