@@ -149,6 +149,10 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   const json = args.booleans.has('json');
   const quiet = args.booleans.has('quiet');
   refuseOptionsOfOtherStrategies(args.values, strategy);
+  const continued = args.booleans.has('continue');
+  if (continued && workers > 1) {
+    throw new UsageError('--continue runs on one thread: leave out --workers');
+  }
   // Built before the header: a model that refuses its parameters says so first (exit 2).
   const prebuilt = definition.create(params, bug);
   const bounds = describeBounds(definition, params);
@@ -161,10 +165,6 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
           ? `bfs, ${workers} worker${workers > 1 ? 's' : ''}`
           : strategy;
     io.stderr(`Checking ${header.trimEnd()} (${how})`);
-  }
-  const continued = args.booleans.has('continue');
-  if (continued && workers > 1) {
-    throw new UsageError('--continue runs on one thread: leave out --workers');
   }
   const { model, search, violations } = await runCheck({
     definition,

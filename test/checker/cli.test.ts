@@ -186,8 +186,15 @@ test('usage errors exit 2 with a one-line reason', async () => {
     [['check'], 'check needs a MODEL'],
     [['replay'], 'replay needs a trace FILE'],
     [['frobnicate'], "unknown command 'frobnicate'"],
-    [['check', 'raft', '--preset', 'raft.tla', '--max-compactions', '0', '--quiet'],
+    // Refused before the "Checking ..." header: stderr holds the reason alone.
+    [['check', 'raft', '--preset', 'raft.tla', '--max-compactions', '0'],
       '--preset raft.tla has no --max-compactions bound'],
+    [['check', 'twophase', '--strategy', 'dfs', '--workers', '2'],
+      '--workers applies to --strategy bfs only (dfs runs on one thread)'],
+    [['check', 'twophase', '--seed', '3'], '--seed applies to --strategy random only'],
+    [['check', 'twophase', '--strategy', 'dfs', '--walks', '3'],
+      '--walks applies to --strategy random only'],
+    [['check', 'diehard', '--continue', '--workers', '2'], '--continue runs on one thread'],
     [['check', 'diehard', '--quiet', '--out', join(aFile, 'sub', 't.json')], 'cannot write'],
     [['models', 'extra'], "unexpected argument 'extra'"],
   ];
@@ -214,8 +221,20 @@ test('limits make the result incomplete, clearly said', async () => {
   assert.is(run.json()['result'], 'incomplete');
   assert.is(run.json()['stoppedBy'], 'max-states');
   assert.is(run.json()['distinctStates'], 100);
+  assert.is(run.json()['exhaustive'], false);
   const human = await runCli('check', 'twophase', '--rms', '5', '--max-states', '100', '--quiet');
   assert.match(human.stdout, 'INCOMPLETE: stopped by max-states');
+});
+
+test('--continue lists every violated invariant with its own trace', async () => {
+  const out = join(scratch, 'continued.trace.json');
+  const run = await runCli('check', 'diehard', '--continue', '--json', '--quiet', '--out', out);
+  assert.is(run.code, 1);
+  const summary = run.json();
+  assert.equal(summary['violations'], [{ invariant: 'NotSolved', trace: out, traceLength: 6 }]);
+  // Every state was explored for TypeOK, which holds: the run is exhaustive.
+  assert.is(summary['exhaustive'], true);
+  assert.is(summary['distinctStates'], 16);
 });
 
 test('random simulation is reproducible from its seed', async () => {

@@ -104,6 +104,14 @@ test('usage errors: no file, missing file, bad time limit, unknown flag, extra a
   assert.is((await run(ok, '--html', join(directory, 'no', 'such', 'dir.html'))).code, 2);
 });
 
+test('an empty history is linearizable, and said to be empty', async () => {
+  const { code, stdout } = await run(file('empty.jsonl', '\n'));
+  assert.is(code, 0);
+  assert.equal(stdout, ['linearizable: the history is empty (no operations to check)']);
+  const json = await run(file('empty.jsonl', ''), '--json');
+  assert.equal(JSON.parse(json.stdout.at(-1)!).empty, true);
+});
+
 test('--help describes the command and its exit codes', async () => {
   const { code, stdout } = await run('--help');
   assert.is(code, 0);
