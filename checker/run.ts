@@ -8,7 +8,9 @@ import { depthFirstSearch } from './dfs.js';
 import type { AnyModel, ModelDefinition, Params } from './model.js';
 import { parallelBreadthFirstSearch } from './parallel-bfs.js';
 import type { Path, SearchOptions, SearchResult } from './search.js';
+import { searchOnThread } from './search-thread.js';
 import { simulate } from './simulate.js';
+import { assert } from '../spec/assert.js';
 
 export type Strategy = 'bfs' | 'dfs' | 'random';
 export const strategies: readonly Strategy[] = ['bfs', 'dfs', 'random'];
@@ -62,7 +64,8 @@ async function everyViolation(model: AnyModel, request: CheckRequest): Promise<C
   let seconds = 0;
   for (let round = 0; round <= model.invariants.length; round++) {
     const narrowed: AnyModel = Object.create(model, { invariants: { value: remaining } });
-    const search = await searchWith(narrowed, { ...request, workers: 1 });
+    const skipped = violations.map((violation) => violation.invariant);
+    const search = await searchWith(narrowed, { ...request, workers: 1 }, skipped);
     first ??= search;
     seconds += search.seconds;
     if (search.result !== 'violation' || !search.invariant || !search.path) {
@@ -87,7 +90,14 @@ function withoutVerdict(search: SearchResult): Partial<SearchResult> {
   };
 }
 
-function searchWith(model: AnyModel, request: CheckRequest): Promise<SearchResult> | SearchResult {
+function searchWith(
+  model: AnyModel,
+  request: CheckRequest,
+  skipInvariants: readonly string[] = [],
+): Promise<SearchResult> | SearchResult {
+  const { stopFlag } = request.search;
+  const parallel = request.strategy === 'bfs' && request.workers > 1;
+  if (stopFlag && !parallel) return searchOnItsThread(request, stopFlag, skipInvariants);
   switch (request.strategy) {
     case 'bfs':
       if (request.workers <= 1) return breadthFirstSearch(model, request.search);
@@ -110,4 +120,36 @@ function searchWith(model: AnyModel, request: CheckRequest): Promise<SearchResul
         ...(request.walkLength !== undefined ? { walkLength: request.walkLength } : {}),
       });
   }
+}
+
+/** A stoppable single-thread search: on a worker thread, so that the caller can stop it. */
+function searchOnItsThread(
+  request: CheckRequest,
+  stopFlag: Int32Array,
+  skipInvariants: readonly string[],
+): Promise<SearchResult> {
+  const { maxStates, timeLimitSeconds, progressIntervalMs, onProgress } = request.search;
+  assert(stopFlag.buffer instanceof SharedArrayBuffer, 'a stop flag must be shared memory');
+  return searchOnThread(
+    {
+      model: request.definition.name,
+      params: request.params,
+      bug: request.bug,
+      strategy: request.strategy,
+      skipInvariants,
+      options: {
+        ...(maxStates !== undefined ? { maxStates } : {}),
+        ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
+        ...(progressIntervalMs !== undefined ? { progressIntervalMs } : {}),
+      },
+      simulation: {
+        seed: request.seed,
+        ...(request.walks !== undefined ? { walks: request.walks } : {}),
+        ...(request.walkLength !== undefined ? { walkLength: request.walkLength } : {}),
+      },
+      stopFlag: stopFlag.buffer,
+      reportProgress: onProgress !== undefined,
+    },
+    onProgress,
+  );
 }

@@ -14,6 +14,7 @@ import {
 } from '../checker/trace.js';
 import { findModel, modelDefinitions } from '../spec/registry.js';
 import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
+import { catchInterrupt, exitInterrupted } from './interrupt.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
 const commonFlags: readonly FlagSpec[] = [
@@ -155,34 +156,44 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   }
   // Built before the header: a model that refuses its parameters says so first (exit 2).
   const prebuilt = definition.create(params, bug);
-  const bounds = describeBounds(definition, params);
-  const header = `${definition.name} ${bounds}${bug ? ` bug=${bug}` : ''}`;
-  if (!quiet) {
-    const how =
-      strategy === 'random'
-        ? `random, seed ${seed}`
-        : strategy === 'bfs'
-          ? `bfs, ${workers} worker${workers > 1 ? 's' : ''}`
-          : strategy;
-    io.stderr(`Checking ${header.trimEnd()} (${how})`);
+  const summary: SummaryContext = {
+    io, json, definition, params, bug, strategy, workers, seed, continued,
+    invariants: prebuilt.invariants.map((invariant) => invariant.name),
+  };
+  // bfs on several workers cannot read the stop flag: Ctrl-C reports its last progress.
+  const interrupt = catchInterrupt(
+    io,
+    strategy === 'bfs' && workers > 1 ? (last) => exitWithProgress(summary, last) : undefined,
+  );
+  let outcome: Awaited<ReturnType<typeof runCheck>>;
+  try {
+    // Printed once Ctrl-C is caught: from the header on, Ctrl-C prints a summary.
+    if (!quiet) io.stderr(checkingLine(definition, params, bug, strategy, workers, seed));
+    outcome = await runCheck({
+      definition,
+      model: prebuilt,
+      params,
+      bug,
+      strategy,
+      workers,
+      seed,
+      everyViolation: continued,
+      ...(walks !== undefined ? { walks } : {}),
+      ...(walkLength !== undefined ? { walkLength } : {}),
+      search: {
+        ...(maxStates !== undefined ? { maxStates } : {}),
+        ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
+        stopFlag: interrupt.stopFlag,
+        onProgress: (progress: Progress) => {
+          interrupt.noteProgress(progress);
+          if (!quiet) io.stderr(formatProgress(progress));
+        },
+      },
+    });
+  } finally {
+    interrupt.dispose();
   }
-  const { model, search, violations } = await runCheck({
-    definition,
-    model: prebuilt,
-    params,
-    bug,
-    strategy,
-    workers,
-    seed,
-    everyViolation: continued,
-    ...(walks !== undefined ? { walks } : {}),
-    ...(walkLength !== undefined ? { walkLength } : {}),
-    search: {
-      ...(maxStates !== undefined ? { maxStates } : {}),
-      ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
-      ...(quiet ? {} : { onProgress: (progress: Progress) => io.stderr(formatProgress(progress)) }),
-    },
-  });
+  const { model, violations } = outcome;
   const written = violations.map((violation, index) => {
     const bugPart = bug ? `-${bug}` : '';
     const fileName = `${definition.name}${bugPart}-${violation.invariant}.trace.json`;
@@ -198,42 +209,112 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     const identity = { model: definition.name, params, bug };
     return writeViolation(model, identity, violation, path, json ? undefined : io);
   });
+  const stopped = interrupt.interrupted && outcome.search.stoppedBy === 'time-limit';
+  const search: Reported = stopped ? { ...outcome.search, stoppedBy: 'interrupt' } : outcome.search;
+  printSummary(summary, search, written);
+  if (stopped) return exitInterrupted;
+  return search.result === 'violation' ? exitProblem : exitOk;
+}
+
+function checkingLine(
+  definition: ModelDefinition,
+  params: Params,
+  bug: string | undefined,
+  strategy: Strategy,
+  workers: number,
+  seed: number,
+): string {
+  const bounds = describeBounds(definition, params);
+  const header = `${definition.name} ${bounds}${bug ? ` bug=${bug}` : ''}`;
+  const how =
+    strategy === 'random'
+      ? `random, seed ${seed}`
+      : strategy === 'bfs'
+        ? `bfs, ${workers} worker${workers > 1 ? 's' : ''}`
+        : strategy;
+  return `Checking ${header.trimEnd()} (${how})`;
+}
+
+/** A search result as reported: a Ctrl-C'd search says it stopped by `interrupt`. */
+type Reported = Omit<SearchResult, 'stoppedBy'> & {
+  readonly stoppedBy?: SearchResult['stoppedBy'] | 'interrupt';
+};
+
+interface SummaryContext {
+  readonly io: Io;
+  readonly json: boolean;
+  readonly definition: ModelDefinition;
+  readonly params: Params;
+  readonly bug: string | undefined;
+  readonly strategy: Strategy;
+  readonly workers: number;
+  readonly seed: number;
+  readonly continued: boolean;
+  readonly invariants: readonly string[];
+}
+
+function printSummary(
+  context: SummaryContext,
+  search: Reported,
+  written: readonly WrittenViolation[],
+): void {
+  const { io, definition, strategy } = context;
   // Exhaustive: every state within the bounds was explored (no stop, no early violation).
   const exhaustive =
-    search.exhaustive && !search.stoppedBy && (search.result !== 'violation' || continued);
+    search.exhaustive &&
+    !search.stoppedBy &&
+    (search.result !== 'violation' || context.continued);
   const statesPerSecond = Math.round(search.statesGenerated / Math.max(search.seconds, 1e-6));
   const [first] = written;
-  if (json) {
-    io.stdout(
-      JSON.stringify({
-        ok: search.result !== 'violation',
-        ...(first ? { error: violationError(written) } : {}),
-        model: definition.name,
-        params,
-        ...(bug ? { bug } : {}),
-        strategy,
-        ...(strategy === 'bfs' ? { workers } : {}),
-        ...(strategy === 'random' ? { seed } : {}),
-        result: search.result,
-        ...(search.invariant ? { invariant: search.invariant } : {}),
-        ...(search.stoppedBy ? { stoppedBy: search.stoppedBy } : {}),
-        exhaustive,
-        invariantsChecked: model.invariants.map((invariant) => invariant.name),
-        distinctStates: search.distinctStates,
-        statesGenerated: search.statesGenerated,
-        depth: search.depth,
-        seconds: round(search.seconds),
-        statesPerSecond,
-        ...(first ? { trace: first.trace, traceLength: first.traceLength } : {}),
-        ...(first?.witness ? { witness: first.witness } : {}),
-        ...(continued ? { violations: written } : {}),
-      }),
-    );
-  } else {
+  if (!context.json) {
     io.stdout(summaryLine(search, statesPerSecond, exhaustive));
     if (written.length > 1) io.stdout(violationError(written));
+    return;
   }
-  return search.result === 'violation' ? exitProblem : exitOk;
+  io.stdout(
+    JSON.stringify({
+      ok: search.result !== 'violation',
+      ...(first ? { error: violationError(written) } : {}),
+      model: definition.name,
+      params: context.params,
+      ...(context.bug ? { bug: context.bug } : {}),
+      strategy,
+      ...(strategy === 'bfs' ? { workers: context.workers } : {}),
+      ...(strategy === 'random' ? { seed: context.seed } : {}),
+      result: search.result,
+      ...(search.invariant ? { invariant: search.invariant } : {}),
+      ...(search.stoppedBy ? { stoppedBy: search.stoppedBy } : {}),
+      exhaustive,
+      invariantsChecked: context.invariants,
+      distinctStates: search.distinctStates,
+      statesGenerated: search.statesGenerated,
+      depth: search.depth,
+      seconds: round(search.seconds),
+      statesPerSecond,
+      ...(first ? { trace: first.trace, traceLength: first.traceLength } : {}),
+      ...(first?.witness ? { witness: first.witness } : {}),
+      ...(context.continued ? { violations: written } : {}),
+    }),
+  );
+}
+
+/** Ctrl-C on bfs with workers: the summary from the last progress report, then exit. */
+function exitWithProgress(context: SummaryContext, last: Progress | undefined): never {
+  context.io.stderr('interrupted: the summary so far is the last progress report');
+  printSummary(
+    context,
+    {
+      result: 'incomplete',
+      stoppedBy: 'interrupt',
+      distinctStates: last?.distinctStates ?? 0,
+      statesGenerated: last?.statesGenerated ?? 0,
+      depth: last?.depth ?? 0,
+      seconds: last?.seconds ?? 0,
+      exhaustive: false,
+    },
+    [],
+  );
+  process.exit(exitInterrupted);
 }
 
 interface WrittenViolation {
@@ -291,7 +372,7 @@ function writeTraceFile(path: string, content: unknown): void {
   }
 }
 
-function summaryLine(search: SearchResult, statesPerSecond: number, exhaustive: boolean): string {
+function summaryLine(search: Reported, statesPerSecond: number, exhaustive: boolean): string {
   const verdict =
     search.result === 'violation'
       ? `VIOLATION of ${search.invariant}`
