@@ -1,5 +1,5 @@
 // Runs the CLI in-process, or as a child process, and captures what it prints.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../cli/main.js';
 
@@ -28,6 +28,14 @@ export async function runCli(...argv: string[]): Promise<CliRun> {
 }
 
 const childEntry = fileURLToPath(new URL('./shardkv-child.ts', import.meta.url));
+
+/** Starts the CLI as a child process with piped output (for tests that send it signals). */
+export function spawnChild(...argv: string[]): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', childEntry, ...argv], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+}
 
 /** Runs the CLI in a child process, with the output as a user's terminal or pipe gets it. */
 export function runChild(...argv: string[]): CliRun {
