@@ -3,6 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { table } from '../../cli/check-all.js';
+import { describeBounds } from '../../cli/check.js';
+import { resolveParams } from '../../checker/params.js';
+import { findModel } from '../../spec/registry.js';
 import { runChild, runCli, spawnChild } from '../helpers/cli.js';
 import { scratchDirectory } from '../helpers/scratch.js';
 
@@ -333,6 +337,23 @@ test('check-all: a table of every model; DieHard fails as expected and the exit 
     summary.models.every((row) => row.expected),
     JSON.stringify(summary.models),
   );
+});
+
+test('check-all bounds: no symmetry=false preset=none, and a table under 110 columns', () => {
+  const raft = findModel('raft')!;
+  const bounds = describeBounds(raft, resolveParams(raft, undefined, {}));
+  assert.is(bounds, 'servers=3 values=1 max-term=2 max-log=1 max-msgs=1 max-restarts=1 ' +
+    'max-compactions=1');
+  const withPreset = resolveParams(raft, undefined, { preset: 'raft.tla', symmetry: 'true' });
+  assert.match(describeBounds(raft, withPreset), / symmetry preset=raft\.tla$/);
+  const migration = findModel('migration')!;
+  const text = table(['model', 'bounds', 'result', 'distinct states', 'seconds'], [
+    ['migration', describeBounds(migration, resolveParams(migration, undefined, {})),
+      'violation of NotSolved, as expected', '431113', '15.22'],
+  ]);
+  const widths = text.split('\n').map((line) => line.length);
+  assert.ok(Math.max(...widths) <= 110, text);
+  assert.ok(text.split('\n').length > 3, 'the bounds cell wraps onto several lines');
 });
 
 test.run();
