@@ -348,7 +348,10 @@ function writeViolation(
   const invariant = model.invariants.find((candidate) => candidate.name === violation.invariant);
   const witness = invariant?.explain?.(states.at(-1));
   if (io) {
-    io.stdout(`Invariant ${violation.invariant} is violated after ${trace.steps.length} steps:`);
+    io.stdout(
+      `Invariant ${violation.invariant} is violated after ${trace.steps.length} steps ` +
+        '(values in a TLA+-like notation):',
+    );
     io.stdout(formatTrace(trace));
     if (witness) io.stdout(`Why ${violation.invariant} fails: ${witness}`);
     io.stdout(`Trace written to ${tracePath} (ITF: ${itfPath})`);
