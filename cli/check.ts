@@ -333,7 +333,7 @@ function violationError(written: readonly WrittenViolation[]): string {
 }
 
 /** Writes one counterexample (trace and ITF) and, for people, prints it. */
-function writeViolation(
+export function writeViolation(
   model: AnyModel,
   identity: TraceIdentity,
   violation: { readonly invariant: string; readonly path: Path },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { table } from '../../cli/check-all.js';
-import { describeBounds } from '../../cli/check.js';
+import { describeBounds, writeViolation } from '../../cli/check.js';
 import { resolveParams } from '../../checker/params.js';
 import { findModel } from '../../spec/registry.js';
 import { runChild, runCli, spawnChild } from '../helpers/cli.js';
@@ -354,6 +354,31 @@ test('check-all bounds: no symmetry=false preset=none, and a table under 110 col
   const widths = text.split('\n').map((line) => line.length);
   assert.ok(Math.max(...widths) <= 110, text);
   assert.ok(text.split('\n').length > 3, 'the bounds cell wraps onto several lines');
+});
+
+test('an invariant that can explain itself prints its witness with the trace', () => {
+  const dieHard = findModel('diehard')!;
+  const model = dieHard.create({}, undefined);
+  // The optional Invariant.explain hook, as a model would give it.
+  const explained = Object.create(model, {
+    invariants: {
+      value: model.invariants.map((invariant) =>
+        invariant.name === 'NotSolved'
+          ? { ...invariant, explain: (state: { big: number }) => `big holds ${state.big}` }
+          : invariant),
+    },
+  });
+  const path = { initialIndex: 0, actionIndexes: [1, 5, 2, 5, 1, 5] };
+  const printed: string[] = [];
+  const written = writeViolation(
+    explained,
+    { model: 'diehard', params: {}, bug: undefined },
+    { invariant: 'NotSolved', path },
+    join(scratch, 'explained.trace.json'),
+    { stdout: (text) => printed.push(text), stderr: () => undefined },
+  );
+  assert.is(written.witness, 'big holds 4');
+  assert.ok(printed.includes('Why NotSolved fails: big holds 4'), printed.join('\n'));
 });
 
 test.run();
