@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AnyModel, ModelDefinition, Params } from '../checker/model.js';
 import { resolveParams, UsageError } from '../checker/params.js';
-import { runCheck, strategies, type Strategy } from '../checker/run.js';
+import { runCheck, strategies, type CheckRequest, type Strategy } from '../checker/run.js';
 import type { Path, Progress, SearchResult } from '../checker/search.js';
 import {
   buildTrace,
@@ -14,7 +14,7 @@ import {
 } from '../checker/trace.js';
 import { findModel, modelDefinitions } from '../spec/registry.js';
 import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
-import { catchInterrupt, exitInterrupted } from './interrupt.js';
+import { catchInterrupt, exitInterrupted, type Interrupt } from './interrupt.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
 const commonFlags: readonly FlagSpec[] = [
@@ -108,7 +108,26 @@ export function checkHelp(definition?: ModelDefinition): string {
   );
 }
 
-export async function checkCommand(argv: readonly string[], io: Io): Promise<number> {
+/** What a `check` command line asks for, parsed and validated. */
+interface CheckSettings {
+  readonly definition: ModelDefinition;
+  readonly params: Params;
+  readonly bug: string | undefined;
+  readonly strategy: Strategy;
+  readonly workers: number;
+  readonly seed: number;
+  readonly maxStates: number | undefined;
+  readonly timeLimitSeconds: number | undefined;
+  readonly walks: number | undefined;
+  readonly walkLength: number | undefined;
+  readonly json: boolean;
+  readonly quiet: boolean;
+  readonly continued: boolean;
+  readonly out: string | undefined;
+}
+
+/** The settings, or the exit code when the command is answered already (help). */
+function parseCheck(argv: readonly string[], io: Io): CheckSettings | number {
   const name = argv[0];
   if (name === undefined || name.startsWith('--')) {
     if (argv.includes('--help')) {
@@ -122,8 +141,7 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     const known = modelDefinitions.map((candidate) => candidate.name).join(', ');
     throw new UsageError(`unknown model '${name}' (known: ${known})`);
   }
-  const flags = modelFlags(definition);
-  const args = parseArgs(argv.slice(1), [...flags, ...commonFlags]);
+  const args = parseArgs(argv.slice(1), [...modelFlags(definition), ...commonFlags]);
   if (args.booleans.has('help')) {
     io.stdout(checkHelp(definition));
     return exitOk;
@@ -136,28 +154,43 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     if (args.booleans.has(param.name)) given[param.name] = 'true';
   }
   const bug = args.values['bug'];
-  const params = resolveParams(definition, bug, given);
   const strategy = (args.values['strategy'] ?? 'bfs') as Strategy;
   if (!strategies.includes(strategy)) {
     throw new UsageError(`--strategy must be one of ${strategies.join(', ')}, got '${strategy}'`);
   }
-  const workers = integerFlag(args, 'workers', 1, 64) ?? 1;
-  const seed = integerFlag(args, 'seed', 0, 2 ** 32 - 1) ?? 1;
-  const maxStates = integerFlag(args, 'max-states', 1);
-  const timeLimitSeconds = positiveNumberFlag(args, 'time-limit');
-  const walks = integerFlag(args, 'walks', 1);
-  const walkLength = integerFlag(args, 'walk-length', 1);
-  const json = args.booleans.has('json');
-  const quiet = args.booleans.has('quiet');
   refuseOptionsOfOtherStrategies(args.values, strategy);
+  const workers = integerFlag(args, 'workers', 1, 64) ?? 1;
   const continued = args.booleans.has('continue');
   if (continued && workers > 1) {
     throw new UsageError('--continue runs on one thread: leave out --workers');
   }
+  return {
+    definition,
+    params: resolveParams(definition, bug, given),
+    bug,
+    strategy,
+    workers,
+    seed: integerFlag(args, 'seed', 0, 2 ** 32 - 1) ?? 1,
+    maxStates: integerFlag(args, 'max-states', 1),
+    timeLimitSeconds: positiveNumberFlag(args, 'time-limit'),
+    walks: integerFlag(args, 'walks', 1),
+    walkLength: integerFlag(args, 'walk-length', 1),
+    json: args.booleans.has('json'),
+    quiet: args.booleans.has('quiet'),
+    continued,
+    out: args.values['out'],
+  };
+}
+
+export async function checkCommand(argv: readonly string[], io: Io): Promise<number> {
+  const settings = parseCheck(argv, io);
+  if (typeof settings === 'number') return settings;
+  const { definition, params, bug, strategy, workers, seed, json, quiet } = settings;
   // Built before the header: a model that refuses its parameters says so first (exit 2).
   const prebuilt = definition.create(params, bug);
   const summary: SummaryContext = {
-    io, json, definition, params, bug, strategy, workers, seed, continued,
+    io, json, definition, params, bug, strategy, workers, seed,
+    continued: settings.continued,
     invariants: prebuilt.invariants.map((invariant) => invariant.name),
   };
   // bfs on several workers cannot read the stop flag: Ctrl-C reports its last progress.
@@ -169,44 +202,14 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   try {
     // Printed once Ctrl-C is caught: from the header on, Ctrl-C prints a summary.
     if (!quiet) io.stderr(checkingLine(definition, params, bug, strategy, workers, seed));
-    outcome = await runCheck({
-      definition,
-      model: prebuilt,
-      params,
-      bug,
-      strategy,
-      workers,
-      seed,
-      everyViolation: continued,
-      ...(walks !== undefined ? { walks } : {}),
-      ...(walkLength !== undefined ? { walkLength } : {}),
-      search: {
-        ...(maxStates !== undefined ? { maxStates } : {}),
-        ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
-        stopFlag: interrupt.stopFlag,
-        onProgress: (progress: Progress) => {
-          interrupt.noteProgress(progress);
-          if (!quiet) io.stderr(formatProgress(progress));
-        },
-      },
-    });
+    outcome = await runCheck(checkRequest(settings, prebuilt, interrupt, io));
   } finally {
     interrupt.dispose();
   }
   const { model, violations } = outcome;
   const written = violations.map((violation, index) => {
-    const bugPart = bug ? `-${bug}` : '';
-    const fileName = `${definition.name}${bugPart}-${violation.invariant}.trace.json`;
-    const named = join('shardkv-out', fileName);
-    const out = args.values['out'];
-    // With --out and --continue, the first trace takes FILE and the others FILE-INVARIANT.
-    const path =
-      out === undefined
-        ? named
-        : index === 0
-          ? out
-          : out.replace(/(\.trace)?\.json$/, '') + `-${violation.invariant}.trace.json`;
     const identity = { model: definition.name, params, bug };
+    const path = tracePath(settings, violation.invariant, index);
     return writeViolation(model, identity, violation, path, json ? undefined : io);
   });
   const stopped = interrupt.interrupted && outcome.search.stoppedBy === 'time-limit';
@@ -214,6 +217,48 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   printSummary(summary, search, written);
   if (stopped) return exitInterrupted;
   return search.result === 'violation' ? exitProblem : exitOk;
+}
+
+function checkRequest(
+  settings: CheckSettings,
+  model: AnyModel,
+  interrupt: Interrupt,
+  io: Io,
+): CheckRequest {
+  const { maxStates, timeLimitSeconds, walks, walkLength } = settings;
+  return {
+    definition: settings.definition,
+    model,
+    params: settings.params,
+    bug: settings.bug,
+    strategy: settings.strategy,
+    workers: settings.workers,
+    seed: settings.seed,
+    everyViolation: settings.continued,
+    ...(walks !== undefined ? { walks } : {}),
+    ...(walkLength !== undefined ? { walkLength } : {}),
+    search: {
+      ...(maxStates !== undefined ? { maxStates } : {}),
+      ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
+      stopFlag: interrupt.stopFlag,
+      onProgress: (progress: Progress) => {
+        interrupt.noteProgress(progress);
+        if (!settings.quiet) io.stderr(formatProgress(progress));
+      },
+    },
+  };
+}
+
+/**
+ * Where a counterexample goes: shardkv-out/MODEL[-BUG]-INVARIANT.trace.json, or --out FILE;
+ * with --out and --continue, the first trace takes FILE and the others FILE-INVARIANT.
+ */
+function tracePath(settings: CheckSettings, invariant: string, index: number): string {
+  const { out, bug, definition } = settings;
+  if (out === undefined) {
+    return join('shardkv-out', `${definition.name}${bug ? `-${bug}` : ''}-${invariant}.trace.json`);
+  }
+  return index === 0 ? out : out.replace(/(\.trace)?\.json$/, '') + `-${invariant}.trace.json`;
 }
 
 function checkingLine(
