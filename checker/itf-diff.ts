@@ -3,8 +3,9 @@
  * a step as these differences instead of reprinting a whole `servers` value, and replay names
  * the field a recorded state gets wrong.
  *
- * Paths read as TLA+ does: `.field` for a record field, `[i]` for the i-th element of a
- * sequence counting from 1 (so servers[1] is the server labelled s1), `[key]` for a map entry.
+ * Paths: `.field` for a record field, `[key]` for a map entry, and `[i]` for the element at
+ * position i of a sequence counting from 0, as the states' own ids count (CONTRACT numbers
+ * shards 0..S-1, and shards[3] is shard 3), not from 1 as TLA+ sequences do.
  * Records, sequences of equal length and maps with the same keys are descended into; any
  * other change (a set, a sequence that grew, a scalar) is reported whole at its path.
  */
@@ -24,7 +25,7 @@ type Entries = readonly (readonly [string, ItfValue])[];
 /** The children of a value that can be descended into, keyed by their path suffix. */
 function children(value: ItfValue): Entries | null {
   if (Array.isArray(value)) {
-    return (value as readonly ItfValue[]).map((item, index) => [`[${index + 1}]`, item] as const);
+    return (value as readonly ItfValue[]).map((item, index) => [`[${index}]`, item] as const);
   }
   if (typeof value !== 'object' || value === null) return null;
   const record = value as Record<string, unknown>;

@@ -131,14 +131,15 @@ export function traceToItf(trace: Trace): ItfTrace {
 /**
  * Numbered steps, each with the fields it changed as `path: old -> new`, as the CLI prints a
  * counterexample. Values are in a TLA+-like notation (records [a |-> 1], sequences <<1, 2>>,
- * functions (k :> v @@ ...), None for an absent value): meant for people, not for SANY.
+ * functions (k :> v @@ ...), None for an absent value; positions in paths count from 0):
+ * meant for people, not for SANY.
  */
 export function formatTrace(trace: Trace): string {
   const lines = ['State 0 (initial):'];
   for (const [name, value] of Object.entries(trace.states[0] ?? {})) {
     // A non-empty sequence gets a line per element: one server, one group per line.
     if (Array.isArray(value) && value.length > 0) {
-      value.forEach((item, index) => lines.push(`    ${name}[${index + 1}] = ${itfToText(item)}`));
+      value.forEach((item, index) => lines.push(`    ${name}[${index}] = ${itfToText(item)}`));
     } else {
       lines.push(`    ${name} = ${itfToText(value)}`);
     }

@@ -395,7 +395,7 @@ export function writeViolation(
   if (io) {
     io.stdout(
       `Invariant ${violation.invariant} is violated after ${trace.steps.length} steps ` +
-        '(values in a TLA+-like notation):',
+        '(values in a TLA+-like notation; positions count from 0):',
     );
     io.stdout(formatTrace(trace));
     if (witness) io.stdout(`Why ${violation.invariant} fails: ${witness}`);
