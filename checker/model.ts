@@ -16,6 +16,8 @@ import type { WordReader, WordWriter } from './words.js';
 export interface Invariant<State> {
   readonly name: string;
   holds(state: State): boolean;
+  /** Optional: why the invariant fails in `state` (the witness), e.g. "s1 and s3 lead term 2". */
+  explain?(state: State): string;
 }
 
 /** Encodes a state into 32-bit words and back; decode(encode(s)) must equal s. */

@@ -9,7 +9,16 @@ import { lassoDefect } from './liveness-trace.js';
 import type { ModelDefinition, Params } from './model.js';
 import { resolveParams, UsageError } from './params.js';
 import { violatedInvariant } from './search.js';
-import { changedVariables, stateVariables, traceFormat, type Trace } from './trace.js';
+import { itfToText, upgradeItfValue, type ItfValue } from './itf.js';
+import { differences } from './itf-diff.js';
+import {
+  changedVariables,
+  stateVariables,
+  traceFormat,
+  traceVersion,
+  type Trace,
+  type TraceStep,
+} from './trace.js';
 
 export type ReplayOutcome =
   | { readonly result: 'ok'; readonly steps: number }
@@ -35,6 +44,12 @@ export function parseTrace(text: string): Trace {
   if (typeof value !== 'object' || value === null || trace.format !== traceFormat) {
     throw new UsageError(`not a ${traceFormat} file (missing "format": "${traceFormat}")`);
   }
+  if (trace.version !== traceVersion) {
+    throw new UsageError(
+      `trace version ${JSON.stringify(trace.version)} is not supported (this replay reads ` +
+        `version ${traceVersion})`,
+    );
+  }
   const problem =
     typeof trace.model !== 'string'
       ? 'model'
@@ -48,12 +63,40 @@ export function parseTrace(text: string): Trace {
               ? 'states'
               : null;
   if (problem) throw new UsageError(`malformed trace: field "${problem}" is missing or invalid`);
-  trace.steps!.forEach((step, index) => {
-    if (typeof step !== 'object' || step === null || !('action' in step)) {
-      throw new UsageError(`malformed trace: step ${index + 1} has no action`);
-    }
-  });
-  return trace as Trace;
+  trace.steps!.forEach((step, index) => checkStepShape(step, index + 1));
+  if (trace.states !== undefined && trace.states.length !== trace.steps!.length + 1) {
+    throw new UsageError(
+      `malformed trace: ${trace.states.length} states for ${trace.steps!.length} steps ` +
+        '(one more state than steps expected)',
+    );
+  }
+  return {
+    ...(trace as Trace),
+    steps: trace.steps!.map((step) => ({ ...step, changed: upgradeRecord(step.changed) })),
+    ...(trace.states ? { states: trace.states.map(upgradeRecord) } : {}),
+  };
+}
+
+function upgradeRecord(
+  variables: Readonly<Record<string, ItfValue>>,
+): Readonly<Record<string, ItfValue>> {
+  return upgradeItfValue(variables) as Record<string, ItfValue>;
+}
+
+/** Every field of a step, checked: a hand-edited step number or field is invalid input. */
+function checkStepShape(step: unknown, number: number): void {
+  const fail = (what: string) => {
+    throw new UsageError(`malformed trace: step ${number}: ${what}`);
+  };
+  if (typeof step !== 'object' || step === null || !('action' in step)) fail('has no action');
+  const fields = step as Partial<TraceStep>;
+  if (fields.step !== number) fail(`"step" is ${JSON.stringify(fields.step)}, expected ${number}`);
+  if (typeof fields.label !== 'string') fail('"label" is missing or not a string');
+  if (!Number.isInteger(fields.actionIndex)) fail('"actionIndex" is missing or not an integer');
+  const changed = fields.changed as unknown;
+  if (typeof changed !== 'object' || changed === null || Array.isArray(changed)) {
+    fail('"changed" is missing or not an object');
+  }
 }
 
 /** Rebuilds the trace's model, with its parameters checked as the CLI checks flags. */
@@ -78,13 +121,7 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
   const mismatch = (step: number, recomputed: unknown) => {
     const recorded = trace.states?.[step];
     if (recorded === undefined) return null;
-    const actual = stateVariables(model, recomputed);
-    const changed = Object.keys(changedVariables(recorded, actual));
-    const missing = Object.keys(recorded).filter((name) => !(name in actual));
-    const names = [...changed, ...missing];
-    return names.length === 0
-      ? null
-      : `the recorded state differs from the spec's in ${names.join(', ')}`;
+    return firstMismatch('', recorded, stateVariables(model, recomputed));
   };
   const initialMismatch = mismatch(0, state);
   if (initialMismatch) return { result: 'invalid', step: 0, reason: initialMismatch };
@@ -122,6 +159,16 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
         reason: `${model.label(action)} is not enabled in this state`,
       };
     }
+    // `changed` is checked where the trace records states (every file `check` writes); a
+    // trace given without states replays its actions only.
+    if (trace.states?.[step] !== undefined) {
+      const changedMismatch = firstMismatch(
+        'changed.',
+        recordedStep.changed,
+        changedVariables(stateVariables(model, state), stateVariables(model, next)),
+      );
+      if (changedMismatch) return { result: 'invalid', step, reason: changedMismatch };
+    }
     state = next;
     states.push(state);
     actions.push(action);
@@ -142,6 +189,19 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
     : { result: 'ok', steps };
 }
 
+/** The first field where a recorded value and the spec's differ: "servers[1].currentTerm: ...". */
+function firstMismatch(
+  prefix: string,
+  recorded: Readonly<Record<string, ItfValue>>,
+  spec: Readonly<Record<string, ItfValue>>,
+): string | null {
+  const [first] = differences(recorded, spec);
+  if (!first) return null;
+  const text = (value: ItfValue | undefined) =>
+    value === undefined ? '(absent)' : itfToText(value);
+  return `${prefix}${first.path}: recorded ${text(first.before)}, spec ${text(first.after)}`;
+}
+
 /** A step whose index or label disagrees with its action was edited by hand: say so. */
 function stepInconsistency(
   recorded: { readonly actionIndex?: unknown; readonly label?: unknown },
@@ -149,7 +209,8 @@ function stepInconsistency(
   label: string,
 ): string | null {
   if (recorded.actionIndex !== undefined && recorded.actionIndex !== actionIndex) {
-    return `actionIndex ${String(recorded.actionIndex)} does not match the action (index ${actionIndex})`;
+    const given = String(recorded.actionIndex);
+    return `actionIndex ${given} does not match the action (index ${actionIndex})`;
   }
   if (recorded.label !== undefined && recorded.label !== label) {
     return `label ${JSON.stringify(recorded.label)} does not match the action (${label})`;

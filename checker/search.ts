@@ -27,6 +27,8 @@ export interface SearchOptions {
   readonly progressIntervalMs?: number;
   /** Called once when the search ends, while its tables are still alive (memory figures). */
   readonly onFinished?: () => void;
+  /** Set element 0 to non-zero (Atomics) from another thread to stop as at the time limit. */
+  readonly stopFlag?: Int32Array;
 }
 
 export interface Progress {
@@ -102,6 +104,7 @@ export class Clock {
       this.nextProgress = now + (this.options.progressIntervalMs ?? 3000);
       this.options.onProgress(progress());
     }
-    return now >= this.deadline;
+    const stopFlag = this.options.stopFlag;
+    return now >= this.deadline || (stopFlag !== undefined && Atomics.load(stopFlag, 0) !== 0);
   }
 }

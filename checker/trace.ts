@@ -9,6 +9,7 @@
  */
 import { assert } from '../spec/assert.js';
 import { itfToText, itfTrace, toItfValue, type ItfTrace, type ItfValue } from './itf.js';
+import { differences, formatDifference, maximumDifferences } from './itf-diff.js';
 import type { AnyModel, Params } from './model.js';
 import type { Path } from './search.js';
 
@@ -133,17 +134,29 @@ export function traceToItf(trace: Trace): ItfTrace {
   );
 }
 
-/** Numbered steps with what each changed, as the CLI prints a counterexample. */
+/**
+ * Numbered steps, each with the fields it changed as `path: old -> new`, as the CLI prints a
+ * counterexample. Values are in a TLA+-like notation (records [a |-> 1], sequences <<1, 2>>,
+ * functions (k :> v @@ ...), None for an absent value; positions in paths count from 0):
+ * meant for people, not for SANY.
+ */
 export function formatTrace(trace: Trace): string {
   const lines = ['State 0 (initial):'];
   for (const [name, value] of Object.entries(trace.states[0] ?? {})) {
-    lines.push(`    ${name} = ${itfToText(value)}`);
+    // A non-empty sequence gets a line per element: one server, one group per line.
+    if (Array.isArray(value) && value.length > 0) {
+      value.forEach((item, index) => lines.push(`    ${name}[${index}] = ${itfToText(item)}`));
+    } else {
+      lines.push(`    ${name} = ${itfToText(value)}`);
+    }
   }
   for (const step of trace.steps) {
     lines.push(`Step ${step.step}: ${step.label}`);
-    for (const [name, value] of Object.entries(step.changed)) {
-      lines.push(`    ${name} = ${itfToText(value)}`);
-    }
+    const before = trace.states[step.step - 1] ?? {};
+    const after = trace.states[step.step] ?? { ...before, ...step.changed };
+    const found = differences(before, after);
+    for (const difference of found) lines.push(`    ${formatDifference(difference)}`);
+    if (found.length === maximumDifferences) lines.push(`    ... (more than ${found.length})`);
   }
   return lines.join('\n');
 }

@@ -6,18 +6,20 @@ import { helpText, parseArgs, type FlagSpec } from './args.js';
 import { exitOk, type Io } from './io.js';
 
 const flags: readonly FlagSpec[] = [
-  { name: 'json', kind: 'boolean', description: 'print one JSON value as the last line' },
+  { name: 'json', kind: 'boolean', description: 'print the list as JSON, as the last line' },
   { name: 'help', kind: 'boolean', description: 'show this help' },
 ];
 
 export const modelsHelp = helpText(
   'shardkv models [--json]',
-  'Lists the models, their bounds (with defaults) and invariants.',
+  'Lists the models, their bounds (with defaults) and invariants.\n' +
+    'JSON: {"ok":true,"models":[{"name","description","params","invariants","bugs"}]}.',
   flags,
 );
 export const bugsHelp = helpText(
   'shardkv bugs [--json]',
-  'Lists the known-bug mutations the checker must find.',
+  'Lists the known-bug mutations the checker must find.\n' +
+    'JSON (an array, as CONTRACT fixes it): [{"name","model","description","breaks","bounds"?}].',
   flags,
 );
 
@@ -50,7 +52,7 @@ export function modelsCommand(argv: readonly string[], io: Io): number {
     bugs: definition.bugs.map((bug) => bug.name),
   }));
   if (args.booleans.has('json')) {
-    io.stdout(JSON.stringify(models));
+    io.stdout(JSON.stringify({ ok: true, models }));
     return exitOk;
   }
   for (const model of models) {

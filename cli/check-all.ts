@@ -1,9 +1,9 @@
 /** `shardkv check-all` (npm start): the default bounded check of every model, as a table. */
-import { describeParams, resolveParams, UsageError } from '../checker/params.js';
+import { resolveParams, UsageError } from '../checker/params.js';
 import { runCheck } from '../checker/run.js';
 import { modelDefinitions } from '../spec/registry.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
-import { round } from './check.js';
+import { describeBounds, round } from './check.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
 const flags: readonly FlagSpec[] = [
@@ -45,7 +45,7 @@ export async function checkAllCommand(argv: readonly string[], io: Io): Promise<
         : search.result === 'ok' && definition.expectedViolation === undefined;
     rows.push({
       model: definition.name,
-      bounds: describeParams(params) || '-',
+      bounds: describeBounds(definition, params) || '-',
       result: search.result + (search.invariant ? ` of ${search.invariant}` : ''),
       expected,
       distinctStates: search.distinctStates,
@@ -72,16 +72,40 @@ export async function checkAllCommand(argv: readonly string[], io: Io): Promise<
   return rows.every((row) => row.expected) ? exitOk : exitProblem;
 }
 
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+/** The bounds column wraps at this width, so the table fits a terminal of ~110 columns. */
+const boundsWidth = 34;
+
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= width) {
+      lines[lines.length - 1] = `${last} ${word}`;
+    } else {
+      lines.push(word);
+    }
+  }
+  return lines;
+}
+
+/** Columns padded to their widest cell; a cell with several lines makes a row of several. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const cells = rows.map((row) =>
+    row.map((cell, column) => (column === 1 ? wrapWords(cell, boundsWidth) : [cell])),
   );
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, column) => cell.padEnd(widths[column]!))
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...cells.flatMap((row) => row[column]!.map((line) => line.length))),
+  );
+  const line = (parts: readonly string[]) =>
+    parts
+      .map((part, column) => part.padEnd(widths[column]!))
       .join('  ')
       .trimEnd();
-  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join(
-    '\n',
-  );
+  const body = cells.flatMap((row) => {
+    const height = Math.max(...row.map((lines) => lines.length));
+    return Array.from({ length: height }, (_, index) =>
+      line(row.map((lines) => lines[index] ?? '')),
+    );
+  });
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...body].join('\n');
 }

@@ -1,16 +1,22 @@
 /** `shardkv check MODEL [bounds...]`: a bounded model check, per CONTRACT. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ModelDefinition } from '../checker/model.js';
-import { describeParams, resolveParams, UsageError } from '../checker/params.js';
-import { runCheck, strategies, type Strategy } from '../checker/run.js';
-import type { Progress, SearchResult } from '../checker/search.js';
-import { buildTrace, formatTrace, traceToItf } from '../checker/trace.js';
+import type { AnyModel, ModelDefinition, Params } from '../checker/model.js';
+import { resolveParams, UsageError } from '../checker/params.js';
+import { runCheck, strategies, type CheckRequest, type Strategy } from '../checker/run.js';
+import type { Path, Progress, SearchResult } from '../checker/search.js';
+import {
+  buildTrace,
+  executePath,
+  formatTrace,
+  traceToItf,
+  type TraceIdentity,
+} from '../checker/trace.js';
 import { resolveModel } from '../checker/load-model.js';
-import { checkLiveness, type LivenessResult } from '../checker/liveness.js';
-import { buildLassoTrace, formatLasso, lassoToItf } from '../checker/liveness-trace.js';
 import { modelDefinitions } from '../spec/registry.js';
+import { livenessLine, livenessSummary, runLivenessPass, type LivenessOutcome } from './check-liveness.js';
 import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
+import { catchInterrupt, exitInterrupted, type Interrupt } from './interrupt.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
 const commonFlags: readonly FlagSpec[] = [
@@ -24,7 +30,7 @@ const commonFlags: readonly FlagSpec[] = [
     name: 'workers',
     kind: 'value',
     valueName: 'N',
-    description: 'worker threads for bfs (default 1); counts do not depend on N',
+    description: 'worker threads, bfs only (default 1); counts do not depend on N',
   },
   {
     name: 'bug',
@@ -48,24 +54,24 @@ const commonFlags: readonly FlagSpec[] = [
     name: 'seed',
     kind: 'value',
     valueName: 'N',
-    description: 'seed of --strategy random (default 1); printed with the result',
+    description: 'random only: the seed (default 1); printed with the result',
   },
   {
     name: 'walks',
     kind: 'value',
     valueName: 'N',
-    description: 'random walks to take (default 1000)',
+    description: 'random only: walks to take (default 1000)',
   },
   {
     name: 'walk-length',
     kind: 'value',
     valueName: 'N',
-    description: 'steps per random walk at most (default 100)',
+    description: 'random only: steps per walk at most (default 100)',
   },
   {
     name: 'continue',
     kind: 'boolean',
-    description: 'keep exploring after a violation (report the first; TLC -continue)',
+    description: 'report every violated invariant, each with its first trace (TLC -continue)',
   },
   {
     name: 'out',
@@ -104,9 +110,7 @@ export function checkHelp(definition?: ModelDefinition): string {
     ? `${definition.description}\nInvariants: ${definition.invariants.join(', ')}`
     : [
         'Explores every state of MODEL within its bounds and checks its invariants.',
-        `Models: ${models} (\`shardkv check MODEL --help\` lists a model's bounds),`,
-        'or the path of a module that exports a model (README "Adding a model").',
-        "A model's temporal properties are checked after a clean bfs/dfs (--no-liveness skips).",
+        `Models: ${models} (\`shardkv check MODEL --help\` lists a model's bounds).`,
         'Exit: 0 no violation, 1 violation, 2 usage error.',
       ].join('\n');
   return helpText(
@@ -116,7 +120,28 @@ export function checkHelp(definition?: ModelDefinition): string {
   );
 }
 
-export async function checkCommand(argv: readonly string[], io: Io): Promise<number> {
+/** What a `check` command line asks for, parsed and validated. */
+interface CheckSettings {
+  readonly definition: ModelDefinition;
+  readonly params: Params;
+  readonly bug: string | undefined;
+  readonly strategy: Strategy;
+  readonly workers: number;
+  readonly seed: number;
+  readonly maxStates: number | undefined;
+  readonly timeLimitSeconds: number | undefined;
+  readonly walks: number | undefined;
+  readonly walkLength: number | undefined;
+  readonly json: boolean;
+  readonly quiet: boolean;
+  readonly continued: boolean;
+  readonly out: string | undefined;
+  readonly deadlock: boolean;
+  readonly liveness: boolean;
+}
+
+/** The settings, or the exit code when the command is answered already (help). */
+async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSettings | number> {
   const name = argv[0];
   if (name === undefined || name.startsWith('--')) {
     if (argv.includes('--help')) {
@@ -130,8 +155,7 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     const known = modelDefinitions.map((candidate) => candidate.name).join(', ');
     throw new UsageError(`unknown model '${name}' (known: ${known})`);
   }
-  const flags = modelFlags(definition);
-  const args = parseArgs(argv.slice(1), [...flags, ...commonFlags]);
+  const args = parseArgs(argv.slice(1), [...modelFlags(definition), ...commonFlags]);
   if (args.booleans.has('help')) {
     io.stdout(checkHelp(definition));
     return exitOk;
@@ -144,140 +168,283 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     if (args.booleans.has(param.name)) given[param.name] = 'true';
   }
   const bug = args.values['bug'];
-  const params = resolveParams(definition, bug, given);
   const strategy = (args.values['strategy'] ?? 'bfs') as Strategy;
   if (!strategies.includes(strategy)) {
     throw new UsageError(`--strategy must be one of ${strategies.join(', ')}, got '${strategy}'`);
   }
+  refuseOptionsOfOtherStrategies(args.values, strategy);
   const workers = integerFlag(args, 'workers', 1, 64) ?? 1;
-  const seed = integerFlag(args, 'seed', 0, 2 ** 32 - 1) ?? 1;
-  const maxStates = integerFlag(args, 'max-states', 1);
-  const timeLimitSeconds = positiveNumberFlag(args, 'time-limit');
-  const walks = integerFlag(args, 'walks', 1);
-  const walkLength = integerFlag(args, 'walk-length', 1);
-  const json = args.booleans.has('json');
-  const quiet = args.booleans.has('quiet');
-  if (workers > 1 && strategy !== 'bfs' && !quiet) {
-    io.stderr(`note: --workers applies to bfs; ${strategy} runs on one thread`);
+  const continued = args.booleans.has('continue');
+  if (continued && workers > 1) {
+    throw new UsageError('--continue runs on one thread: leave out --workers');
   }
-  const header = `${definition.name} ${describeParams(params)}${bug ? ` bug=${bug}` : ''}`;
-  if (!quiet) {
-    const seedNote = strategy === 'random' ? `, seed ${seed}` : '';
-    io.stderr(
-      `Checking ${header} (${strategy}, ${workers} worker${workers > 1 ? 's' : ''}${seedNote})`,
-    );
-  }
-  const { model, search } = await runCheck({
+  return {
     definition,
-    params,
+    params: resolveParams(definition, bug, given),
     bug,
     strategy,
     workers,
-    seed,
+    seed: integerFlag(args, 'seed', 0, 2 ** 32 - 1) ?? 1,
+    maxStates: integerFlag(args, 'max-states', 1),
+    timeLimitSeconds: positiveNumberFlag(args, 'time-limit'),
+    walks: integerFlag(args, 'walks', 1),
+    walkLength: integerFlag(args, 'walk-length', 1),
+    json: args.booleans.has('json'),
+    quiet: args.booleans.has('quiet'),
+    continued,
+    out: args.values['out'],
+    deadlock: !args.booleans.has('no-deadlock'),
+    liveness: !args.booleans.has('no-liveness'),
+  };
+}
+
+export async function checkCommand(argv: readonly string[], io: Io): Promise<number> {
+  const settings = await parseCheck(argv, io);
+  if (typeof settings === 'number') return settings;
+  const { definition, params, bug, strategy, workers, seed, json, quiet } = settings;
+  // Built before the header: a model that refuses its parameters says so first (exit 2).
+  const prebuilt = definition.create(params, bug);
+  const summary: SummaryContext = {
+    io, json, definition, params, bug, strategy, workers, seed,
+    continued: settings.continued,
+    invariants: prebuilt.invariants.map((invariant) => invariant.name),
+  };
+  // bfs on several workers cannot read the stop flag: Ctrl-C reports its last progress.
+  const interrupt = catchInterrupt(
+    io,
+    strategy === 'bfs' && workers > 1 ? (last) => exitWithProgress(summary, last) : undefined,
+  );
+  let outcome: Awaited<ReturnType<typeof runCheck>>;
+  try {
+    // Printed once Ctrl-C is caught: from the header on, Ctrl-C prints a summary.
+    if (!quiet) io.stderr(checkingLine(definition, params, bug, strategy, workers, seed));
+    outcome = await runCheck(checkRequest(settings, prebuilt, interrupt, io));
+  } finally {
+    interrupt.dispose();
+  }
+  const { model, violations } = outcome;
+  const written = violations.map((violation, index) => {
+    const identity = { model: definition.name, params, bug };
+    const path = tracePath(settings, violation.invariant, index);
+    return writeViolation(model, identity, violation, path, json ? undefined : io,
+      definition.modulePath);
+  });
+  const liveness = settings.liveness
+    ? runLivenessPass(settings, model, outcome.search,
+      (property) => tracePath(settings, property, 0), writeTraceFile, io)
+    : undefined;
+  const stopped = interrupt.interrupted && outcome.search.stoppedBy === 'time-limit';
+  const search: Reported = stopped ? { ...outcome.search, stoppedBy: 'interrupt' } : outcome.search;
+  printSummary(summary, search, written, liveness);
+  if (stopped) return exitInterrupted;
+  const livenessFailed = liveness?.result.result === 'violation';
+  return search.result === 'violation' || livenessFailed ? exitProblem : exitOk;
+}
+
+function checkRequest(
+  settings: CheckSettings,
+  model: AnyModel,
+  interrupt: Interrupt,
+  io: Io,
+): CheckRequest {
+  const { maxStates, timeLimitSeconds, walks, walkLength } = settings;
+  return {
+    definition: settings.definition,
+    model,
+    params: settings.params,
+    bug: settings.bug,
+    strategy: settings.strategy,
+    workers: settings.workers,
+    seed: settings.seed,
+    everyViolation: settings.continued,
     ...(walks !== undefined ? { walks } : {}),
     ...(walkLength !== undefined ? { walkLength } : {}),
     search: {
       ...(maxStates !== undefined ? { maxStates } : {}),
       ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
-      continueAfterViolation: args.booleans.has('continue'),
-      deadlock: !args.booleans.has('no-deadlock'),
-      ...(quiet ? {} : { onProgress: (progress: Progress) => io.stderr(formatProgress(progress)) }),
+      deadlock: settings.deadlock,
+      stopFlag: interrupt.stopFlag,
+      onProgress: (progress: Progress) => {
+        interrupt.noteProgress(progress);
+        if (!settings.quiet) io.stderr(formatProgress(progress));
+      },
     },
-  });
+  };
+}
 
-  // Liveness is a second pass over a graph with edges, after a clean exhaustive search.
-  const properties = model.properties ?? [];
-  let liveness: LivenessResult | undefined;
-  if (search.result === 'ok' && search.exhaustive && properties.length > 0) {
-    if (!args.booleans.has('no-liveness')) {
-      if (!quiet) io.stderr(`Checking temporal properties under weak fairness`);
-      liveness = checkLiveness(model, {
-        ...(maxStates !== undefined ? { maxStates } : {}),
-        ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
-      });
-    }
+/**
+ * Where a counterexample goes: shardkv-out/MODEL[-BUG]-INVARIANT.trace.json, or --out FILE;
+ * with --out and --continue, the first trace takes FILE and the others FILE-INVARIANT.
+ */
+function tracePath(settings: CheckSettings, invariant: string, index: number): string {
+  const { out, bug, definition } = settings;
+  if (out === undefined) {
+    return join('shardkv-out', `${definition.name}${bug ? `-${bug}` : ''}-${invariant}.trace.json`);
   }
-  let tracePath: string | undefined;
-  let traceLength: number | undefined;
-  if (liveness?.result === 'violation') {
-    const identity = { model: definition.name, params, bug };
-    const built = buildLassoTrace(model, identity, liveness.lasso!, liveness.property!);
-    const trace = definition.modulePath ? { ...built, module: definition.modulePath } : built;
-    const name = `${definition.name}${bug ? `-${bug}` : ''}-${liveness.property}`;
-    tracePath = args.values['out'] ?? join('shardkv-out', `${name}.trace.json`);
-    const itfPath = tracePath.replace(/(\.trace)?\.json$/, '') + '.itf.json';
-    writeTraceFile(tracePath, trace);
-    writeTraceFile(itfPath, lassoToItf(trace));
-    traceLength = trace.steps.length;
-    if (!json) {
-      io.stdout(`Temporal property ${liveness.property} is violated by a lasso:`);
-      io.stdout(formatLasso(trace));
-      io.stdout(`Trace written to ${tracePath} (ITF: ${itfPath})`);
-    }
-  }
-  if (search.result === 'violation' && search.path && search.invariant) {
-    const trace = buildTrace(
-      model,
-      { model: definition.name, params, bug },
-      search.path,
-      search.invariant,
-    );
-    const bugPart = bug ? `-${bug}` : '';
-    tracePath =
-      args.values['out'] ??
-      join('shardkv-out', `${definition.name}${bugPart}-${search.invariant}.trace.json`);
-    const itfPath = tracePath.replace(/(\.trace)?\.json$/, '') + '.itf.json';
-    const module = definition.modulePath;
-    writeTraceFile(tracePath, module ? { ...trace, module } : trace);
-    writeTraceFile(itfPath, traceToItf(trace));
-    traceLength = trace.steps.length;
-    if (!json) {
-      io.stdout(`Invariant ${search.invariant} is violated after ${traceLength} steps:`);
-      io.stdout(formatTrace(trace));
-      io.stdout(`Trace written to ${tracePath} (ITF: ${itfPath})`);
-    }
-  }
+  return index === 0 ? out : out.replace(/(\.trace)?\.json$/, '') + `-${invariant}.trace.json`;
+}
+
+function checkingLine(
+  definition: ModelDefinition,
+  params: Params,
+  bug: string | undefined,
+  strategy: Strategy,
+  workers: number,
+  seed: number,
+): string {
+  const bounds = describeBounds(definition, params);
+  const header = `${definition.name} ${bounds}${bug ? ` bug=${bug}` : ''}`;
+  const how =
+    strategy === 'random'
+      ? `random, seed ${seed}`
+      : strategy === 'bfs'
+        ? `bfs, ${workers} worker${workers > 1 ? 's' : ''}`
+        : strategy;
+  return `Checking ${header.trimEnd()} (${how})`;
+}
+
+/** A search result as reported: a Ctrl-C'd search says it stopped by `interrupt`. */
+type Reported = Omit<SearchResult, 'stoppedBy'> & {
+  readonly stoppedBy?: SearchResult['stoppedBy'] | 'interrupt';
+};
+
+interface SummaryContext {
+  readonly io: Io;
+  readonly json: boolean;
+  readonly definition: ModelDefinition;
+  readonly params: Params;
+  readonly bug: string | undefined;
+  readonly strategy: Strategy;
+  readonly workers: number;
+  readonly seed: number;
+  readonly continued: boolean;
+  readonly invariants: readonly string[];
+}
+
+function printSummary(
+  context: SummaryContext,
+  search: Reported,
+  written: readonly WrittenViolation[],
+  liveness?: LivenessOutcome,
+): void {
+  const { io, definition, strategy } = context;
+  // Exhaustive: every state within the bounds was explored (no stop, no early violation).
+  const exhaustive =
+    search.exhaustive &&
+    !search.stoppedBy &&
+    (search.result !== 'violation' || context.continued);
   const statesPerSecond = Math.round(search.statesGenerated / Math.max(search.seconds, 1e-6));
-  const livenessFailed = liveness?.result === 'violation';
-  if (json) {
-    io.stdout(
-      JSON.stringify({
-        ok: search.result !== 'violation' && !livenessFailed,
-        ...(search.result === 'violation'
-          ? { error: `invariant ${search.invariant} is violated` }
-          : {}),
-        ...(livenessFailed
-          ? {
-              error: `temporal property ${liveness!.property} is violated`,
-              property: liveness!.property,
-              loop: liveness!.lasso!.loop,
-            }
-          : {}),
-        model: definition.name,
-        params,
-        ...(bug ? { bug } : {}),
-        strategy,
-        workers,
-        ...(strategy === 'random' ? { seed } : {}),
-        result: livenessFailed ? 'violation' : search.result,
-        ...(search.invariant ? { invariant: search.invariant } : {}),
-        ...(search.stoppedBy ? { stoppedBy: search.stoppedBy } : {}),
-        exhaustive: search.exhaustive,
-        invariantsChecked: model.invariants.map((invariant) => invariant.name),
-        distinctStates: search.distinctStates,
-        statesGenerated: search.statesGenerated,
-        depth: search.depth,
-        seconds: round(search.seconds),
-        statesPerSecond,
-        ...(tracePath !== undefined ? { trace: tracePath, traceLength } : {}),
-        ...(liveness ? { liveness: livenessSummary(liveness) } : {}),
-      }),
-    );
-  } else {
-    io.stdout(summaryLine(search, statesPerSecond));
-    if (liveness) io.stdout(livenessLine(liveness));
+  const [first] = written;
+  const lasso = liveness?.result.result === 'violation' ? liveness.result : undefined;
+  if (!context.json) {
+    io.stdout(summaryLine(search, statesPerSecond, exhaustive));
+    if (written.length > 1) io.stdout(violationError(written));
+    if (liveness) io.stdout(livenessLine(liveness.result));
+    return;
   }
-  return search.result === 'violation' || livenessFailed ? exitProblem : exitOk;
+  io.stdout(
+    JSON.stringify({
+      ok: search.result !== 'violation' && !lasso,
+      ...(first ? { error: violationError(written) } : {}),
+      ...(lasso
+        ? {
+            error: `temporal property ${lasso.property} is violated`,
+            property: lasso.property,
+            loop: lasso.lasso!.loop,
+          }
+        : {}),
+      model: definition.name,
+      params: context.params,
+      ...(context.bug ? { bug: context.bug } : {}),
+      strategy,
+      ...(strategy === 'bfs' ? { workers: context.workers } : {}),
+      ...(strategy === 'random' ? { seed: context.seed } : {}),
+      result: lasso ? 'violation' : search.result,
+      ...(search.invariant ? { invariant: search.invariant } : {}),
+      ...(search.stoppedBy ? { stoppedBy: search.stoppedBy } : {}),
+      exhaustive,
+      invariantsChecked: context.invariants,
+      distinctStates: search.distinctStates,
+      statesGenerated: search.statesGenerated,
+      depth: search.depth,
+      seconds: round(search.seconds),
+      statesPerSecond,
+      ...(first ? { trace: first.trace, traceLength: first.traceLength } : {}),
+      ...(liveness?.trace ? { trace: liveness.trace, traceLength: liveness.traceLength } : {}),
+      ...(liveness ? { liveness: livenessSummary(liveness.result) } : {}),
+      ...(first?.witness ? { witness: first.witness } : {}),
+      ...(context.continued ? { violations: written } : {}),
+    }),
+  );
+}
+
+/** Ctrl-C on bfs with workers: the summary from the last progress report, then exit. */
+function exitWithProgress(context: SummaryContext, last: Progress | undefined): never {
+  context.io.stderr('interrupted: the summary so far is the last progress report');
+  printSummary(
+    context,
+    {
+      result: 'incomplete',
+      stoppedBy: 'interrupt',
+      distinctStates: last?.distinctStates ?? 0,
+      statesGenerated: last?.statesGenerated ?? 0,
+      depth: last?.depth ?? 0,
+      seconds: last?.seconds ?? 0,
+      exhaustive: false,
+    },
+    [],
+  );
+  process.exit(exitInterrupted);
+}
+
+interface WrittenViolation {
+  readonly invariant: string;
+  readonly trace: string;
+  readonly traceLength: number;
+  /** Why the invariant fails in the last state, when the invariant can say (`explain`). */
+  readonly witness?: string;
+}
+
+function violationError(written: readonly WrittenViolation[]): string {
+  const names = written.map((violation) => violation.invariant);
+  return names.length === 1
+    ? `invariant ${names[0]} is violated`
+    : `${names.length} invariants are violated: ${names.join(', ')}`;
+}
+
+/** Writes one counterexample (trace and ITF) and, for people, prints it. */
+export function writeViolation(
+  model: AnyModel,
+  identity: TraceIdentity,
+  violation: { readonly invariant: string; readonly path: Path },
+  tracePath: string,
+  io: Io | undefined,
+  module?: string,
+): WrittenViolation {
+  const built = buildTrace(model, identity, violation.path, violation.invariant);
+  // A model loaded from a file: replay finds it again by its module path.
+  const trace = module ? { ...built, module } : built;
+  const itfPath = tracePath.replace(/(\.trace)?\.json$/, '') + '.itf.json';
+  writeTraceFile(tracePath, trace);
+  writeTraceFile(itfPath, traceToItf(trace));
+  const { states } = executePath(model, violation.path);
+  const invariant = model.invariants.find((candidate) => candidate.name === violation.invariant);
+  const witness = invariant?.explain?.(states.at(-1));
+  if (io) {
+    io.stdout(
+      `Invariant ${violation.invariant} is violated after ${trace.steps.length} steps ` +
+        '(values in a TLA+-like notation; positions count from 0):',
+    );
+    io.stdout(formatTrace(trace));
+    if (witness) io.stdout(`Why ${violation.invariant} fails: ${witness}`);
+    io.stdout(`Trace written to ${tracePath} (ITF: ${itfPath})`);
+  }
+  return {
+    invariant: violation.invariant,
+    trace: tracePath,
+    traceLength: trace.steps.length,
+    ...(witness ? { witness } : {}),
+  };
 }
 
 /** Writes a trace file; a path that cannot be written is the user's to fix (exit 2). */
@@ -291,57 +458,74 @@ function writeTraceFile(path: string, content: unknown): void {
   }
 }
 
-function summaryLine(search: SearchResult, statesPerSecond: number): string {
+function summaryLine(search: Reported, statesPerSecond: number, exhaustive: boolean): string {
   const verdict =
     search.result === 'violation'
       ? `VIOLATION of ${search.invariant}`
       : search.result === 'incomplete'
         ? `INCOMPLETE: stopped by ${search.stoppedBy} before the bounded space was exhausted; ` +
           'no violation so far'
-        : search.exhaustive
+        : exhaustive
           ? 'OK: no invariant is violated within the bounds'
           : 'OK: no violation in the sampled behaviours (random simulation is not exhaustive)';
   return [
     verdict,
-    `${search.distinctStates} distinct states, ${search.statesGenerated} generated, depth ${search.depth},` +
-      ` ${round(search.seconds)} s (${statesPerSecond} states/s)`,
+    `${search.distinctStates} distinct states, ${search.statesGenerated} generated, ` +
+      `depth ${search.depth},` +
+      ` ${round(search.seconds)} s (${statesPerSecond} generated states/s)`,
   ].join('\n');
 }
 
-/** The liveness pass in the JSON summary: verdict, property, lasso loop, graph size. */
-function livenessSummary(liveness: LivenessResult) {
-  return {
-    result: liveness.result,
-    properties: liveness.properties,
-    ...(liveness.property ? { property: liveness.property, loop: liveness.lasso!.loop } : {}),
-    ...(liveness.stoppedBy ? { stoppedBy: liveness.stoppedBy } : {}),
-    distinctStates: liveness.distinctStates,
-    edges: liveness.edges,
-    graphBytes: liveness.graphBytes,
-    seconds: round(liveness.seconds),
-  };
-}
-
-function livenessLine(liveness: LivenessResult): string {
-  const verdict =
-    liveness.result === 'violation'
-      ? `LIVENESS VIOLATION of ${liveness.property}`
-      : liveness.result === 'incomplete'
-        ? `LIVENESS INCOMPLETE: stopped by ${liveness.stoppedBy}`
-        : `LIVENESS OK under weak fairness: ${liveness.properties.join(', ')}`;
-  const mebibytes = Math.round(liveness.graphBytes / 2 ** 20);
-  const graph = `${liveness.distinctStates} states, ${liveness.edges} edges, ${mebibytes} MiB`;
-  return `${verdict} (${graph})`;
-}
-
 export function formatProgress(progress: Progress): string {
-  const heapMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
+  const memory = process.memoryUsage();
+  const mebibytes = (bytes: number) => Math.round(bytes / 2 ** 20);
   const rate = Math.round(progress.statesGenerated / Math.max(progress.seconds, 1e-6));
   return (
     `progress: ${progress.statesGenerated} generated, ${progress.distinctStates} distinct, ` +
-    `queue ${progress.queue}, depth ${progress.depth}, ${rate} states/s, heap ${heapMiB} MiB, ` +
+    `queue ${progress.queue}, depth ${progress.depth}, ${rate} generated states/s, ` +
+    `memory ${mebibytes(memory.rss)} MiB resident (JS heap ${mebibytes(memory.heapUsed)} MiB), ` +
     `${round(progress.seconds)} s`
   );
+}
+
+/** Which strategy each strategy-specific option belongs to. */
+const strategyOfOption: Readonly<Record<string, Strategy>> = {
+  seed: 'random',
+  walks: 'random',
+  'walk-length': 'random',
+};
+
+/** An option the chosen strategy would ignore is a usage error, never a silent no-op. */
+function refuseOptionsOfOtherStrategies(
+  values: Readonly<Record<string, string>>,
+  strategy: Strategy,
+): void {
+  if (values['workers'] !== undefined && values['workers'] !== '1' && strategy !== 'bfs') {
+    throw new UsageError(
+      `--workers applies to --strategy bfs only (${strategy} runs on one thread)`,
+    );
+  }
+  for (const [option, owner] of Object.entries(strategyOfOption)) {
+    if (values[option] !== undefined && strategy !== owner) {
+      throw new UsageError(`--${option} applies to --strategy ${owner} only`);
+    }
+  }
+}
+
+/**
+ * The bounds worth printing: every integer bound, a boolean only when on, a choice only when
+ * it is not its default (no `symmetry=false preset=none`).
+ */
+export function describeBounds(definition: ModelDefinition, params: Params): string {
+  return definition.params
+    .filter((spec) => {
+      const value = params[spec.name];
+      if (spec.kind === 'boolean') return value === true;
+      if (spec.kind === 'choice') return value !== spec.default;
+      return true;
+    })
+    .map((spec) => (spec.kind === 'boolean' ? spec.name : `${spec.name}=${params[spec.name]}`))
+    .join(' ');
 }
 
 export function round(seconds: number): number {

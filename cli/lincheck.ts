@@ -2,15 +2,18 @@
  * `shardkv lincheck FILE`: is a KV history linearizable? Exit 0 yes, 1 no or undecided within
  * the time limit (never a silent pass), 2 unreadable or invalid history (CONTRACT, "Histories").
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { UsageError } from '../checker/params.js';
 import { HistoryError } from '../checker/lincheck/history.js';
 import { renderHtml } from '../checker/lincheck/html.js';
 import { explanationLines, lincheckText, type LincheckResult } from '../checker/lincheck/index.js';
 import { helpText, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
+import { mebibyte, readTextFile } from './input.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
 const defaultTimeLimitSeconds = 60;
+/** The largest history lincheck reads (Porcupine's largest corpus file is under 1 MiB). */
+export const historyLimitBytes = 256 * mebibyte;
 
 const flags: readonly FlagSpec[] = [
   {
@@ -35,9 +38,9 @@ export const lincheckHelp = helpText(
   'shardkv lincheck FILE [--time-limit SECONDS] [--html FILE] [--json]',
   'Checks that a key/value history (JSON lines: client, op get|put|append, key, value?,\n' +
     'output?, call, return?, outcome ok|unknown) is linearizable, key by key.\n' +
-    'Exit: 0 linearizable, 1 not linearizable (the key, its longest linearisable prefix and\n' +
+    'Exit: 0 linearizable, 1 not linearizable (the key, its longest linearizable prefix and\n' +
     'the operation that cannot follow it are printed) or unknown (time limit reached),\n' +
-    '2 unreadable or invalid history (the line is named).',
+    '2 unreadable, invalid (the line is named) or larger than 256 MiB history.',
   flags,
 );
 
@@ -51,12 +54,7 @@ export function lincheckCommand(argv: readonly string[], io: Io): number {
   if (file === undefined) throw new UsageError('lincheck needs a history FILE');
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const timeLimitSeconds = positiveNumberFlag(args, 'time-limit') ?? defaultTimeLimitSeconds;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
-  }
+  const text = readTextFile(file, historyLimitBytes);
   let result: LincheckResult;
   try {
     result = lincheckText(text, { timeLimitSeconds });
@@ -86,9 +84,12 @@ function report(result: LincheckResult, timeLimitSeconds: number, json: boolean,
     `${result.operations} operation${result.operations === 1 ? '' : 's'} on ` +
     `${result.keys} key${result.keys === 1 ? '' : 's'}`;
   const key = JSON.stringify(result.key);
+  const empty = result.operations === 0;
   const headline =
     result.verdict === 'linearizable'
-      ? `linearizable: ${sizes} (${seconds} s)`
+      ? empty
+        ? 'linearizable: the history is empty (no operations to check)'
+        : `linearizable: ${sizes} (${seconds} s)`
       : result.verdict === 'not-linearizable'
         ? `not linearizable: key ${key} (${sizes}, ${seconds} s)`
         : `unknown: the time limit of ${timeLimitSeconds} s ran out before a verdict ` +
@@ -111,6 +112,7 @@ function report(result: LincheckResult, timeLimitSeconds: number, json: boolean,
       seconds,
       operations: result.operations,
       keys: result.keys,
+      ...(empty ? { empty: true } : {}),
       ...(result.verdict === 'linearizable' ? {} : { error: headline }),
       ...(explanation && result.verdict === 'not-linearizable'
         ? {

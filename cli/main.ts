@@ -2,6 +2,7 @@
  * The `shardkv` command: one binary, one subcommand per job (CONTRACT). Each subcommand
  * returns its exit code; a UsageError anywhere becomes a one-line reason and exit 2.
  */
+import { readFileSync } from 'node:fs';
 import { UsageError } from '../checker/params.js';
 import { exitOk, exitProblem, exitUsage, processIo, type Io } from './io.js';
 
@@ -50,8 +51,8 @@ export function mainHelp(): string {
       ([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`,
     ),
     '',
-    '`shardkv COMMAND --help` describes a command. Exit codes: 0 success, 1 a problem found,',
-    '2 usage error or invalid input.',
+    '`shardkv COMMAND --help` describes a command; `shardkv --version` prints the version.',
+    'Exit codes: 0 success, 1 a problem found, 2 usage error or invalid input.',
   ].join('\n');
 }
 
@@ -61,19 +62,45 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     io.stdout(mainHelp());
     return name === undefined ? exitUsage : exitOk;
   }
+  if (name === '--version' || name === '-V') {
+    io.stdout(`shardkv ${packageVersion()}`);
+    return exitOk;
+  }
   const command = commands[name];
+  // CONTRACT: with --json, exactly one JSON object is the last line of stdout, errors included.
+  const json = rest.includes('--json');
+  const fail = (message: string, code: number, detail = '') => {
+    io.stderr(message + detail);
+    if (json) io.stdout(JSON.stringify({ ok: false, error: message }));
+    return code;
+  };
   try {
     if (!command) throw new UsageError(`unknown command '${name}' (see shardkv --help)`);
     return await command.run(rest, io);
   } catch (error) {
     // By name: a command module loaded by import() may hold its own copy of the class.
     if (error instanceof Error && error.name === UsageError.name) {
-      io.stderr(`shardkv ${command ? name + ': ' : ''}${error.message}`);
-      return exitUsage;
+      return fail(`shardkv ${command ? name + ': ' : ''}${error.message}`, exitUsage);
     }
-    io.stderr(`shardkv: internal error: ${(error as Error).stack ?? String(error)}`);
-    return exitProblem;
+    const stack = (error as Error).stack;
+    const detail = stack ? `\n${stack}` : '';
+    return fail(`shardkv: internal error: ${String(error)}`, exitProblem, detail);
   }
+}
+
+/** The version in package.json, read at run time so that it cannot drift. */
+function packageVersion(): string {
+  // From cli/main.ts (tsx) or dist/cli/main.js (built), package.json is the first one up.
+  for (const relative of ['../package.json', '../../package.json']) {
+    try {
+      const text = readFileSync(new URL(relative, import.meta.url), 'utf8');
+      const manifest = JSON.parse(text) as { name?: string; version?: string };
+      if (manifest.name === 'shardkv' && manifest.version) return manifest.version;
+    } catch {
+      // not this folder: try the next one up
+    }
+  }
+  return 'unknown';
 }
 
 export { exitOk };

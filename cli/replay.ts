@@ -1,11 +1,14 @@
 /** `shardkv replay FILE`: re-executes a trace through spec/ (exit 1 violation, 2 invalid). */
-import { readFileSync } from 'node:fs';
 import { UsageError } from '../checker/params.js';
 import { parseTrace, replayTrace } from '../checker/replay.js';
 import { loadModelModule } from '../checker/load-model.js';
 import { findModel } from '../spec/registry.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
+import { mebibyte, readTextFile } from './input.js';
 import { exitOk, exitProblem, exitUsage, type Io } from './io.js';
+
+/** The largest trace file replay reads (the kept counterexamples are under 100 KiB). */
+export const traceLimitBytes = 64 * mebibyte;
 
 const flags: readonly FlagSpec[] = [
   { name: 'json', kind: 'boolean', description: 'print one JSON object as the last line' },
@@ -16,7 +19,8 @@ export const replayHelp = helpText(
   'shardkv replay FILE [--json]',
   'Re-executes a trace written by `shardkv check` through the spec.\n' +
     'Exit: 0 every step valid and no invariant fails, 1 the violation reproduces,\n' +
-    '2 the file is unreadable or a step is not enabled in its state (step and reason printed).',
+    '2 the file is unreadable, larger than 64 MiB or not a valid trace, or a step is not\n' +
+    'enabled in its state or does not produce the recorded state (step and field printed).',
   flags,
 );
 
@@ -29,15 +33,7 @@ export async function replayCommand(argv: readonly string[], io: Io): Promise<nu
   const [file, ...extra] = args.positionals;
   if (file === undefined) throw new UsageError('replay needs a trace FILE');
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
-  }
-  const trace = parseTrace(text);
+  const trace = parseTrace(readTextFile(file, traceLimitBytes));
   const module = typeof trace.module === 'string' ? trace.module : undefined;
   const definition =
     findModel(trace.model) ?? (module ? await loadModelModule(module) : undefined);
@@ -74,7 +70,8 @@ export async function replayCommand(argv: readonly string[], io: Io): Promise<nu
         );
       } else {
         io.stdout(
-          `Reproduced: invariant ${outcome.invariant} is violated at step ${outcome.step} of ${outcome.steps}`,
+          `Reproduced: invariant ${outcome.invariant} is violated ` +
+            `at step ${outcome.step} of ${outcome.steps}`,
         );
       }
       return exitProblem;

@@ -61,7 +61,7 @@ function withResults<Input, Output>(
   return partitions.map((partition, index) => ({ ...partition, result: results[index] }));
 }
 
-/** Replays the model over a linearisation prefix: the states after each step. */
+/** Replays the model over a linearization prefix: the states after each step. */
 export function statesAlong<State, Input, Output>(
   model: SequentialModel<State, Input, Output>,
   operations: readonly Operation<Input, Output>[],

@@ -1,7 +1,7 @@
 /**
  * Histories that are linearizable by construction, for tests and the bench: clients run
  * operations against a real sequential KV store (a Map), and a schedule decides the
- * interleaving of three events per operation: call, take effect (the linearisation point),
+ * interleaving of three events per operation: call, take effect (the linearization point),
  * return. An operation given up by its client (outcome unknown) may take effect later, while
  * other operations run, or never. The schedule comes from `choose`, so a seeded generator and
  * fast-check's shrinking arrays both drive it.

@@ -1,6 +1,6 @@
 /**
  * The `--html` page: one self-contained file (inline CSS and SVG, no script, no network) that
- * shows each key's operations as bars on a time axis, one row per client, the linearisation
+ * shows each key's operations as bars on a time axis, one row per client, the linearization
  * the search found (its points joined in order), and the operation where it fails, in the
  * manner of Porcupine's visualisation. The deciding key comes first.
  */
@@ -20,7 +20,7 @@ const unitWidthMax = 64;
 const targetWidth = 1100;
 const labelWidth = 90;
 const axisHeight = 24;
-/** Up to this many linearisation points are numbered on the page. */
+/** Up to this many linearization points are numbered on the page. */
 const numberedPointsMax = 60;
 
 type KeyReport = PartitionReport<KeyValueInput, string>;
@@ -56,8 +56,8 @@ export function renderHtml(result: LincheckResult): string {
     + `${result.seconds.toFixed(3)} s.
 Bars are operations from call to return (one row per client; the axis is event order, not
 scaled time); a dashed bar has an unknown outcome. Dots joined by the line are the
-linearisation points in the order found; red marks the operation that cannot follow the
-longest linearisable prefix; grey bars are outside that prefix.</p>
+linearization points in the order found; red marks the operation that cannot follow the
+longest linearizable prefix; grey bars are outside that prefix.</p>
 ${sections.join('\n')}
 ${listed.length > 0 ? `<h2>Keys not drawn</h2><ul>${listed.join('')}</ul>` : ''}
 </body></html>
@@ -121,11 +121,11 @@ function shownOperations(partition: KeyReport): number[] {
 }
 
 /**
- * Linearisation points: non-decreasing, each inside its operation's bar, at the bar's middle
+ * Linearization points: non-decreasing, each inside its operation's bar, at the bar's middle
  * when the order allows. Latest feasible points are computed backwards first, so that a point
  * placed late never pushes a later operation's point past its return.
  */
-function linearisationPoints(bars: ReadonlyMap<number, Bar>, prefix: readonly number[]): number[] {
+function linearizationPoints(bars: ReadonlyMap<number, Bar>, prefix: readonly number[]): number[] {
   const latest: number[] = new Array<number>(prefix.length);
   let bound = Infinity;
   for (let order = prefix.length - 1; order >= 0; order--) {
@@ -151,7 +151,7 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
   const position = new Map(fullPrefix.map((index, order) => [index, order]));
   const prefix = fullPrefix.filter((index) => bars.has(index));
   const failing = partition.result?.failing;
-  const points = linearisationPoints(bars, prefix);
+  const points = linearizationPoints(bars, prefix);
   const unitWidth = Math.min(unitWidthMax, Math.max(unitWidthMin, targetWidth / columns));
   const x = (column: number): number => labelWidth + 8 + column * unitWidth;
   const y = (row: number): number => axisHeight + row * rowHeight;
@@ -166,10 +166,10 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
     const operation = partition.operations[index]!;
     const bar = bars.get(index)!;
     const order = position.get(index);
-    const kind = index === failing ? 'failing' : order === undefined ? 'outside' : 'linearised';
+    const kind = index === failing ? 'failing' : order === undefined ? 'outside' : 'linearized';
     const text = operationLabel(result.strings, operation.input, operation.output);
     const line = result.history[operation.id]!.line;
-    const tip = `line ${line}: ${text}${order === undefined ? '' : ` (linearised #${order + 1})`}`;
+    const tip = `line ${line}: ${text}${order === undefined ? '' : ` (linearized #${order + 1})`}`;
     const barWidth = Math.max(unitWidth * 0.6, x(bar.end) - x(bar.start));
     parts.push(`<g class="op ${kind}${bar.unknown ? ' unknown' : ''}"><title>${escape(tip)}</title>`
       + `<rect x="${x(bar.start)}" y="${y(bar.row)}" width="${barWidth}" `
@@ -199,7 +199,7 @@ function renderKey(result: LincheckResult, partition: KeyReport): string {
   return `<section><h2>key ${escape(JSON.stringify(partition.name))} <span class="verdict `
     + `${escape(verdict.split(' ')[0]!)}">${escape(verdict)}</span></h2>
 <p>${plural(partition.operations.length, 'operation')} by ${plural(clients.length, 'client')}; `
-    + `${fullPrefix.length} linearised.${shown.length < partition.operations.length
+    + `${fullPrefix.length} linearized.${shown.length < partition.operations.length
       ? ` Showing ${shown.length} of them, around the operation that matters.` : ''}</p>
 ${explanation}<div class="timeline"><svg width="${width}" `
     + `height="${height}" viewBox="0 0 ${width} ${height}">`
@@ -248,7 +248,7 @@ svg text { font: 11px ui-monospace, monospace; }
 text.client { text-anchor: end; fill: #4a5263; }
 text.axis { fill: #8a91a0; }
 .op rect { stroke-width: 1; }
-.op.linearised rect { fill: #cfe3fb; stroke: #3b78c4; }
+.op.linearized rect { fill: #cfe3fb; stroke: #3b78c4; }
 .op.outside rect { fill: #eceef2; stroke: #a4abb8; }
 .op.failing rect { fill: #fbdcdc; stroke: #d23b3b; stroke-width: 2; }
 .op.unknown rect { stroke-dasharray: 4 3; fill-opacity: 0.6; }

@@ -1,6 +1,6 @@
 /**
  * The KV linearizability check behind `shardkv lincheck`: parse a history, search it per key,
- * and explain a failure as the longest linearisable prefix of the failing key plus the
+ * and explain a failure as the longest linearizable prefix of the failing key plus the
  * operation that cannot follow it.
  */
 import { checkOperations, statesAlong, type CheckReport } from './check.js';
@@ -17,7 +17,7 @@ export interface ExplainedOperation {
 
 export interface Explanation {
   readonly key: string;
-  /** The longest linearisable prefix of the key's operations, in linearisation order. */
+  /** The longest linearizable prefix of the key's operations, in linearization order. */
   readonly prefix: readonly ExplainedOperation[];
   /** The key's value after the prefix, JSON-quoted. */
   readonly state: string;
@@ -94,7 +94,7 @@ export function lincheckHistory(
 /** The explanation as lines of text; `limit` caps the prefix lines shown (the last ones). */
 export function explanationLines(explanation: Explanation, limit = 20): string[] {
   const { key, prefix, state, failing, keyOperations } = explanation;
-  const lines = [`key ${JSON.stringify(key)}: the longest linearisable prefix has `
+  const lines = [`key ${JSON.stringify(key)}: the longest linearizable prefix has `
     + `${prefix.length} of its ${keyOperations} operations:`];
   const shown = prefix.slice(Math.max(0, prefix.length - limit));
   if (shown.length < prefix.length) lines.push(`  ... ${prefix.length - shown.length} earlier`);

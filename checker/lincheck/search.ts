@@ -3,17 +3,17 @@
  * (Wing & Gong 1993; Lowe, "Testing for linearizability", 2017; Athalye's Porcupine).
  *
  * The history becomes one doubly linked list of call and return events in time order. The
- * search walks it: at a call event it tries to linearise that operation now (the model must
- * accept it, and the (linearised set, state) pair must be new); if so it lifts the call and its
+ * search walks it: at a call event it tries to linearize that operation now (the model must
+ * accept it, and the (linearized set, state) pair must be new); if so it lifts the call and its
  * return out of the list and starts again from the head. Reaching a return event means the
- * operation it closes should have been linearised already: backtrack by undoing the most
- * recent linearisation and trying the next candidate after it. An empty list is a witness;
- * backtracking from an empty stack is a proof that no linearisation exists.
+ * operation it closes should have been linearized already: backtrack by undoing the most
+ * recent linearization and trying the next candidate after it. An empty list is a witness;
+ * backtracking from an empty stack is a proof that no linearization exists.
  *
  * One reduction beyond Porcupine: a read-only candidate (`model.readOnly`) that the model
  * accepts in the current state is taken at once and is the only choice tried in that
- * configuration ("forced"). That loses nothing: it is a candidate, so no unlinearised
- * operation returned before its call, and any linearisation that places it later can place it
+ * configuration ("forced"). That loses nothing: it is a candidate, so no unlinearized
+ * operation returned before its call, and any linearization that places it later can place it
  * here instead, since it changes no state anywhere. (A write that merely leaves this state
  * unchanged does not qualify: moved earlier, it would change a later state.)
  *
@@ -28,8 +28,8 @@ export type PartitionVerdict = 'linearizable' | 'not-linearizable' | 'unknown';
 export interface PartitionResult {
   readonly verdict: PartitionVerdict;
   /**
-   * Indexes into the partition's operations: the full linearisation when linearizable,
-   * otherwise the longest linearisable prefix the search found.
+   * Indexes into the partition's operations: the full linearization when linearizable,
+   * otherwise the longest linearizable prefix the search found.
    */
   readonly prefix: readonly number[];
   /** When not linearizable: the operation that cannot follow the prefix (earliest return). */
@@ -50,8 +50,8 @@ interface EventList {
 
 /**
  * Operations are numbered by position in return order (ties by index): then the first return
- * event left in the list always belongs to the lowest unlinearised position, which is what
- * lets SeenSet store a linearised set as a settled count plus a short window.
+ * event left in the list always belongs to the lowest unlinearized position, which is what
+ * lets SeenSet store a linearized set as a settled count plus a short window.
  */
 function returnOrder(operations: readonly Operation<unknown, unknown>[]): Int32Array {
   // Plain loops here and below: TypedArray.from with a map function was a tenth of a check.
@@ -128,10 +128,10 @@ function zobristKeys(count: number, seed: number): Int32Array {
 }
 
 /**
- * The linearised set as SeenSet stores it: positions [0, settled) and a sorted window of later
+ * The linearized set as SeenSet stores it: positions [0, settled) and a sorted window of later
  * ones. Changes are undone in stack order.
  */
-class LinearisedSet {
+class LinearizedSet {
   settled = 0;
   readonly window: Int32Array;
   windowLength = 0;
@@ -188,7 +188,7 @@ class LinearisedSet {
 }
 
 /**
- * The longest stack of linearised positions seen so far. Copying the whole stack at each new
+ * The longest stack of linearized positions seen so far. Copying the whole stack at each new
  * maximum would be quadratic; only the part pushed since the last copy is copied.
  */
 class LongestPrefix {
@@ -229,7 +229,7 @@ export function checkPartition<State, Input, Output>(
   const count = operations.length;
   const order = returnOrder(operations);
   const { next, previous, head } = buildEventList(operations, order);
-  const linearised = new LinearisedSet(count);
+  const linearized = new LinearizedSet(count);
   const keysA = zobristKeys(count, 0x2545f491);
   const keysB = zobristKeys(count, 0x9e3779b9);
   seen.clear();
@@ -264,12 +264,12 @@ export function checkPartition<State, Input, Output>(
         continue;
       }
       const keeps = readOnly[node] === 1;
-      const settledBefore = linearised.add(node);
+      const settledBefore = linearized.add(node);
       const stateHash = model.hash(after) | 0;
       const candidateA = hashA ^ keysA[node]!;
       const candidateB = hashB ^ keysB[node]!;
       if (seen.insert(candidateA ^ Math.imul(stateHash, 0x9e3779b1), candidateB ^ stateHash,
-        linearised.settled, linearised.window, linearised.windowLength, after)) {
+        linearized.settled, linearized.window, linearized.windowLength, after)) {
         stackPositions[depth] = node;
         stackSettled[depth] = settledBefore;
         stackForced[depth] = keeps ? 1 : 0;
@@ -283,7 +283,7 @@ export function checkPartition<State, Input, Output>(
         node = next[head]!;
         continue;
       }
-      linearised.remove(node, settledBefore);
+      linearized.remove(node, settledBefore);
       if (!keeps) {
         node = next[node]!;
         continue;
@@ -300,13 +300,13 @@ export function checkPartition<State, Input, Output>(
       state = stackStates[depth]!;
       hashA ^= keysA[undone]!;
       hashB ^= keysB[undone]!;
-      linearised.remove(undone, stackSettled[depth]!);
+      linearized.remove(undone, stackSettled[depth]!);
       unlift(next, previous, undone, count + undone);
       forced = stackForced[depth] === 1;
       node = next[undone]!;
     }
   }
-  assert(depth === count && linearised.settled === count, 'a witness linearises every operation');
+  assert(depth === count && linearized.settled === count, 'a witness linearizes every operation');
   return { verdict: 'linearizable', prefix: toIndexes(order, stackPositions),
     configurations: seen.size };
 }
@@ -333,9 +333,9 @@ function unlift(next: Int32Array, previous: Int32Array, call: number, ret: numbe
 }
 
 /**
- * The minimal explanation: the longest linearisable prefix and the operation that cannot follow
+ * The minimal explanation: the longest linearizable prefix and the operation that cannot follow
  * it. Every extension of the longest prefix by one operation was rejected by the model (a longer
- * prefix would have been recorded), so the unlinearised operation that returns first, which
+ * prefix would have been recorded), so the unlinearized operation that returns first, which
  * must come next before anything called after its return, is one the model rejects here.
  */
 function notLinearizable(

@@ -1,13 +1,13 @@
 /**
- * Lowe's memoisation for the Wing–Gong search: the set of (linearised operations, model state)
+ * Lowe's memoisation for the Wing–Gong search: the set of (linearized operations, model state)
  * configurations already explored. Reaching one again cannot lead anywhere new, so the search
  * skips it. Keys are a 64-bit Zobrist hash of the set mixed with the model's state hash; a hit
  * is confirmed by comparing the stored set and `equal` on the states, so the memoisation is
  * exact (a hash collision can cost time, never a wrong verdict).
  *
  * A set is stored compactly, not as a bitset: operations are numbered in return order, and a
- * linearised set is "every operation below `settled`" plus a short sorted window of later ones
- * (those called before the first unlinearised operation returned, so about as many as there
+ * linearized set is "every operation below `settled`" plus a short sorted window of later ones
+ * (those called before the first unlinearized operation returned, so about as many as there
  * are clients). A bitset per entry cost n/8 bytes and dominated the time on long histories.
  *
  * Open addressing over typed arrays; windows live in one growing arena.

@@ -1,13 +1,12 @@
 // The installed binary (bin/shardkv.js over the compiled dist/), as users and CI run it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { scratchDirectory } from '../helpers/scratch.js';
 
 const binary = join(process.cwd(), 'bin', 'shardkv.js');
-const workDirectory = mkdtempSync(join(tmpdir(), 'shardkv-bin-'));
+const workDirectory = scratchDirectory('shardkv-bin-');
 const run = (...argv: string[]) =>
   spawnSync(process.execPath, [binary, ...argv], { encoding: 'utf8', cwd: workDirectory });
 

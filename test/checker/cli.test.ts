@@ -1,12 +1,16 @@
 // The CLI contract for check / replay / models / bugs: exit codes, --json, one-line errors.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runCli } from '../helpers/cli.js';
+import { table } from '../../cli/check-all.js';
+import { describeBounds, writeViolation } from '../../cli/check.js';
+import { resolveParams } from '../../checker/params.js';
+import { findModel } from '../../spec/registry.js';
+import { runChild, runCli, spawnChild } from '../helpers/cli.js';
+import { scratchDirectory } from '../helpers/scratch.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'shardkv-cli-'));
+const scratch = scratchDirectory('shardkv-cli-');
 const aFile = join(scratch, 'a-file');
 writeFileSync(aFile, 'not a directory');
 
@@ -50,8 +54,8 @@ test('check prints the numbered trace with the variables each step changed', asy
   );
   assert.is(run.code, 1);
   assert.match(run.stdout, 'Invariant NotSolved is violated after 6 steps');
-  assert.match(run.stdout, /Step 1: FillBigJug\n {4}big = 5/);
-  assert.match(run.stdout, /Step 6: BigToSmall\n {4}small = 3\n {4}big = 4/);
+  assert.match(run.stdout, /Step 1: FillBigJug\n {4}big: 0 -> 5\n/);
+  assert.match(run.stdout, /Step 6: BigToSmall\n {4}small: 2 -> 3\n {4}big: 5 -> 4\n/);
 });
 
 test('replay: a shortened trace is valid and clean (exit 0)', async () => {
@@ -94,7 +98,70 @@ test('replay: a tampered action or state is invalid input (exit 2, step named)',
   writeFileSync(join(scratch, 'bad-state.json'), JSON.stringify(badState));
   const second = await runCli('replay', join(scratch, 'bad-state.json'));
   assert.is(second.code, 2);
-  assert.match(second.stderr, "step 4: the recorded state differs from the spec's in big");
+  assert.match(second.stderr, 'step 4: big: recorded 1, spec 0');
+});
+
+test('replay checks the whole file: version, step numbers, changed values (exit 2)', async () => {
+  const trace = JSON.parse(readFileSync(join(scratch, 'diehard.trace.json'), 'utf8'));
+  const cases: [(copy: any) => void, string][] = [
+    [(copy) => (copy.version = 2),
+      'trace version 2 is not supported (this replay reads version 1)'],
+    [(copy) => (copy.steps[2].step = 7), 'step 3: "step" is 7, expected 3'],
+    [(copy) => (copy.steps[1].changed.big = { '#bigint': '3' }),
+      'step 2: changed.big: recorded 3, spec 2'],
+    [(copy) => delete copy.steps[0].changed.big, 'step 1: changed.big: recorded (absent), spec 5'],
+    [(copy) => copy.states.pop(), '6 states for 6 steps'],
+  ];
+  for (const [edit, message] of cases) {
+    const copy = structuredClone(trace);
+    edit(copy);
+    const file = join(scratch, 'edited.trace.json');
+    writeFileSync(file, JSON.stringify(copy));
+    const run = runChild('replay', file, '--json');
+    assert.is(run.code, 2, message);
+    assert.match(run.stderr, message);
+    assert.is(run.stderr.split('\n').length, 1, run.stderr);
+    assert.is(run.json()['ok'], false);
+    assert.match(String(run.json()['error']), message);
+  }
+});
+
+test('replay names the field a recorded raft state gets wrong (servers[0].currentTerm)', () => {
+  const trace = JSON.parse(readFileSync('traces/raft/forget-vote-on-restart.trace.json', 'utf8'));
+  trace.states[1].servers[0].currentTerm = { '#bigint': '2' };
+  const file = join(scratch, 'raft-edited.trace.json');
+  writeFileSync(file, JSON.stringify(trace));
+  const run = runChild('replay', file);
+  assert.is(run.code, 2);
+  assert.is(run.stderr, `${file}: step 1: servers[0].currentTerm: recorded 2, spec 1`);
+});
+
+test('unbounded input: replay and lincheck of /dev/urandom fail at once with one line', () => {
+  const replay = runChild('replay', '/dev/urandom', '--json');
+  assert.is(replay.code, 2);
+  assert.is(replay.stderr, 'shardkv replay: /dev/urandom is larger than the input limit of 64 MiB');
+  assert.is(replay.json()['ok'], false);
+  const lincheck = runChild('lincheck', '/dev/urandom');
+  assert.is(lincheck.code, 2);
+  assert.is(lincheck.stderr,
+    'shardkv lincheck: /dev/urandom is larger than the input limit of 256 MiB');
+  assert.is(lincheck.stdout, '');
+});
+
+test('--json prints one object on errors too; --version prints package.json\'s', () => {
+  const unknown = runChild('check', 'nosuch', '--json');
+  assert.is(unknown.code, 2);
+  assert.equal(unknown.json(), { ok: false, error: unknown.stderr });
+  assert.is(unknown.stdout.split('\n').length, 1);
+  const truncated = join(scratch, 'truncated.trace.json');
+  writeFileSync(truncated, readFileSync(join(scratch, 'diehard.trace.json'), 'utf8').slice(0, 300));
+  const replay = runChild('replay', truncated, '--json');
+  assert.is(replay.code, 2);
+  assert.match(String(replay.json()['error']), 'not a JSON trace');
+  const version = runChild('--version');
+  assert.is(version.code, 0);
+  const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+  assert.is(version.stdout, `shardkv ${manifest.version}`);
 });
 
 test('replay: missing, non-JSON and non-trace files exit 2 with one line', async () => {
@@ -123,8 +190,15 @@ test('usage errors exit 2 with a one-line reason', async () => {
     [['check'], 'check needs a MODEL'],
     [['replay'], 'replay needs a trace FILE'],
     [['frobnicate'], "unknown command 'frobnicate'"],
-    [['check', 'raft', '--preset', 'raft.tla', '--max-compactions', '0', '--quiet'],
+    // Refused before the "Checking ..." header: stderr holds the reason alone.
+    [['check', 'raft', '--preset', 'raft.tla', '--max-compactions', '0'],
       '--preset raft.tla has no --max-compactions bound'],
+    [['check', 'twophase', '--strategy', 'dfs', '--workers', '2'],
+      '--workers applies to --strategy bfs only (dfs runs on one thread)'],
+    [['check', 'twophase', '--seed', '3'], '--seed applies to --strategy random only'],
+    [['check', 'twophase', '--strategy', 'dfs', '--walks', '3'],
+      '--walks applies to --strategy random only'],
+    [['check', 'diehard', '--continue', '--workers', '2'], '--continue runs on one thread'],
     [['check', 'diehard', '--quiet', '--out', join(aFile, 'sub', 't.json')], 'cannot write'],
     [['models', 'extra'], "unexpected argument 'extra'"],
   ];
@@ -151,8 +225,41 @@ test('limits make the result incomplete, clearly said', async () => {
   assert.is(run.json()['result'], 'incomplete');
   assert.is(run.json()['stoppedBy'], 'max-states');
   assert.is(run.json()['distinctStates'], 100);
+  assert.is(run.json()['exhaustive'], false);
   const human = await runCli('check', 'twophase', '--rms', '5', '--max-states', '100', '--quiet');
   assert.match(human.stdout, 'INCOMPLETE: stopped by max-states');
+});
+
+test('--continue lists every violated invariant with its own trace', async () => {
+  const out = join(scratch, 'continued.trace.json');
+  const run = await runCli('check', 'diehard', '--continue', '--json', '--quiet', '--out', out);
+  assert.is(run.code, 1);
+  const summary = run.json();
+  assert.equal(summary['violations'], [{ invariant: 'NotSolved', trace: out, traceLength: 6 }]);
+  // Every state was explored for TypeOK, which holds: the run is exhaustive.
+  assert.is(summary['exhaustive'], true);
+  assert.is(summary['distinctStates'], 16);
+});
+
+test('Ctrl-C (SIGINT to a real process) prints the summary so far, exit 130', async () => {
+  // raft at its default bounds runs for seconds; the signal goes once the header is printed,
+  // which the CLI does only after it catches SIGINT.
+  const child = spawnChild('check', 'raft', '--json');
+  let stderr = '';
+  let stdout = '';
+  let signalled = false; // once: a second Ctrl-C quits without a summary
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk;
+    if (!signalled && stderr.includes('Checking raft')) signalled = child.kill('SIGINT');
+  });
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  assert.is(code, 130, stderr);
+  assert.match(stderr, 'interrupted: stopping the search and printing the summary so far');
+  const summary = JSON.parse(stdout.trim().split('\n').at(-1)!);
+  assert.equal([summary.result, summary.stoppedBy, summary.exhaustive],
+    ['incomplete', 'interrupt', false]);
+  assert.ok(summary.distinctStates < 417_144, `${summary.distinctStates} distinct states`);
 });
 
 test('random simulation is reproducible from its seed', async () => {
@@ -194,11 +301,16 @@ test('dfs and 2 workers give the same distinct count as bfs', async () => {
 
 test('models and bugs list as JSON; help is printed with exit 0', async () => {
   const models = await runCli('models', '--json');
-  const names = (models.json() as { name: string }[]).map((model) => model.name);
+  const listing = models.json() as { ok: boolean; models: { name: string }[] };
+  assert.is(listing.ok, true);
+  const names = listing.models.map((model) => model.name);
   assert.ok(names.includes('diehard') && names.includes('twophase'));
   const bugs = await runCli('bugs', '--json');
   assert.is(bugs.code, 0);
+  // CONTRACT fixes this one as an array: [{"name","model","description","breaks"}].
   assert.ok(Array.isArray(bugs.json()));
+  const bug = (bugs.json() as unknown as Record<string, unknown>[])[0]!;
+  assert.equal(Object.keys(bug).slice(0, 4), ['name', 'model', 'description', 'breaks']);
   for (const argv of [
     ['--help'],
     ['check', '--help'],
@@ -225,6 +337,48 @@ test('check-all: a table of every model; DieHard fails as expected and the exit 
     summary.models.every((row) => row.expected),
     JSON.stringify(summary.models),
   );
+});
+
+test('check-all bounds: no symmetry=false preset=none, and a table under 110 columns', () => {
+  const raft = findModel('raft')!;
+  const bounds = describeBounds(raft, resolveParams(raft, undefined, {}));
+  assert.is(bounds, 'servers=3 values=1 max-term=2 max-log=1 max-msgs=1 max-restarts=1 ' +
+    'max-compactions=1');
+  const withPreset = resolveParams(raft, undefined, { preset: 'raft.tla', symmetry: 'true' });
+  assert.match(describeBounds(raft, withPreset), / symmetry preset=raft\.tla$/);
+  const migration = findModel('migration')!;
+  const text = table(['model', 'bounds', 'result', 'distinct states', 'seconds'], [
+    ['migration', describeBounds(migration, resolveParams(migration, undefined, {})),
+      'violation of NotSolved, as expected', '431113', '15.22'],
+  ]);
+  const widths = text.split('\n').map((line) => line.length);
+  assert.ok(Math.max(...widths) <= 110, text);
+  assert.ok(text.split('\n').length > 3, 'the bounds cell wraps onto several lines');
+});
+
+test('an invariant that can explain itself prints its witness with the trace', () => {
+  const dieHard = findModel('diehard')!;
+  const model = dieHard.create({}, undefined);
+  // The optional Invariant.explain hook, as a model would give it.
+  const explained = Object.create(model, {
+    invariants: {
+      value: model.invariants.map((invariant) =>
+        invariant.name === 'NotSolved'
+          ? { ...invariant, explain: (state: { big: number }) => `big holds ${state.big}` }
+          : invariant),
+    },
+  });
+  const path = { initialIndex: 0, actionIndexes: [1, 5, 2, 5, 1, 5] };
+  const printed: string[] = [];
+  const written = writeViolation(
+    explained,
+    { model: 'diehard', params: {}, bug: undefined },
+    { invariant: 'NotSolved', path },
+    join(scratch, 'explained.trace.json'),
+    { stdout: (text) => printed.push(text), stderr: () => undefined },
+  );
+  assert.is(written.witness, 'big holds 4');
+  assert.ok(printed.includes('Why NotSolved fails: big holds 4'), printed.join('\n'));
 });
 
 test.run();

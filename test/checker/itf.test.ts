@@ -18,6 +18,7 @@ test('ITF values: integers as #bigint, sets and maps canonical, records and sequ
     ratio: 0.5,
     nothing: null,
     skipped: undefined,
+    groups: { 10: ['g10-0'], 2: [] },
   });
   assert.equal(value, {
     count: { '#bigint': '3' },
@@ -33,8 +34,16 @@ test('ITF values: integers as #bigint, sets and maps canonical, records and sequ
     },
     log: [{ '#bigint': '1' }, { '#bigint': '2' }],
     ratio: { '#unserializable': '0.5' },
-    nothing: { '#unserializable': 'null' },
+    nothing: { tag: 'None', value: { '#tup': [] } },
+    // An object keyed by integers is a function of integers: a map, with canonical order.
+    groups: {
+      '#map': [
+        [{ '#bigint': '10' }, ['g10-0']],
+        [{ '#bigint': '2' }, []],
+      ],
+    },
   });
+  assert.is(itfToText(value['nothing' as never]), 'None');
 });
 
 test('ITF values render in TLA+ notation', () => {

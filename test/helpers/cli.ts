@@ -1,4 +1,6 @@
-// Runs the CLI in-process and captures what it prints.
+// Runs the CLI in-process, or as a child process, and captures what it prints.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { main } from '../../cli/main.js';
 
 export interface CliRun {
@@ -22,5 +24,31 @@ export async function runCli(...argv: string[]): Promise<CliRun> {
     stdout,
     stderr: err.join('\n'),
     json: () => JSON.parse(out.at(-1) ?? 'null'),
+  };
+}
+
+const childEntry = fileURLToPath(new URL('./shardkv-child.ts', import.meta.url));
+
+/** Starts the CLI as a child process with piped output (for tests that send it signals). */
+export function spawnChild(...argv: string[]): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', childEntry, ...argv], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+}
+
+/** Runs the CLI in a child process, with the output as a user's terminal or pipe gets it. */
+export function runChild(...argv: string[]): CliRun {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', childEntry, ...argv], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    timeout: 120_000,
+  });
+  const lines = child.stdout.trimEnd().split('\n');
+  return {
+    code: child.status ?? -1,
+    stdout: child.stdout.trimEnd(),
+    stderr: child.stderr.trimEnd(),
+    json: () => JSON.parse(lines.at(-1) ?? 'null'),
   };
 }

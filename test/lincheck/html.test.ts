@@ -15,17 +15,17 @@ test('a long key draws 600 operations around the failing one, numbered by full o
   const result = lincheckHistory(corrupted, { timeLimitSeconds: 60 });
   assert.is(result.verdict, 'not-linearizable');
   const html = renderHtml(result);
-  assert.match(html, /1500 operations by 6 clients; \d+ linearised\. Showing 600 of them/);
+  assert.match(html, /1500 operations by 6 clients; \d+ linearized\. Showing 600 of them/);
   assert.is((html.match(/<g class="op /g) ?? []).length, 600);
   assert.is((html.match(/<g class="op failing/g) ?? []).length, 1);
   assert.match(html, new RegExp(`<title>line ${target + 1}: get -&gt; &quot;never written`));
   assert.match(html, /<p class="summary">1500 operations on 1 key, checked in/);
 });
 
-test('a linearizable long key shows 600 operations, every one linearised', () => {
+test('a linearizable long key shows 600 operations, every one linearized', () => {
   const result = lincheckHistory(history, { timeLimitSeconds: 60 });
   const html = renderHtml(result);
-  assert.is((html.match(/<g class="op linearised/g) ?? []).length, 600);
+  assert.is((html.match(/<g class="op linearized/g) ?? []).length, 600);
   assert.is((html.match(/<circle class="point"/g) ?? []).length, 600);
   assert.not.match(html, /class="explanation"/);
 });

@@ -38,7 +38,7 @@ test('random schedules against a sequential KV give linearizable histories', () 
       const history = generateHistory({ operations: 60, clients, keys }, fromChoices(choices));
       const result = lincheckText(historyText(history), options);
       assert.is(result.verdict, 'linearizable');
-      // The witness is a real linearisation: the model accepts it step by step.
+      // The witness is a real linearization: the model accepts it step by step.
       for (const partition of result.report.partitions) {
         assert.is(partition.result!.prefix.length, partition.operations.length);
       }

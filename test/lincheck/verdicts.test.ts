@@ -28,7 +28,7 @@ test('corpus c01-bad: the explanation names key "7", its prefix and the failing 
     { timeLimitSeconds: 60 });
   assert.is(result.key, '7');
   assert.equal(explanationLines(result.explanation!), [
-    'key "7": the longest linearisable prefix has 3 of its 5 operations:',
+    'key "7": the longest linearizable prefix has 3 of its 5 operations:',
     '  1. line 2: client 0: get("7") -> ""',
     '  2. line 19: client 0: append("7", "x 0 0 y")',
     '  3. line 28: client 0: append("7", "x 0 3 y")',

@@ -1,0 +1,43 @@
+/**
+ * One single-thread search (bfs, dfs or random) on a worker thread, so that the main thread
+ * stays free to handle Ctrl-C: it sets the shared stop flag, the search stops as at its time
+ * limit and its result (counts so far, any violation) comes back as usual. See
+ * search-thread.ts for the other side.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { assert } from '../spec/assert.js';
+import { resolveModel } from './load-model.js';
+import { breadthFirstSearch } from './bfs.js';
+import { depthFirstSearch } from './dfs.js';
+import type { AnyModel } from './model.js';
+import type { Progress, SearchOptions } from './search.js';
+import type { ThreadMessage, ThreadSetup } from './search-thread.js';
+import { simulate } from './simulate.js';
+
+const setup = workerData as ThreadSetup;
+// A registered name, or the module path of a model loaded from outside spec/.
+const definition = await resolveModel(setup.model);
+assert(definition !== undefined, `no model named ${setup.model}`);
+const model = definition.create(setup.params, setup.bug);
+// The invariants a --continue run has already reported are set aside (run.ts does the same
+// in-process).
+const narrowed: AnyModel = Object.create(model, {
+  invariants: {
+    value: model.invariants.filter((invariant) => !setup.skipInvariants.includes(invariant.name)),
+  },
+});
+const post = (message: ThreadMessage) => parentPort!.postMessage(message);
+const options: SearchOptions = {
+  ...setup.options,
+  stopFlag: new Int32Array(setup.stopFlag),
+  ...(setup.reportProgress
+    ? { onProgress: (progress: Progress) => post({ type: 'progress', progress }) }
+    : {}),
+};
+const result =
+  setup.strategy === 'bfs'
+    ? breadthFirstSearch(narrowed, options)
+    : setup.strategy === 'dfs'
+      ? depthFirstSearch(narrowed, options)
+      : simulate(narrowed, { ...options, ...setup.simulation });
+post({ type: 'done', result });

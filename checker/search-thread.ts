@@ -1,0 +1,61 @@
+/**
+ * Runs a single-thread search on a worker thread (search-thread-worker.ts) and relays its
+ * progress and result. A search on the main thread never yields, so a Ctrl-C handler could
+ * not run until it ended; on a worker, the main thread sets the shared stop flag and the
+ * search returns what it found so far.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Params } from './model.js';
+import type { Progress, SearchOptions, SearchResult } from './search.js';
+
+export interface ThreadSetup {
+  readonly model: string;
+  readonly params: Params;
+  readonly bug: string | undefined;
+  readonly strategy: 'bfs' | 'dfs' | 'random';
+  readonly skipInvariants: readonly string[];
+  /** The plain-data options (limits); callbacks stay on the main thread. */
+  readonly options: Pick<SearchOptions, 'maxStates' | 'timeLimitSeconds' | 'progressIntervalMs'>;
+  readonly simulation: {
+    readonly seed: number;
+    readonly walks?: number;
+    readonly walkLength?: number;
+  };
+  readonly stopFlag: SharedArrayBuffer;
+  readonly reportProgress: boolean;
+}
+
+export type ThreadMessage =
+  | { readonly type: 'progress'; readonly progress: Progress }
+  | { readonly type: 'done'; readonly result: SearchResult };
+
+/** Starts the worker on the compiled .js, or on the .ts source through tsx (tests). */
+function startWorker(setup: ThreadSetup): Worker {
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./search-thread-worker.js', import.meta.url), { workerData: setup });
+  }
+  const target = new URL('./search-thread-worker.ts', import.meta.url).href;
+  const bootstrap =
+    `import('tsx/esm/api').then((api) => { api.register(); ` +
+    `return import(${JSON.stringify(target)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData: setup });
+}
+
+export function searchOnThread(
+  setup: ThreadSetup,
+  onProgress: ((progress: Progress) => void) | undefined,
+): Promise<SearchResult> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker(setup);
+    let result: SearchResult | undefined;
+    worker.on('message', (message: ThreadMessage) => {
+      if (message.type === 'progress') onProgress?.(message.progress);
+      else result = message.result;
+    });
+    worker.on('error', reject);
+    worker.on('exit', (code) => {
+      if (result) resolve(result);
+      else reject(new Error(`the search thread exited with code ${code} and no result`));
+    });
+  });
+}

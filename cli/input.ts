@@ -1,0 +1,50 @@
+/**
+ * Reading an input file with a size limit: a trace or history is read whole, so a file that
+ * never ends (/dev/urandom, a pipe) or a huge one must fail with one line, not exhaust memory.
+ * Non-UTF-8 bytes are refused here too, before any parser sees them.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { UsageError } from '../checker/params.js';
+
+export const mebibyte = 2 ** 20;
+
+/** The file's text; a UsageError (exit 2) when it is unreadable, too large or not UTF-8. */
+export function readTextFile(path: string, limitBytes: number): string {
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, 'r');
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${errorCode(error)}`);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    // One byte past the limit tells "exactly at the limit" from "larger".
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(4 * mebibyte, limitBytes + 1 - total));
+      const count = readSync(descriptor, chunk, 0, chunk.length, null);
+      if (count === 0) break;
+      chunks.push(chunk.subarray(0, count));
+      total += count;
+      if (total > limitBytes) {
+        throw new UsageError(
+          `${path} is larger than the input limit of ${limitBytes / mebibyte} MiB`,
+        );
+      }
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${path}: ${errorCode(error)}`);
+  } finally {
+    closeSync(descriptor);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, total));
+  } catch {
+    throw new UsageError(`${path} is not UTF-8 text`);
+  }
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? String(error);
+}

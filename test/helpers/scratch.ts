@@ -1,0 +1,13 @@
+/**
+ * A temporary folder for one test file, removed when the process exits, whether the tests
+ * passed or failed (uvu runs every test file in one process, so `exit` is the one sure hook).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function scratchDirectory(prefix: string): string {
+  const directory = mkdtempSync(join(tmpdir(), prefix));
+  process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
+  return directory;
+}
