@@ -129,7 +129,8 @@ function searchOnItsThread(
   stopFlag: Int32Array,
   skipInvariants: readonly string[],
 ): Promise<SearchResult> {
-  const { maxStates, timeLimitSeconds, progressIntervalMs, onProgress } = request.search;
+  const { maxStates, timeLimitSeconds, progressIntervalMs, onProgress, deadlock } =
+    request.search;
   assert(stopFlag.buffer instanceof SharedArrayBuffer, 'a stop flag must be shared memory');
   return searchOnThread(
     {
@@ -142,6 +143,7 @@ function searchOnItsThread(
         ...(maxStates !== undefined ? { maxStates } : {}),
         ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
         ...(progressIntervalMs !== undefined ? { progressIntervalMs } : {}),
+        ...(deadlock !== undefined ? { deadlock } : {}),
       },
       simulation: {
         seed: request.seed,

@@ -238,6 +238,8 @@ export function createControllerModel(
       movesDone: 0,
     }],
     actions: () => actions,
+    // A run ends when it has made its configuration changes: not a deadlock.
+    isTerminal: (state) => state.latest.num >= bounds.ops,
     next: (state, action) => {
       // The bounds are guards: a step past them is not enabled (cheaper than a constraint).
       if (state.latest.num >= bounds.ops) return null;

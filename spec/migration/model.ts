@@ -42,6 +42,11 @@ export function createMigrationModel(
     actions: () => actions,
     next: (state, action) => stepper.next(state, action),
     label: actionLabel,
+    // A run ends when every client is done, nothing is in flight and no migration is pending.
+    isTerminal: (state) =>
+      state.clients.every((client) => client.done >= bounds.ops) &&
+      state.network.length === 0 &&
+      state.controller.next === null,
     invariants: migrationInvariants(bounds),
     codec: migrationCodec(bounds),
     variables: (state) => ({ ...state }),
