@@ -6,7 +6,6 @@
  * so a model module needs no import from this package. A `.ts` module is compiled by tsx's
  * scoped `tsImport` (a devDependency here), which registers no global loader.
  */
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findModel } from '../spec/registry.js';
@@ -54,7 +53,6 @@ function asDefinition(value: unknown): ModelDefinition | undefined {
 /** Imports the module at `path` (relative to the working directory) and takes its model. */
 export async function loadModelModule(path: string): Promise<ModelDefinition> {
   const absolute = resolve(path);
-  if (!existsSync(absolute)) throw new UsageError(`no model module at ${path}`);
   const importer: Importer = /\.[mc]?ts$/.test(absolute)
     ? await typeScriptImporter()
     : (specifier) => import(specifier);
@@ -62,6 +60,11 @@ export async function loadModelModule(path: string): Promise<ModelDefinition> {
   try {
     exports = (await importer(pathToFileURL(absolute).href)) as Record<string, unknown>;
   } catch (error) {
+    // The checker reads no disk itself (test/impl/io-confinement.test.ts): a missing file is
+    // told by the import's own error.
+    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
+      (error as Error).message.includes(absolute);
+    if (missing) throw new UsageError(`no model module at ${path}`);
     throw new UsageError(`cannot load the model module ${path}: ${(error as Error).message}`);
   }
   const values = ['default', ...Object.keys(exports)].map((name) => exports[name]);

@@ -343,7 +343,7 @@ test('check-all bounds: no symmetry=false preset=none, and a table under 110 col
   const raft = findModel('raft')!;
   const bounds = describeBounds(raft, resolveParams(raft, undefined, {}));
   assert.is(bounds, 'servers=3 values=1 max-term=2 max-log=1 max-msgs=1 max-restarts=1 ' +
-    'max-compactions=1');
+    'max-compactions=1 max-reads=1');
   const withPreset = resolveParams(raft, undefined, { preset: 'raft.tla', symmetry: 'true' });
   assert.match(describeBounds(raft, withPreset), / symmetry preset=raft\.tla$/);
   const migration = findModel('migration')!;

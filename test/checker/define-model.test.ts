@@ -111,6 +111,8 @@ export default {
       return params.wedge && state.x === 2 ? { x: 1 } : null;
     },
     invariants: { InRange: (state: Counter) => state.x <= params.limit },
+    // Counting ends at the limit: that state is not a deadlock.
+    isTerminal: (state: Counter) => state.x === params.limit,
     properties: [
       {
         name: 'ReachesLimit',

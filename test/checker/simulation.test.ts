@@ -17,8 +17,8 @@ test('default simulation (1000 walks of 100 steps, seed 1) finds forget-vote-on-
   const result = simulate(model, { seed: 1 });
   assert.is(result.result, 'violation');
   assert.is(result.invariant, 'ElectionSafety');
-  assert.is(result.path?.actionIndexes.length, 63);
-  assert.is(result.distinctStates, 404);
+  assert.is(result.path?.actionIndexes.length, 13);
+  assert.is(result.distinctStates, 1587);
   assert.is(result.exhaustive, false);
   const { states } = executePath(model, result.path!);
   assert.is(violatedInvariant(model, states.at(-1)), 'ElectionSafety');

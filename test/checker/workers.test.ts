@@ -37,8 +37,8 @@ function assertSame(one: SearchResult, two: SearchResult): void {
 test('migration dedup-not-migrated: 1 and 2 workers, same counts, same 9-step trace', async () => {
   const [one, two] = await bothWays('migration', 'dedup-not-migrated', {});
   assert.is(one.invariant, 'ExactlyOnce');
-  assert.is(one.distinctStates, 18652);
-  assert.is(one.statesGenerated, 104580);
+  assert.is(one.distinctStates, 38794);
+  assert.is(one.statesGenerated, 224675);
   assert.is(one.path?.actionIndexes.length, 9);
   assertSame(one, two);
 });
@@ -47,7 +47,7 @@ test('twice with 2 workers: the same trace (batches arrive in another order)', a
   const [, first] = await bothWays('raft', 'forget-vote-on-restart', {});
   const [one, second] = await bothWays('raft', 'forget-vote-on-restart', {});
   assert.is(one.invariant, 'ElectionSafety');
-  assert.is(one.distinctStates, 1138);
+  assert.is(one.distinctStates, 1588);
   assertSame(one, first);
   assertSame(one, second);
 });
@@ -55,8 +55,8 @@ test('twice with 2 workers: the same trace (batches arrive in another order)', a
 test('raft --symmetry: the stored representative follows the least path', async () => {
   const [one, two] = await bothWays('raft', 'vote-ignores-log', { symmetry: 'true' });
   assert.is(one.invariant, 'LeaderCompleteness');
-  assert.is(one.distinctStates, 1351);
-  assert.is(one.path?.actionIndexes.length, 12);
+  assert.is(one.distinctStates, 743);
+  assert.is(one.path?.actionIndexes.length, 11);
   assertSame(one, two);
 });
 
@@ -65,7 +65,7 @@ test('--continue: the first violation, and the whole space counted, on either co
   const [one, two] = await bothWays('migration', 'dedup-not-migrated', {}, options);
   assert.is(one.invariant, 'ExactlyOnce');
   assert.is(one.path?.actionIndexes.length, 9);
-  assert.ok(one.distinctStates > 18652);
+  assert.ok(one.distinctStates > 38794);
   assertSame(one, two);
 });
 
