@@ -308,18 +308,11 @@ type Reported = Omit<SearchResult, 'stoppedBy'> & {
   readonly stoppedBy?: SearchResult['stoppedBy'] | 'interrupt';
 };
 
-interface SummaryContext {
-  readonly io: Io;
-  readonly json: boolean;
-  readonly definition: ModelDefinition;
-  readonly params: Params;
-  readonly bug: string | undefined;
-  readonly strategy: Strategy;
-  readonly workers: number;
-  readonly seed: number;
-  readonly continued: boolean;
-  readonly invariants: readonly string[];
-}
+/** What the summary needs: the command's settings, where to print, the invariants checked. */
+type SummaryContext = Pick<
+  CheckSettings,
+  'json' | 'definition' | 'params' | 'bug' | 'strategy' | 'workers' | 'seed' | 'continued'
+> & { readonly io: Io; readonly invariants: readonly string[] };
 
 function printSummary(
   context: SummaryContext,

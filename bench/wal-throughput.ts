@@ -1,10 +1,10 @@
 // Not a test: measures WAL appends per second on the real disk for group commits of 1, 16 and
-// 64 records per fsync. Run: node --import tsx test/impl/wal-throughput.ts [syncs per size]
+// 64 records per fsync. Run: node --import tsx bench/wal-throughput.ts [syncs per size]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NodeFileSystem } from '../../impl/real/node-file-system.js';
-import { WalStorage } from '../../impl/wal/wal-storage.js';
+import { NodeFileSystem } from '../impl/real/node-file-system.js';
+import { WalStorage } from '../impl/wal/wal-storage.js';
 
 const syncsPerSize = Number(process.argv[2] ?? 200);
 const root = mkdtempSync(join(tmpdir(), 'shardkv-wal-throughput-'));
