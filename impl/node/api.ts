@@ -1,0 +1,141 @@
+/**
+ * What the node shell offers (DESIGN §2 and §5): a server runs one Raft replica (a controller
+ * replica or a replica of one group) whose every state change is a call of a spec function,
+ * over injected I/O: the simulator passes simulated adapters (impl/sim), the processes real
+ * ones (impl/net, impl/real). The clerk (impl/clerk) is the client side of the same wire
+ * protocol. This file is the contract between the shell, the simulator and the cluster.
+ */
+import type { Config, ControllerBugs, ControllerState, Gid } from '../../spec/controller/index.js';
+import type { GroupState } from '../../spec/group/index.js';
+import type { MigrationBugs } from '../../spec/migration/index.js';
+import type { RaftBugs, RaftNode } from '../../spec/raft/types.js';
+import type { Clock, Timers } from '../io/clock.js';
+import type { Random } from '../io/random.js';
+import type { Transport } from '../io/transport.js';
+import type { FileSystem } from '../wal/file-system.js';
+
+/** Every node of a cluster by name (CONTRACT: `ctl-0..C-1`, `g<gid>-0..N-1`). */
+export interface ClusterLayout {
+  readonly shardCount: number;
+  /** The controller group's servers; a server's Raft id is its position here. */
+  readonly controllers: readonly string[];
+  /** gid -> that group's servers, in order (a configuration's server list). */
+  readonly groups: Readonly<Record<number, readonly string[]>>;
+}
+
+/** The I/O one server runs on. */
+export interface ServerEnvironment {
+  readonly transport: Transport;
+  readonly fileSystem: FileSystem;
+  /** The server's own directory on `fileSystem` (its WAL and snapshot). */
+  readonly directory: string;
+  readonly clock: Clock;
+  readonly timers: Timers;
+  /** Draws the randomised election timeouts. */
+  readonly random: Random;
+  /** One line per notable event (recoveries, refused frames); never protocol decisions. */
+  readonly log: (line: string) => void;
+}
+
+export interface ServerTuning {
+  /** An election timeout is drawn uniformly from [min, max] milliseconds. */
+  readonly electionTimeoutMs: readonly [number, number];
+  readonly heartbeatIntervalMs: number;
+  /** Snapshot and compact once the log holds more bytes (CONTRACT --max-raft-state); null never. */
+  readonly maxRaftStateBytes: number | null;
+  readonly maxEntriesPerAppend: number;
+  readonly preVote: boolean;
+  readonly checkQuorum: boolean;
+  /** The migration driver resends what its beliefs call for this often (its `tick`). */
+  readonly driverRetryMs: number;
+}
+
+/** Catalog switches inside a running server (`shardkv simulate --bug NAME`). */
+export interface ServerBugs {
+  readonly raft?: RaftBugs;
+  readonly controller?: Partial<ControllerBugs>;
+  readonly migration?: Partial<MigrationBugs>;
+}
+
+/** One actor step, as `--trace` records it (DESIGN §5 Tracing; issue 14 validates it). */
+export interface StepRecord {
+  readonly node: string;
+  /** 1, 2, ... per incarnation of the node; 0 is the restart from storage. */
+  readonly step: number;
+  readonly input: unknown;
+  readonly effects: readonly unknown[];
+}
+
+export interface ServerOptions {
+  readonly name: string;
+  readonly layout: ClusterLayout;
+  readonly environment: ServerEnvironment;
+  readonly tuning?: Partial<ServerTuning>;
+  readonly bugs?: ServerBugs;
+  /** May `from` issue join / leave / move? (CONTRACT: a client connection may not.) */
+  readonly isAdmin: (from: string) => boolean;
+  readonly onStep?: (record: StepRecord) => void;
+}
+
+export type ServerRole = 'leader' | 'follower' | 'candidate';
+
+/** What `cluster status` reports of a live node (CONTRACT). */
+export interface ServerStatus {
+  readonly name: string;
+  /** A pre-candidate reports `candidate`. */
+  readonly role: ServerRole;
+  readonly term: number;
+  readonly commitIndex: number;
+  readonly appliedIndex: number;
+  readonly logBytes: number;
+  readonly snapshotBytes: number;
+  /** Shards the applied group state serves; [] for a controller. */
+  readonly shards: readonly number[];
+}
+
+/** A server's state as the simulator's invariants read it (never changed through this). */
+export type ServerView =
+  | {
+      readonly kind: 'controller';
+      readonly name: string;
+      readonly raft: RaftNode<unknown, unknown>;
+      readonly appliedIndex: number;
+      readonly state: ControllerState;
+    }
+  | {
+      readonly kind: 'group';
+      readonly name: string;
+      readonly gid: Gid;
+      readonly raft: RaftNode<unknown, unknown>;
+      readonly appliedIndex: number;
+      readonly state: GroupState;
+    };
+
+export interface Server {
+  readonly name: string;
+  /** Loads storage, restarts Raft from it, starts timers and the transport handler. */
+  start(): Promise<void>;
+  /** A clean shutdown: syncs and closes storage, cancels timers; the transport is the caller's. */
+  stop(): Promise<void>;
+  /** Process death: from now on the server does nothing (no I/O, no timers, no replies). */
+  crash(): void;
+  /** null before start() finished or after stop/crash. */
+  status(): ServerStatus | null;
+  view(): ServerView | null;
+}
+
+/** A configuration as `ctl query` reports it (CONTRACT). */
+export interface PublishedConfig {
+  readonly config: Config;
+  /** Whether every shard move into this configuration is done (config.num <= current). */
+  readonly published: boolean;
+}
+
+/**
+ * What the clerk learned of one operation. `unknown`: it may have taken effect or not (a
+ * deadline passed with a request in flight); never reported as failed.
+ */
+export type Outcome<T> =
+  | { readonly status: 'ok'; readonly value: T }
+  | { readonly status: 'refused'; readonly error: string }
+  | { readonly status: 'unknown'; readonly error: string };
