@@ -1,0 +1,62 @@
+/**
+ * A closed-loop load (each client sends its next request when the previous one answered, as
+ * etcd's benchmark tool and YCSB do): the same harness drives shardkv and etcd, so their
+ * figures come from one method. Latency percentiles are over every completed operation.
+ */
+import { performance } from 'node:perf_hooks';
+
+/** One client's operation number `iteration`; rejects when the system failed it. */
+export type Operation = (client: number, iteration: number) => Promise<void>;
+
+export interface LoadFigures {
+  readonly clients: number;
+  readonly operations: number;
+  readonly failures: number;
+  readonly opsPerSec: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+function percentile(sorted: Float64Array, fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1);
+  return sorted[Math.max(0, index)]!;
+}
+
+/** Runs `clients` loops of `operation` for `seconds` (after `warmupSeconds` not counted). */
+export async function closedLoop(
+  clients: number,
+  seconds: number,
+  operation: Operation,
+  warmupSeconds = 1,
+): Promise<LoadFigures> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const start = performance.now();
+  const measureFrom = start + warmupSeconds * 1000;
+  const end = measureFrom + seconds * 1000;
+  const loop = async (client: number) => {
+    for (let iteration = 0; performance.now() < end; iteration++) {
+      const sent = performance.now();
+      let failed = false;
+      try {
+        await operation(client, iteration);
+      } catch {
+        failed = true;
+      }
+      if (sent < measureFrom) continue;
+      if (failed) failures++;
+      else latencies.push(performance.now() - sent);
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, (_, client) => loop(client)));
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    clients,
+    operations: sorted.length,
+    failures,
+    opsPerSec: sorted.length / seconds,
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+  };
+}
