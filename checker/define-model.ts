@@ -85,6 +85,7 @@ export interface ModelSpec<State, Action> {
   readonly fairness?: Fairness<State, Action>;
   isTerminal?: Model<State, Action>['isTerminal'];
   successorWords?: Model<State, Action>['successorWords'];
+  diagram?: Model<State, Action>['diagram'];
 }
 
 export interface BugDeclaration<Declarations extends ParamDeclarations> {

@@ -10,6 +10,7 @@
  * Paths are arrays of action indexes into `actions(state)`: a counterexample is rebuilt by
  * re-executing from an initial state, as Stateright's `Path` does.
  */
+import type { DiagramEvent } from './diagram.js';
 import type { WordReader, WordWriter } from './words.js';
 
 /** A named safety property that must hold in every reachable state. */
@@ -78,6 +79,11 @@ export interface Model<State, Action> {
   readonly properties?: readonly TemporalProperty<State>[];
   /** Which actions are weakly fair (TLC's WF_vars(A)); absent means none is. */
   readonly fairness?: Fairness<State, Action>;
+  /**
+   * What a step draws in a sequence diagram (`replay --mermaid | --html`): messages delivered
+   * and notes for the environment's steps (diagram.ts). Absent: each step is a note.
+   */
+  diagram?(before: State, action: Action, after: State): readonly DiagramEvent[];
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { assert } from '../spec/assert.js';
 import { lassoDefect } from './liveness-trace.js';
-import type { ModelDefinition, Params } from './model.js';
+import type { AnyModel, ModelDefinition, Params } from './model.js';
 import { resolveParams, UsageError } from './params.js';
 import { violatedInvariant } from './search.js';
 import { itfToText, upgradeItfValue, type ItfValue } from './itf.js';
@@ -108,7 +108,14 @@ export function traceModelParams(definition: ModelDefinition, trace: Trace): Par
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOutcome {
+/** What a valid replay went through, for pictures of it (diagram.ts). */
+export type ReplayedPath = (model: AnyModel, states: unknown[], actions: unknown[]) => void;
+
+export function replayTrace(
+  definition: ModelDefinition,
+  trace: Trace,
+  onReplayed?: ReplayedPath,
+): ReplayOutcome {
   const model = definition.create(traceModelParams(definition, trace), trace.bug ?? undefined);
   let state = model.initialStates()[trace.initialIndex];
   if (state === undefined) {
@@ -178,6 +185,7 @@ export function replayTrace(definition: ModelDefinition, trace: Trace): ReplayOu
   }
   assert(state !== undefined, 'replay lost its state');
   const steps = trace.steps.length;
+  onReplayed?.(model, states, actions);
   if (trace.loop !== undefined && !firstViolation) {
     const defect = lassoDefect(model, trace, states, actions);
     if (defect) return { result: 'invalid', step: steps, reason: defect };

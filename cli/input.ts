@@ -3,7 +3,7 @@
  * never ends (/dev/urandom, a pipe) or a huge one must fail with one line, not exhaust memory.
  * Non-UTF-8 bytes are refused here too, before any parser sees them.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../checker/params.js';
 
 export const mebibyte = 2 ** 20;
@@ -45,6 +45,16 @@ export function readTextFile(path: string, limitBytes: number): string {
   }
 }
 
-function errorCode(error: unknown): string {
+/** A file error's code (ENOENT, EACCES...), for one-line messages. */
+export function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? String(error);
+}
+
+/** Writes a text file the user named; a failure is a one-line usage error. */
+export function writeTextFile(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new UsageError(`cannot write ${path}: ${errorCode(error)}`);
+  }
 }

@@ -2,13 +2,12 @@
  * `shardkv lincheck FILE`: is a KV history linearizable? Exit 0 yes, 1 no or undecided within
  * the time limit (never a silent pass), 2 unreadable or invalid history (CONTRACT, "Histories").
  */
-import { writeFileSync } from 'node:fs';
 import { UsageError } from '../checker/params.js';
 import { HistoryError } from '../checker/lincheck/history.js';
 import { renderHtml } from '../checker/lincheck/html.js';
 import { explanationLines, lincheckText, type LincheckResult } from '../checker/lincheck/index.js';
 import { helpText, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
-import { mebibyte, readTextFile } from './input.js';
+import { mebibyte, readTextFile, writeTextFile } from './input.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
 const defaultTimeLimitSeconds = 60;
@@ -63,19 +62,9 @@ export function lincheckCommand(argv: readonly string[], io: Io): number {
     throw error;
   }
   const htmlFile = args.values['html'];
-  if (htmlFile !== undefined) {
-    try {
-      writeFileSync(htmlFile, renderHtml(result));
-    } catch (error) {
-      throw new UsageError(`cannot write ${htmlFile}: ${errorCode(error)}`);
-    }
-  }
+  if (htmlFile !== undefined) writeTextFile(htmlFile, renderHtml(result));
   report(result, timeLimitSeconds, args.booleans.has('json'), io);
   return result.verdict === 'linearizable' ? exitOk : exitProblem;
-}
-
-function errorCode(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? String(error);
 }
 
 function report(result: LincheckResult, timeLimitSeconds: number, json: boolean, io: Io): void {

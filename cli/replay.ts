@@ -1,26 +1,36 @@
 /** `shardkv replay FILE`: re-executes a trace through spec/ (exit 1 violation, 2 invalid). */
 import { UsageError } from '../checker/params.js';
-import { parseTrace, replayTrace } from '../checker/replay.js';
+import { diagramSteps, renderMermaid, type DiagramStep } from '../checker/diagram.js';
+import { parseTrace, replayTrace, type ReplayOutcome } from '../checker/replay.js';
+import { renderTraceHtml } from '../checker/trace-html.js';
 import { loadModelModule } from '../checker/load-model.js';
 import { findModel } from '../spec/registry.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
-import { mebibyte, readTextFile } from './input.js';
+import { mebibyte, readTextFile, writeTextFile } from './input.js';
 import { exitOk, exitProblem, exitUsage, type Io } from './io.js';
 
 /** The largest trace file replay reads (the kept counterexamples are under 100 KiB). */
 export const traceLimitBytes = 64 * mebibyte;
 
 const flags: readonly FlagSpec[] = [
+  { name: 'mermaid', kind: 'boolean', description: 'print the trace as a Mermaid sequence diagram' },
+  {
+    name: 'html',
+    kind: 'value',
+    valueName: 'OUT',
+    description: 'write a self-contained page: the diagram and each step\'s changes',
+  },
   { name: 'json', kind: 'boolean', description: 'print one JSON object as the last line' },
   { name: 'help', kind: 'boolean', description: 'show this help' },
 ];
 
 export const replayHelp = helpText(
-  'shardkv replay FILE [--json]',
+  'shardkv replay FILE [--mermaid | --html OUT] [--json]',
   'Re-executes a trace written by `shardkv check` through the spec.\n' +
     'Exit: 0 every step valid and no invariant fails, 1 the violation reproduces,\n' +
     '2 the file is unreadable, larger than 64 MiB or not a valid trace, or a step is not\n' +
-    'enabled in its state or does not produce the recorded state (step and field printed).',
+    'enabled in its state or does not produce the recorded state (step and field printed).\n' +
+    'With --mermaid or --html the valid trace is drawn (exit 0) and the verdict goes to stderr.',
   flags,
 );
 
@@ -38,8 +48,23 @@ export async function replayCommand(argv: readonly string[], io: Io): Promise<nu
   const definition =
     findModel(trace.model) ?? (module ? await loadModelModule(module) : undefined);
   if (!definition) throw new UsageError(`the trace names an unknown model '${trace.model}'`);
-  const outcome = replayTrace(definition, trace);
+  let drawn: DiagramStep[] = [];
+  const outcome = replayTrace(definition, trace, (model, states, actions) => {
+    drawn = diagramSteps(model, states, actions);
+  });
   const json = args.booleans.has('json');
+  const mermaid = args.booleans.has('mermaid');
+  const htmlFile = args.values['html'];
+  if (mermaid && htmlFile !== undefined) throw new UsageError('give --mermaid or --html, not both');
+  if (json && mermaid) throw new UsageError('--mermaid prints a diagram, not JSON');
+  if ((mermaid || htmlFile !== undefined) && outcome.result !== 'invalid') {
+    const verdict = verdictLine(outcome);
+    if (mermaid) io.stdout(renderMermaid(drawn).trimEnd());
+    if (htmlFile !== undefined) writeTextFile(htmlFile, renderTraceHtml(trace, drawn, verdict));
+    if (json) io.stdout(JSON.stringify({ ok: true, result: outcome.result, html: htmlFile }));
+    else io.stderr(verdict);
+    return exitOk;
+  }
   switch (outcome.result) {
     case 'invalid': {
       const message = `${file}: step ${outcome.step}: ${outcome.reason}`;
@@ -63,21 +88,25 @@ export async function replayCommand(argv: readonly string[], io: Io): Promise<nu
             error: `invariant ${outcome.invariant} is violated at step ${outcome.step}`,
           }),
         );
-      } else if (outcome.loop !== undefined) {
-        io.stdout(
-          `Reproduced: temporal property ${outcome.invariant} is violated by a lasso of ` +
-            `${outcome.steps} steps (the cycle starts at state ${outcome.loop})`,
-        );
       } else {
-        io.stdout(
-          `Reproduced: invariant ${outcome.invariant} is violated ` +
-            `at step ${outcome.step} of ${outcome.steps}`,
-        );
+        io.stdout(verdictLine(outcome));
       }
       return exitProblem;
     case 'ok':
       if (json) io.stdout(JSON.stringify({ ok: true, result: 'ok', steps: outcome.steps }));
-      else io.stdout(`Valid: all ${outcome.steps} steps are enabled and no invariant is violated`);
+      else io.stdout(verdictLine(outcome));
       return exitOk;
   }
+}
+
+function verdictLine(outcome: Exclude<ReplayOutcome, { result: 'invalid' }>): string {
+  if (outcome.result === 'ok') {
+    return `Valid: all ${outcome.steps} steps are enabled and no invariant is violated`;
+  }
+  if (outcome.loop !== undefined) {
+    return `Reproduced: temporal property ${outcome.invariant} is violated by a lasso of ` +
+      `${outcome.steps} steps (the cycle starts at state ${outcome.loop})`;
+  }
+  return `Reproduced: invariant ${outcome.invariant} is violated ` +
+    `at step ${outcome.step} of ${outcome.steps}`;
 }

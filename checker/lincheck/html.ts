@@ -4,6 +4,7 @@
  * the search found (its points joined in order), and the operation where it fails, in the
  * manner of Porcupine's visualisation. The deciding key comes first.
  */
+import { escapeHtml as escape } from '../html-escape.js';
 import type { PartitionReport } from './check.js';
 import { explanationLines, type LincheckResult } from './index.js';
 import { KeyValueKind, kindName, type KeyValueInput, type StringTable } from './kv-model.js';
@@ -225,11 +226,6 @@ function fit(text: string, width: number): string {
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-function escape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
 }
 
 const style = `

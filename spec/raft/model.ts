@@ -21,6 +21,7 @@
  * flight by the state constraint, as in TLC.
  */
 import type { Model } from '../../checker/model.js';
+import { raftDiagram } from './diagram.js';
 import { assert } from '../assert.js';
 import { raftCodec, writeRaftView } from './codec.js';
 import { raftInvariants } from './invariants.js';
@@ -350,6 +351,7 @@ export function createRaftModel(
     },
     next: (state, action) => nextModelState(state, action, options, bounds),
     label: raftLabel,
+    diagram: raftDiagram,
     invariants: raftInvariants,
     withinBounds: (state) => withinRaftBounds(state, bounds),
     codec: raftCodec(bounds),
