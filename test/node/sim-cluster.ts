@@ -2,7 +2,7 @@
 // (virtual clock, seeded network, one crashing MemoryDisk per server), all from one seed.
 import { Clerk } from '../../impl/clerk/clerk.js';
 import type {
-  ClusterLayout, Server, ServerBugs, ServerTuning,
+  ClusterLayout, Server, ServerBugs, ServerTuning, StepRecord,
 } from '../../impl/node/api.js';
 import { createServer } from '../../impl/node/server.js';
 import { SeededRandom } from '../../impl/random/seeded-random.js';
@@ -35,6 +35,8 @@ export interface SimClusterOptions {
   readonly tuning?: Partial<ServerTuning>;
   readonly bugs?: ServerBugs;
   readonly faults?: Partial<NetworkFaults>;
+  /** Keep every server's step records in `steps` (as a --trace run would write them). */
+  readonly recordSteps?: boolean;
 }
 
 export class SimCluster {
@@ -47,6 +49,7 @@ export class SimCluster {
   readonly transports = new Map<string, Transport>();
   readonly logs: string[] = [];
   readonly fatal: unknown[] = [];
+  readonly steps: StepRecord[] = [];
 
   constructor(private readonly options: SimClusterOptions) {
     this.random = new SeededRandom(options.seed);
@@ -79,6 +82,9 @@ export class SimCluster {
       ...(this.options.bugs === undefined ? {} : { bugs: this.options.bugs }),
       isAdmin: (from) => from.startsWith('admin'),
       onFatal: (error) => this.fatal.push(error),
+      ...(this.options.recordSteps === true ? { onStep: (record: StepRecord) => {
+        this.steps.push(record);
+      } } : {}),
     });
     this.servers.set(name, server);
     await this.settle(server.start(), 1_000);
