@@ -52,7 +52,8 @@ export function stringifyWithMaps(value: unknown): string {
 
 /** Parses JSON text, rebuilding maps; throws on malformed text or a malformed map. */
 export function parseWithMaps(text: string): unknown {
-  return JSON.parse(text, reviver) as unknown;
+  // Most frames hold no map; the plain parse is several times faster than one with a reviver.
+  return (text.includes(`"${mapTag}"`) ? JSON.parse(text, reviver) : JSON.parse(text)) as unknown;
 }
 
 const encoder = new TextEncoder();

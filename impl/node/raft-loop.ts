@@ -21,6 +21,7 @@ import { RaftTimers } from './raft-timers.js';
 
 type Node = RaftNode<unknown, unknown>;
 type RaftEffect = Effect<unknown, unknown>;
+type RaftInput = Input<unknown, unknown>;
 
 /** Where a proposed command went: its log index and term, or null (not the leader). */
 export type Proposed = { readonly index: number; readonly term: number } | null;
@@ -37,7 +38,7 @@ export interface LoopHooks {
   /** The state machine's state and applied index, for a snapshot input. */
   snapshotPoint(): { readonly index: number; readonly data: unknown };
   /** After every step, with the node before and after it. */
-  afterStep(before: Node, after: Node, input: Input<unknown, unknown>, effects: RaftEffect[]): void;
+  afterStep(before: Node, after: Node, input: RaftInput, effects: RaftEffect[]): void;
 }
 
 type QueueItem =
