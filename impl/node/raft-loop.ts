@@ -41,6 +41,9 @@ export interface LoopHooks {
   afterStep(before: Node, after: Node, input: RaftInput, effects: RaftEffect[]): void;
 }
 
+/** Inputs waiting for the loop beyond which a peer's message is dropped (STYLE 7: bounded). */
+export const messagesQueuedMax = 10_000;
+
 type QueueItem =
   | Input<unknown, unknown>
   | { readonly type: 'propose-batch' }
@@ -80,6 +83,11 @@ export class RaftLoop {
 
   enqueue(item: QueueItem): void {
     if (this.context.isDead()) return;
+    if (item.type === 'message' && this.queue.length - this.head >= messagesQueuedMax) {
+      // Peers outrun the disk: drop, as a network would; Raft resends (paper §5.3).
+      this.context.log(`${this.context.name}: input queue full, dropped a raft message`);
+      return;
+    }
     this.queue.push(item);
     void this.drain();
   }

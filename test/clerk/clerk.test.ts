@@ -58,6 +58,11 @@ test('unknown when the owner is down after a request left; refused when none lef
   assert.ok(cluster.clock.now() - start <= 1_100, 'the deadline bounds the retries');
   const late = await cluster.settle(admin.put('z', 'never', cluster.clock.now()), limitMs);
   assert.is(late.status, 'refused');
+  const sent = cluster.network.statistics.sent;
+  const huge = await cluster.settle(
+    admin.put('z', 'x'.repeat(2 ** 20 + 1), cluster.clock.now() + 5_000), limitMs);
+  assert.equal(huge, { status: 'refused', error: 'value longer than 1048576 bytes' });
+  assert.is(cluster.network.statistics.sent, sent, 'nothing was sent');
   // The other group still serves its shards (UnaffectedServed).
   const other = 'abcdefghij'.split('').find((key) =>
     query.value.config.shards[key2shard(key, 10)] !== owner)!;
