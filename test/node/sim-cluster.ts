@@ -37,6 +37,8 @@ export interface SimClusterOptions {
   readonly faults?: Partial<NetworkFaults>;
   /** Keep every server's step records in `steps` (as a --trace run would write them). */
   readonly recordSteps?: boolean;
+  /** Every fsync takes this much simulated time (default: none). */
+  readonly syncDelayMs?: number;
 }
 
 export class SimCluster {
@@ -65,7 +67,10 @@ export class SimCluster {
   async start(name: string): Promise<Server> {
     let disk = this.disks.get(name);
     if (disk === undefined) {
-      disk = new MemoryDisk(this.random.split());
+      const delayMs = this.options.syncDelayMs;
+      disk = new MemoryDisk(this.random.split(), delayMs === undefined ? {} : {
+        syncDelay: () => this.clock.sleep(delayMs),
+      });
       this.disks.set(name, disk);
     }
     const transport = this.network.endpoint(name);
