@@ -107,6 +107,12 @@ export class SimCluster {
     this.disks.get(name)?.crash();
   }
 
+  /** A clean shutdown: the server syncs and closes its storage; its disk keeps everything. */
+  async stop(name: string): Promise<void> {
+    await this.settle(this.servers.get(name)!.stop(), 1_000);
+    await this.transports.get(name)?.close();
+  }
+
   clerk(name: string, attemptTimeoutMs?: number): Clerk {
     return new Clerk({
       transport: this.network.endpoint(name), timers: this.clock.timers(), clock: this.clock,

@@ -1,0 +1,14 @@
+import { layoutOf, SimCluster } from './sim-cluster.js';
+const layout = layoutOf(3, [100, 101, 102], 3, 10);
+const cluster = new SimCluster({ seed: 3, layout });
+await cluster.startAll();
+const admin = cluster.clerk('admin-0');
+await cluster.settle(admin.join({ 100: layout.groups[100]!, 101: layout.groups[101]!, 102: layout.groups[102]! }, cluster.clock.now() + 5000), 6000);
+const clerks = Array.from({ length: 10 }, (_, i) => cluster.clerk(`client-${i}`));
+let stop = false; let ops = 0;
+const loops = clerks.map(async (c, i) => { let n = 0; while (!stop) { const k = String.fromCharCode(97 + ((n * 7 + i) % 26)); await c.put(k, `${i}.${n}`, cluster.clock.now() + 5000); await cluster.clock.sleep(100); n++; ops++; } });
+const t = performance.now();
+await cluster.run(60_000);
+stop = true;
+console.log('minute with 10 clients (1 put per ~100ms each)', (performance.now() - t).toFixed(0), 'ms', 'ops', ops, cluster.network.statistics);
+process.exit(0);
