@@ -7,7 +7,7 @@ import { BTreeMap } from '../../spec/group/btree-map.js';
 import { imageDigest } from '../../spec/group/digest.js';
 import type { DedupRecord } from '../../spec/group/types.js';
 import { decodeFrame, encodeFrame, type Frame, type ReplyBody } from '../../impl/node/wire.js';
-import { encodeText } from '../../impl/node/json-maps.js';
+import { encodeText, stringifyWithMaps } from '../../impl/node/json-maps.js';
 import { utf8Length } from '../../impl/node/request-limits.js';
 import { layoutOf, SimCluster } from './sim-cluster.js';
 
@@ -28,6 +28,31 @@ test('an install command round-trips with its image maps rebuilt as B+ trees', (
   assert.equal([...command.image.kv.entries()], [['a', '1'], ['b', '2']]);
   assert.equal(command.image.dedup.get(4), record);
   assert.is(imageDigest(command.image.kv, command.image.dedup), image.digest);
+});
+
+test('an AppendEntries frame holds what the generic encoder writes (commands cached)', () => {
+  const kv = BTreeMap.empty<string, string>().set('k', 'v');
+  const dedup = BTreeMap.empty<number, DedupRecord>();
+  const identity = { shard: 1, epoch: 3, src: 100, dst: 101 };
+  const image = { kv, dedup, sessionFloor: 2, digest: imageDigest(kv, dedup) };
+  const install = { type: 'install', identity, image };
+  const request = { client: 1, seq: 2, op: 'put', key: 'k"\\', value: 'é' };
+  const message = {
+    type: 'AppendEntriesRequest', term: 3, prevLogIndex: 7, prevLogTerm: 2,
+    entries: [{ term: 3, command: null }, { term: 3, command: install },
+      { term: 3, command: { type: 'client', request } }],
+    leaderCommit: 7, readSequence: 0,
+  } as const;
+  const frame = { kind: 'raft', message } as unknown as Frame;
+  // The same JSON value as the generic encoder's (entries move to the end of the message).
+  const expected = JSON.parse(stringifyWithMaps(frame)) as unknown;
+  const encoded = encodeFrame(frame);
+  assert.equal(JSON.parse(new TextDecoder().decode(encoded)), expected);
+  assert.equal(encodeFrame(frame), encoded, 'the cached command texts encode the same');
+  const decoded = decodeFrame(encoded);
+  assert.ok(decoded?.kind === 'raft' && decoded.message.type === 'AppendEntriesRequest');
+  const decodedImage = (decoded.message.entries[1]!.command as typeof install).image;
+  assert.equal([...decodedImage.kv.entries()], [['k', 'v']]);
 });
 
 test('malformed frames decode to null', () => {
