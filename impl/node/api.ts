@@ -48,6 +48,10 @@ export interface ServerTuning {
   readonly checkQuorum: boolean;
   /** The migration driver resends what its beliefs call for this often (its `tick`). */
   readonly driverRetryMs: number;
+  /** A key/value request with a longer key (UTF-8 bytes) is refused (CONTRACT: 1,024). */
+  readonly maxKeyBytes?: number;
+  /** ... or a longer value (CONTRACT: 1 MiB, `cluster start --max-value-bytes`). */
+  readonly maxValueBytes?: number;
 }
 
 /** Catalog switches inside a running server (`shardkv simulate --bug NAME`). */
@@ -75,6 +79,11 @@ export interface ServerOptions {
   /** May `from` issue join / leave / move? (CONTRACT: a client connection may not.) */
   readonly isAdmin: (from: string) => boolean;
   readonly onStep?: (record: StepRecord) => void;
+  /**
+   * A step or an effect threw (a bug in spec/ or the shell): the server has crashed itself and
+   * logged the stack; the simulator reports it as a failure.
+   */
+  readonly onFatal?: (error: unknown) => void;
 }
 
 export type ServerRole = 'leader' | 'follower' | 'candidate';
