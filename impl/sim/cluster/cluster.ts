@@ -86,6 +86,7 @@ export class SimulatedCluster {
       ...(this.setup.tuning === undefined ? {} : { tuning: this.setup.tuning }),
       ...(this.setup.bugs === undefined ? {} : { bugs: this.setup.bugs }),
       isAdmin: (from) => from === adminName,
+      onFatal: (error) => this.setup.onServerError(name, error),
     });
     node.server = server;
     node.transport = transport;

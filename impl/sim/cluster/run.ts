@@ -12,6 +12,7 @@
  * history, with one final read of every key, must be linearizable (`shardkv lincheck`).
  */
 import { lincheckText } from '../../../checker/lincheck/index.js';
+import type { ControllerState } from '../../../spec/controller/state-machine.js';
 import { key2shard } from '../../../spec/group/index.js';
 import { SeededRandom } from '../../random/seeded-random.js';
 import type { Random } from '../../io/random.js';
@@ -24,6 +25,7 @@ import { adminName, SimulatedCluster } from './cluster.js';
 import { bytesDigest, EventLog } from './event-log.js';
 import { HistoryRecorder } from './history.js';
 import { Nemesis, type FaultStatistics } from './nemesis.js';
+import { checkSettled } from './liveness-checks.js';
 import { clusterLayout, type SimulationOptions } from './options.js';
 import type { Runtime } from './runtime.js';
 import { SafetyMonitor, type Violation } from './safety-monitor.js';
@@ -120,11 +122,17 @@ class Simulation {
     this.log.add(this.clock.now(), 'simulator', 'active phase over');
     const quietUntil = this.clock.now() + quietTimeMsMax;
     await this.drive(() => actorsDone || this.clock.now() >= quietUntil);
-    if (!actorsDone) this.fail('Liveness', 'clients or the administrator still busy');
     const settledAt = this.clock.now() + settleTimeMs;
     await this.drive(() => this.clock.now() >= settledAt);
     this.operationCounts = this.history.counts();
-    if (this.failure === null) this.finalChecks();
+    // Safety first: a lost write explains a stuck migration better than the other way round.
+    if (this.failure === null) this.checkValues();
+    if (this.failure === null && !actorsDone) {
+      this.fail('Liveness', `clients or the administrator still busy after ${quietTimeMsMax} ms`);
+    }
+    const settled = this.failure === null
+      ? checkSettled(this.controllerState(), this.monitor.groupStates(), settleTimeMs) : null;
+    if (settled !== null) this.fail(settled.invariant, settled.detail);
     return this.result();
   }
 
@@ -170,12 +178,8 @@ class Simulation {
     }
   }
 
-  private finalChecks(): void {
-    const published = this.configurations();
-    if (published.published < published.recorded) {
-      return this.fail('Liveness', `configuration ${published.recorded} is recorded but only ` +
-        `${published.published} is published ${settleTimeMs} ms after the last request`);
-    }
+  /** NoLostWrite and ExactlyOnce, then the history with a final read of every key. */
+  private checkValues(): void {
     const { keys, shardCount } = this.options;
     const values = finalValues(this.monitor.groupStates(), keys, shardCount);
     const violation = checkWrites(this.history.all(), values);
@@ -191,15 +195,19 @@ class Simulation {
     }
   }
 
-  /** What the controller replica of highest applied index has recorded and published. */
-  private configurations(): { recorded: number; published: number } {
-    let best = { appliedIndex: -1, recorded: 0, published: 0 };
+  /** The applied state of the controller replica of highest applied index that is up. */
+  private controllerState(): ControllerState | null {
+    let best: { appliedIndex: number; state: ControllerState } | null = null;
     for (const view of this.cluster.views()) {
-      if (view.kind !== 'controller' || view.appliedIndex <= best.appliedIndex) continue;
-      best = { appliedIndex: view.appliedIndex, recorded: view.state.configs.length - 1,
-        published: view.state.current };
+      if (view.kind !== 'controller') continue;
+      if (best === null || view.appliedIndex > best.appliedIndex) best = view;
     }
-    return { recorded: best.recorded, published: best.published };
+    return best?.state ?? null;
+  }
+
+  private configurations(): { recorded: number; published: number } {
+    const state = this.controllerState();
+    return { recorded: (state?.configs.length ?? 1) - 1, published: state?.current ?? 0 };
   }
 
   private fail(invariant: string, detail: string): void {
