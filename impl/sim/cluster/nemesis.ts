@@ -21,8 +21,8 @@ export const unreliableNetwork: NetworkFaults = {
   delayMsMax: 26,
   dropRate: 0.1,
   duplicateRate: 0.05,
-  lateRate: 0.02,
-  lateDelayMsMax: 2_000,
+  lateRate: 0.05,
+  lateDelayMsMax: 3_000,
 };
 
 export interface NemesisSetup {

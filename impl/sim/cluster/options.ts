@@ -20,6 +20,8 @@ export interface SimulationOptions {
    * which clients, the administrator and the fault injector act. A quiet phase follows.
    */
   readonly steps: number;
+  /** Simulated milliseconds after which the active phase ends even before `steps` events. */
+  readonly activeTimeMsMax: number;
   readonly faults: FaultMode;
   /** A catalog bug name (`shardkv bugs`), or null for the correct code. */
   readonly bug: string | null;
@@ -39,6 +41,7 @@ export const defaultSteps = 30_000;
 
 export const defaultOptions: Omit<SimulationOptions, 'seed'> = {
   steps: defaultSteps,
+  activeTimeMsMax: Number.POSITIVE_INFINITY,
   faults: 'all',
   bug: null,
   clients: 10,

@@ -117,7 +117,8 @@ class Simulation {
       () => { actorsDone = true; },
       (error: unknown) => this.fail('ClientError', describe(error)),
     );
-    await this.drive(() => this.events >= this.options.steps);
+    const { steps, activeTimeMsMax } = this.options;
+    await this.drive(() => this.events >= steps || this.clock.now() >= activeTimeMsMax);
     this.stopping = true;
     this.log.add(this.clock.now(), 'simulator', 'active phase over');
     const quietUntil = this.clock.now() + quietTimeMsMax;

@@ -12,6 +12,8 @@
  *   states are all prefixes of one sequence, so the state of highest applied index ever seen
  *   among its replicas is the group's latest: a replica that lags, or is down, cannot make a
  *   group look as if it still served a shard it froze.
+ * - StaleRejected (DESIGN §3): a message of an older migration identity changes nothing, so
+ *   the epoch of the identity a group last took part in for a shard never goes down.
  */
 import type { GroupState } from '../../../spec/group/index.js';
 import type { ServerView } from '../../node/api.js';
@@ -43,7 +45,8 @@ export class SafetyMonitor {
     for (const view of views) {
       const violation = this.checkLeader(view) ?? this.checkCommitted(view);
       if (violation !== null) return violation;
-      if (view.kind === 'group') this.noteGroupState(view);
+      const stale = view.kind === 'group' ? this.noteGroupState(view) : null;
+      if (stale !== null) return stale;
     }
     return this.groupsChanged ? this.checkOneServerPerShard() : null;
   }
@@ -100,13 +103,26 @@ export class SafetyMonitor {
     return null;
   }
 
-  private noteGroupState(view: ServerView & { kind: 'group' }): void {
+  private noteGroupState(view: ServerView & { kind: 'group' }): Violation | null {
     const latest = this.latestGroups.get(view.gid);
-    if (latest !== undefined && latest.appliedIndex >= view.appliedIndex) return;
+    if (latest !== undefined && latest.appliedIndex >= view.appliedIndex) return null;
     this.latestGroups.set(view.gid, {
       appliedIndex: view.appliedIndex, name: view.name, state: view.state,
     });
     this.groupsChanged = true;
+    if (latest === undefined || latest.state === view.state) return null;
+    for (let shard = 0; shard < view.state.shards.length; shard++) {
+      const before = latest.state.shards[shard]!.identity?.epoch ?? 0;
+      const after = view.state.shards[shard]!.identity?.epoch ?? 0;
+      if (after < before) {
+        return {
+          invariant: 'StaleRejected',
+          detail: `group ${view.gid} (${view.name} at index ${view.appliedIndex}) went back ` +
+            `from epoch ${before} to epoch ${after} for shard ${shard}`,
+        };
+      }
+    }
+    return null;
   }
 
   private checkOneServerPerShard(): Violation | null {
