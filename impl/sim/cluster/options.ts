@@ -37,7 +37,7 @@ export interface SimulationOptions {
   readonly keepEventLines: boolean;
 }
 
-export const defaultSteps = 30_000;
+export const defaultSteps = 10_000;
 
 export const defaultOptions: Omit<SimulationOptions, 'seed'> = {
   steps: defaultSteps,

@@ -34,8 +34,11 @@ export function failureLines(result: SimulationResult, options: SimulationOption
   return [
     `seed ${result.seed} violates ${failure.invariant} at ${seconds(failure.timeMs)} s ` +
       `simulated: ${failure.detail}`,
-    `last events (time ms, node, what):`,
+    ...failure.explanation,
+    `last events, frame deliveries left out (time ms, node, what):`,
     ...failure.lastEvents.map((line) => `  ${line}`),
+    `last frames:`,
+    ...failure.lastFrames.map((line) => `  ${line}`),
     `rerun: ${rerunCommand(options)}`,
   ];
 }
@@ -57,6 +60,7 @@ export function runRecord(result: SimulationResult): Record<string, unknown> {
       invariant: result.failure.invariant,
       error: `${result.failure.invariant}: ${result.failure.detail}`,
       failureSimulatedSeconds: Number(seconds(result.failure.timeMs)),
+      explanation: result.failure.explanation,
       lastEvents: result.failure.lastEvents,
     }),
   };

@@ -11,7 +11,7 @@
  * are checked (write-checks.ts), every recorded configuration must be published, and the
  * history, with one final read of every key, must be linearizable (`shardkv lincheck`).
  */
-import { lincheckText } from '../../../checker/lincheck/index.js';
+import { explanationLines, lincheckText } from '../../../checker/lincheck/index.js';
 import type { ControllerState } from '../../../spec/controller/state-machine.js';
 import { key2shard } from '../../../spec/group/index.js';
 import { SeededRandom } from '../../random/seeded-random.js';
@@ -41,7 +41,11 @@ export const lincheckTimeLimitSeconds = 60;
 
 export interface Failure extends Violation {
   readonly timeMs: number;
+  /** The last notable events (no frame deliveries), then the last events of all kinds. */
   readonly lastEvents: readonly string[];
+  readonly lastFrames: readonly string[];
+  /** More lines on the violation (lincheck's explanation). */
+  readonly explanation: readonly string[];
 }
 
 export interface SimulationResult {
@@ -192,7 +196,8 @@ class Simulation {
       { timeLimitSeconds: lincheckTimeLimitSeconds });
     if (verdict.verdict !== 'linearizable') {
       this.fail('Linearizability', `the history is ${verdict.verdict}` +
-        (verdict.key === undefined ? '' : ` on key ${JSON.stringify(verdict.key)}`));
+        (verdict.key === undefined ? '' : ` on key ${JSON.stringify(verdict.key)}`),
+      verdict.explanation === undefined ? [] : explanationLines(verdict.explanation));
     }
   }
 
@@ -211,11 +216,12 @@ class Simulation {
     return { recorded: (state?.configs.length ?? 1) - 1, published: state?.current ?? 0 };
   }
 
-  private fail(invariant: string, detail: string): void {
+  private fail(invariant: string, detail: string, explanation: readonly string[] = []): void {
     if (this.failure !== null) return;
     this.log.add(this.clock.now(), 'simulator', `FAILED ${invariant}: ${detail}`);
     this.failure = {
-      invariant, detail, timeMs: this.clock.now(), lastEvents: this.log.lastLines(),
+      invariant, detail, timeMs: this.clock.now(), explanation,
+      lastEvents: this.log.lastNotableLines(), lastFrames: this.log.lastLines().slice(-10),
     };
   }
 
@@ -223,7 +229,7 @@ class Simulation {
     const what = event.kind === 'deliver'
       ? `from ${event.from} ${event.frame.length}b ${bytesDigest(event.frame)}`
       : `lost from ${event.from}: ${event.reason}`;
-    this.log.add(event.time, event.to, what);
+    this.log.add(event.time, event.to, what, false);
   }
 
   private result(): SimulationResult {

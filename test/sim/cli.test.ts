@@ -1,0 +1,46 @@
+// `shardkv simulate` (CONTRACT): help, usage errors with exit 2 and one line, the --json
+// summary of a passing run, and the rerun command of a failing one.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runCli } from '../helpers/cli.js';
+
+test('--help describes the command; bad flags and values exit 2 with one line', async () => {
+  const help = await runCli('simulate', '--help');
+  assert.is(help.code, 0);
+  assert.match(help.stdout, 'Usage: shardkv simulate [--seed N | --seeds A..B]');
+  const cases: [string[], string][] = [
+    [['--seeds', '5..2'], 'A must be at most B'],
+    [['--seeds', '1-3'], '--seeds expects A..B'],
+    [['--seed', '1', '--seeds', '1..2'], 'not both'],
+    [['--faults', 'disk'], '--faults must be one of none, crash, net, all'],
+    [['--bug', 'no-such-bug'], "unknown bug 'no-such-bug'"],
+    [['--steps', '0'], '--steps must be between 1'],
+    [['--seeds', '1..2', '--events', 'x.txt'], 'need a single --seed'],
+    [['--frobnicate'], 'unknown flag --frobnicate'],
+  ];
+  for (const [argv, reason] of cases) {
+    const run = await runCli('simulate', ...argv);
+    assert.is(run.code, 2, argv.join(' '));
+    assert.match(run.stderr, reason);
+    assert.is(run.stderr.split('\n').length, 1);
+  }
+});
+
+test('a passing run prints its summary; --json has one object last', async () => {
+  const run = await runCli('simulate', '--seed', '3', '--steps', '2000', '--json');
+  assert.is(run.code, 0, run.stderr);
+  const summary = run.json<{
+    ok: boolean; seeds: number[]; seedsRun: number;
+    runs: { seed: number; ok: boolean; events: number; digest: string }[];
+  }>();
+  assert.is(summary.ok, true);
+  assert.equal(summary.seeds, [3, 3]);
+  assert.is(summary.seedsRun, 1);
+  assert.is(summary.runs[0]!.seed, 3);
+  assert.ok(summary.runs[0]!.events > 2_000);
+  assert.match(summary.runs[0]!.digest, /^[0-9a-f]{16}$/);
+  assert.match(run.stderr, /^seed 3: ok; [\d.]+ s simulated/);
+  assert.is(run.stdout.split('\n').length, 1);
+});
+
+test.run();
