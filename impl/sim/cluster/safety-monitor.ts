@@ -15,7 +15,7 @@
  * - StaleRejected (DESIGN §3): a message of an older migration identity changes nothing, so
  *   the epoch of the identity a group last took part in for a shard never goes down.
  */
-import type { GroupState } from '../../../spec/group/index.js';
+import type { GroupState, ShardState } from '../../../spec/group/index.js';
 import type { ServerView } from '../../node/api.js';
 
 export interface Violation {
@@ -112,13 +112,13 @@ export class SafetyMonitor {
     this.groupsChanged = true;
     if (latest === undefined || latest.state === view.state) return null;
     for (let shard = 0; shard < view.state.shards.length; shard++) {
-      const before = latest.state.shards[shard]!.identity?.epoch ?? 0;
-      const after = view.state.shards[shard]!.identity?.epoch ?? 0;
-      if (after < before) {
+      const before = latest.state.shards[shard]!;
+      const after = view.state.shards[shard]!;
+      if ((after.identity?.epoch ?? 0) < (before.identity?.epoch ?? 0)) {
         return {
           invariant: 'StaleRejected',
           detail: `group ${view.gid} (${view.name} at index ${view.appliedIndex}) went back ` +
-            `from epoch ${before} to epoch ${after} for shard ${shard}`,
+            `for shard ${shard} from ${describeRecord(before)} to ${describeRecord(after)}`,
         };
       }
     }
@@ -149,4 +149,11 @@ export class SafetyMonitor {
 
 function raftGroupOf(view: ServerView): string {
   return view.kind === 'controller' ? 'controller' : `g${view.gid}`;
+}
+
+function describeRecord(record: ShardState): string {
+  const identity = record.identity;
+  const move = identity === null ? 'no identity'
+    : `epoch ${identity.epoch} (${identity.src} -> ${identity.dst})`;
+  return `${move}, ${record.phase}`;
 }
