@@ -27,7 +27,8 @@ async function benchMode(faults: FaultMode): Promise<void> {
       `(a minute active, then quiet) in ${wallSeconds.toFixed(2).padStart(6)} s wall: ` +
       `${(simulatedSeconds / wallSeconds).toFixed(1).padStart(5)} simulated s per wall s; ` +
       `${result.events} events (${Math.round(result.events / wallSeconds)}/s), ` +
-      `${operations} operations, ${result.configurations.published} configurations; ` +
+      `${operations} operations (lincheck ${result.lincheckSeconds.toFixed(2)} s), ` +
+      `${result.configurations.published} configurations; ` +
       `${result.failure === null ? 'ok' : 'FAILED ' + result.failure.invariant}`,
   );
 }

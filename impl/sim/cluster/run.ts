@@ -64,6 +64,8 @@ export interface SimulationResult {
   readonly lines: readonly string[] | null;
   /** The history as `shardkv lincheck` reads it. */
   readonly history: string;
+  /** Wall time of the history check (lincheck's own timer; not part of the run's digest). */
+  readonly lincheckSeconds: number;
 }
 
 export async function runSimulation(
@@ -86,6 +88,7 @@ class Simulation {
   private failure: Failure | null = null;
   /** The clients' operations, counted before the final reads join the history. */
   private operationCounts = { ok: 0, unknown: 0, pending: 0 };
+  private lincheckSeconds = 0;
   private stopping = false;
   private events = 0;
   private reconfigurations: AdministratorStatistics =
@@ -194,6 +197,7 @@ class Simulation {
     }
     const verdict = lincheckText(this.history.toJsonLines(),
       { timeLimitSeconds: lincheckTimeLimitSeconds });
+    this.lincheckSeconds = verdict.seconds;
     if (verdict.verdict !== 'linearizable') {
       this.fail('Linearizability', `the history is ${verdict.verdict}` +
         (verdict.key === undefined ? '' : ` on key ${JSON.stringify(verdict.key)}`),
@@ -248,6 +252,7 @@ class Simulation {
       digest: this.log.digest(),
       lines: this.log.lines(),
       history: this.history.toJsonLines(),
+      lincheckSeconds: this.lincheckSeconds,
     };
   }
 }
