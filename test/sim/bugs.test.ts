@@ -11,11 +11,14 @@ import { shellRuntime } from '../../impl/sim/cluster/shell-runtime.js';
 
 const cases: readonly { bug: string; seed: number; invariant: string; detail: RegExp }[] = [
   { bug: 'skip-freeze', seed: 1, invariant: 'AtMostOneServer', detail: /is served by groups/ },
-  { bug: 'dedup-not-migrated', seed: 6, invariant: 'Linearizability', detail: /not-linearizable/ },
-  { bug: 'accept-stale-epoch', seed: 94, invariant: 'StaleRejected', detail: /went back/ },
+  { bug: 'dedup-not-migrated', seed: 37, invariant: 'ExactlyOnce', detail: /holds the write/ },
   {
-    bug: 'delete-before-receipt', seed: 28, invariant: 'PublishedServed',
-    detail: /which holds it absent/,
+    bug: 'accept-stale-epoch', seed: 13, invariant: 'StaleRejected',
+    detail: /went back for shard \d+ from epoch \d+ .* to epoch \d+/,
+  },
+  {
+    bug: 'delete-before-receipt', seed: 28, invariant: 'NoLostWrite',
+    detail: /the acknowledged append of <c\d+\.\d+> on key "a"/,
   },
   {
     bug: 'vote-ignores-log', seed: 7, invariant: 'StateMachineSafety',

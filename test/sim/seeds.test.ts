@@ -16,7 +16,9 @@ interface Summary {
   readonly error?: string;
 }
 
-function simulate(first: number, last: number): Promise<{ code: number | null; summary: Summary }> {
+type Finished = { code: number | null; summary: Summary };
+
+function simulate(first: number, last: number): Promise<Finished> {
   const environment = { ...process.env };
   delete environment['NODE_V8_COVERAGE'];
   const child = spawn(process.execPath, [binary, 'simulate', '--seeds', `${first}..${last}`,

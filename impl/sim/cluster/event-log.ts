@@ -2,8 +2,9 @@
  * The run's event log: one line per event, `<time ms> <node> <what>`. Two runs of one seed
  * must write the same lines (that is the determinism a seed promises), so the log keeps a
  * digest of every line; the last lines are kept for a failure report (the last notable ones,
- * which leave out the stream of frame deliveries, apart), and every line only when asked (diffing two runs, writing a trace). The digest is two FNV-1a chains over the
- * lines with different offsets (64 bits): it only has to tell runs apart, not resist anyone.
+ * which leave out the stream of frame deliveries, apart), and every line only when asked
+ * (diffing two runs, writing a trace). The digest is two FNV-1a chains over the lines with
+ * different offsets (64 bits): it only has to tell runs apart, not resist anyone.
  */
 import { assert } from '../../../spec/assert.js';
 import { fnv1a } from '../../../spec/group/digest.js';

@@ -4,12 +4,16 @@
  * never a second server of one Raft group, so every group keeps a majority) and restarts it
  * later from its disk; cuts the network (isolates a server, or splits the servers in two
  * sides) and heals it later; or switches the network between reliable and unreliable
- * (drops, duplicates, late frames). `--faults` selects which kinds. When the active phase
- * ends it heals everything and restarts every server that is down.
+ * (drops, duplicates, late frames). `--faults` selects which kinds. How often faults come is
+ * itself drawn per seed (swarm testing, as VOPR varies its fault rates per seed): stormy
+ * seeds stress recovery, calm ones let clients get much done between faults. When the active
+ * phase ends it heals everything and restarts every server that is down.
  */
 import type { Random } from '../../io/random.js';
 import type { ClusterLayout, ServerView } from '../../node/api.js';
-import { reliableNetwork, type NetworkFaults, type SimulatedNetwork } from '../simulated-network.js';
+import {
+  reliableNetwork, type NetworkFaults, type SimulatedNetwork,
+} from '../simulated-network.js';
 import type { VirtualClock } from '../virtual-clock.js';
 import type { SimulatedCluster } from './cluster.js';
 import type { EventLog } from './event-log.js';
@@ -42,8 +46,12 @@ export interface FaultStatistics {
   unreliablePeriods: number;
 }
 
-/** Faults come every [min, max] ms; a crashed server restarts within [min, max] ms. */
-export const faultIntervalMs: readonly [number, number] = [50, 700];
+/**
+ * Faults come every [min, max] ms, max drawn per seed from these; a crashed server
+ * restarts within [min, max] ms; a cut network heals within [min, max] ms.
+ */
+export const faultIntervalMsMin = 50;
+export const faultIntervalMsMaxChoices: readonly number[] = [300, 800, 1_500];
 export const downTimeMs: readonly [number, number] = [20, 1_500];
 export const partitionTimeMs: readonly [number, number] = [50, 2_000];
 
@@ -56,19 +64,26 @@ export class Nemesis {
   private partitioned = false;
   private unreliable = false;
   private readonly faults: readonly Fault[];
+  private readonly intervalMs: readonly [number, number];
 
   constructor(private readonly setup: NemesisSetup, private readonly random: Random) {
     const { mode } = setup;
     const crash: Fault[] = mode === 'crash' || mode === 'all' ? ['crash'] : [];
     const net: Fault[] = mode === 'net' || mode === 'all' ? ['partition', 'unreliable'] : [];
     this.faults = [...crash, ...net];
+    const choices = faultIntervalMsMaxChoices;
+    this.intervalMs = [faultIntervalMsMin, choices[random.nextInt(choices.length)]!];
   }
 
   /** Injects faults until the active phase ends, then repairs everything. */
   async run(): Promise<void> {
-    const { clock } = this.setup;
+    const { clock, log } = this.setup;
+    if (this.faults.length > 0) {
+      log.add(clock.now(), 'nemesis', `${this.faults.join(', ')} every ` +
+        `${this.intervalMs[0]}-${this.intervalMs[1]} ms`);
+    }
     while (this.faults.length > 0 && !this.setup.stopping()) {
-      await clock.sleep(draw(this.random, faultIntervalMs));
+      await clock.sleep(draw(this.random, this.intervalMs));
       if (this.setup.stopping()) break;
       const fault = this.faults[this.random.nextInt(this.faults.length)]!;
       if (fault === 'crash') this.crashOne();

@@ -71,7 +71,8 @@ export function clusterLayout(options: SimulationOptions): ClusterLayout {
   const controllers = Array.from({ length: options.controllers }, (_, index) => `ctl-${index}`);
   const groups: Record<number, readonly string[]> = {};
   for (const gid of options.gids) {
-    groups[gid] = Array.from({ length: options.serversPerGroup }, (_, index) => `g${gid}-${index}`);
+    const servers = options.serversPerGroup;
+    groups[gid] = Array.from({ length: servers }, (_, index) => `g${gid}-${index}`);
   }
   return { shardCount: options.shardCount, controllers, groups };
 }

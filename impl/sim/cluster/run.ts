@@ -96,7 +96,9 @@ class Simulation {
 
   constructor(private readonly options: SimulationOptions, private readonly runtime: Runtime) {
     const root = new SeededRandom(options.seed);
-    const [networkRandom, clusterRandom, nemesisRandom] = [root.split(), root.split(), root.split()];
+    const networkRandom = root.split();
+    const clusterRandom = root.split();
+    const nemesisRandom = root.split();
     this.streams = { admin: root.split(), clients: root.split() };
     this.log = new EventLog(options.keepEventLines);
     this.network = new SimulatedNetwork(this.clock, networkRandom, {},
