@@ -23,6 +23,8 @@ export interface Violation {
   readonly detail: string;
 }
 
+type SeenView = Pick<ServerView, 'raft' | 'appliedIndex' | 'state'>;
+
 interface LatestGroupState {
   readonly appliedIndex: number;
   readonly name: string;
@@ -38,11 +40,20 @@ export class SafetyMonitor {
   private readonly comparedUpTo = new Map<string, number>();
   private readonly latestGroups = new Map<number, LatestGroupState>();
   private groupsChanged = false;
+  /**
+   * Server -> the Raft node, applied index and applied state it showed last: states are
+   * immutable, so the same three mean nothing changed and nothing needs checking again.
+   */
+  private readonly lastSeen = new Map<string, SeenView>();
 
   /** Checks the views of the live servers (a down server has none). */
   observe(views: readonly ServerView[]): Violation | null {
     this.groupsChanged = false;
     for (const view of views) {
+      const seen = this.lastSeen.get(view.name);
+      if (seen !== undefined && seen.raft === view.raft && seen.state === view.state &&
+        seen.appliedIndex === view.appliedIndex) continue;
+      this.lastSeen.set(view.name, view);
       const violation = this.checkLeader(view) ?? this.checkCommitted(view);
       if (violation !== null) return violation;
       const stale = view.kind === 'group' ? this.noteGroupState(view) : null;
