@@ -3,7 +3,9 @@
  * each with a disk of its own (DESIGN §5). A crash is process death plus power loss: the
  * server stops, its disk loses what was not synced (as the disk's seeded draws decide) and
  * its endpoint closes, so frames for it are lost. A restart is a new process: a new Server
- * over a new mount of the same disk, with a new endpoint.
+ * over a new mount of the same disk, with a new endpoint. A crash can also be planned at a
+ * server's n-th next disk write (MemoryDisk.crashBeforeOperation): it then falls inside a
+ * write or an fsync, where torn records and half-done renames happen.
  */
 import { assert } from '../../../spec/assert.js';
 import type { Random } from '../../io/random.js';
@@ -37,6 +39,11 @@ export interface ClusterSetup {
   readonly bugs?: ServerBugs;
   /** A server's start() failed or one of its promises rejected: the run fails. */
   readonly onServerError: (name: string, error: unknown) => void;
+  /**
+   * A server's last view, just before it dies: a crash inside a disk write can stop it in
+   * the middle of an event, after it applied (and answered) commands no other view shows yet.
+   */
+  readonly onLastView: (view: ServerView) => void;
 }
 
 interface Node {
@@ -46,6 +53,8 @@ interface Node {
   server: Server | null;
   transport: Transport | null;
   incarnation: number;
+  /** Told when a planned crash happened. */
+  onPlannedCrash: (() => void) | null;
 }
 
 export class SimulatedCluster {
@@ -58,9 +67,12 @@ export class SimulatedCluster {
       const diskRandom = setup.random.split();
       const disk = new MemoryDisk(diskRandom, {
         syncDelay: () => setup.clock.sleep(diskRandom.nextInt(syncDelayMsMax + 1)),
+        onCrash: (report) => this.diskCrashed(name, report),
       });
       const random = setup.random.split();
-      this.nodes.set(name, { disk, random, server: null, transport: null, incarnation: 0 });
+      this.nodes.set(name, {
+        disk, random, server: null, transport: null, incarnation: 0, onPlannedCrash: null,
+      });
     }
   }
 
@@ -96,19 +108,61 @@ export class SimulatedCluster {
     });
   }
 
-  /** Process death and power loss; returns what the disk lost. */
+  /** Process death and power loss now; returns what the disk lost. */
   crash(name: string): CrashReport {
     const node = this.node(name);
+    this.stopProcess(node, name);
+    const report = node.disk.crash();
+    this.logCrash(name, 'crash', report);
+    return report;
+  }
+
+  /** Process death and power loss just before the server's `writes`-th next disk write. */
+  crashDuringWrite(name: string, writes: number, onCrashed: () => void): void {
+    const node = this.node(name);
+    assert(node.server !== null && node.onPlannedCrash === null, `${name}: cannot plan a crash`);
+    node.onPlannedCrash = onCrashed;
+    node.disk.crashBeforeOperation(writes);
+    this.setup.log.add(this.setup.clock.now(), name, `crash planned at disk write ${writes}`);
+  }
+
+  isCrashPlanned(name: string): boolean {
+    return this.node(name).onPlannedCrash !== null;
+  }
+
+  /** Forgets every planned crash that has not happened. */
+  cancelPlannedCrashes(): void {
+    for (const node of this.nodes.values()) {
+      node.disk.cancelPlannedCrash();
+      node.onPlannedCrash = null;
+    }
+  }
+
+  private diskCrashed(name: string, report: CrashReport): void {
+    const node = this.node(name);
+    // An explicit crash() stopped the process already; a planned one stops it now.
+    if (node.server === null) return;
+    this.stopProcess(node, name);
+    this.logCrash(name, 'crash during a disk write', report);
+    const onCrashed = node.onPlannedCrash;
+    node.onPlannedCrash = null;
+    onCrashed?.();
+  }
+
+  private stopProcess(node: Node, name: string): void {
     assert(node.server !== null && node.transport !== null, `${name} is already down`);
+    const view = node.server.view();
+    if (view !== null) this.setup.onLastView(view);
     node.server.crash();
     node.server = null;
     void node.transport.close();
     node.transport = null;
-    const report = node.disk.crash();
+  }
+
+  private logCrash(name: string, what: string, report: CrashReport): void {
     const { clock, log } = this.setup;
-    log.add(clock.now(), name, `crash: ${report.bytesLost} unsynced bytes lost, ` +
+    log.add(clock.now(), name, `${what}: ${report.bytesLost} unsynced bytes lost, ` +
       `${report.filesTorn} files torn, ${report.directoryOperationsLost} names lost`);
-    return report;
   }
 
   isUp(name: string): boolean {

@@ -1,8 +1,8 @@
 /**
  * The fault injector of a simulated run (Jepsen's nemesis, FoundationDB's and TigerBeetle's
  * simulated faults). At seeded intervals it crashes a server (a leader half of the time, and
- * never a second server of one Raft group, so every group keeps a majority) and restarts it
- * later from its disk; cuts the network (isolates a server, or splits the servers in two
+ * never a second server of one Raft group, so every group keeps a majority), at once or at
+ * one of its next disk writes, and restarts it later from its disk; cuts the network (isolates a server, or splits the servers in two
  * sides) and heals it later; or switches the network between reliable and unreliable
  * (drops, duplicates, late frames). `--faults` selects which kinds. How often faults come is
  * itself drawn per seed (swarm testing, as VOPR varies its fault rates per seed): stormy
@@ -45,6 +45,9 @@ export interface FaultStatistics {
   partitions: number;
   unreliablePeriods: number;
 }
+
+/** A planned crash falls at one of the server's next this many disk writes. */
+export const crashWritesMax = 12;
 
 /**
  * Faults come every [min, max] ms, max drawn per seed from these; a crashed server
@@ -100,21 +103,29 @@ export class Nemesis {
     const leaders = candidates.filter((name) => roleOf(cluster.views(), name) === 'leader');
     const pool = leaders.length > 0 && this.random.nextInt(2) === 0 ? leaders : candidates;
     const name = pool[this.random.nextInt(pool.length)]!;
-    cluster.crash(name);
-    this.statistics.crashes++;
-    clock.schedule(draw(this.random, downTimeMs), () => {
-      if (this.setup.stopping() || cluster.isUp(name)) return;
-      cluster.start(name);
-      this.statistics.restarts++;
-    });
+    const restartLater = () => {
+      this.statistics.crashes++;
+      clock.schedule(draw(this.random, downTimeMs), () => {
+        if (this.setup.stopping() || cluster.isUp(name)) return;
+        cluster.start(name);
+        this.statistics.restarts++;
+      });
+    };
+    if (this.random.nextInt(2) === 0) {
+      cluster.crash(name);
+      restartLater();
+    } else {
+      cluster.crashDuringWrite(name, 1 + this.random.nextInt(crashWritesMax), restartLater);
+    }
   }
 
-  /** Servers that are up in a Raft group with none down. */
+  /** Servers that are up in a Raft group with none down or planned to crash. */
   private crashCandidates(): string[] {
     const { layout, cluster } = this.setup;
     const raftGroups = [layout.controllers, ...Object.values(layout.groups)];
     return raftGroups
-      .filter((servers) => servers.every((name) => cluster.isUp(name)))
+      .filter((servers) => servers.every((name) =>
+        cluster.isUp(name) && !cluster.isCrashPlanned(name)))
       .flat();
   }
 
@@ -159,6 +170,7 @@ export class Nemesis {
     const { cluster, network, clock, log } = this.setup;
     if (this.partitioned) this.heal();
     if (this.unreliable) this.toggleUnreliable();
+    cluster.cancelPlannedCrashes();
     for (const name of cluster.downServers()) {
       cluster.start(name);
       this.statistics.restarts++;

@@ -16,6 +16,7 @@ import type { ControllerState } from '../../../spec/controller/state-machine.js'
 import { key2shard } from '../../../spec/group/index.js';
 import { SeededRandom } from '../../random/seeded-random.js';
 import type { Random } from '../../io/random.js';
+import type { ServerView } from '../../node/api.js';
 import type { NetworkEvent, NetworkStatistics } from '../simulated-network.js';
 import { SimulatedNetwork } from '../simulated-network.js';
 import { VirtualClock } from '../virtual-clock.js';
@@ -36,6 +37,13 @@ import { checkWrites, finalValues } from './write-checks.js';
 export const settleTimeMs = 2_000;
 /** The quiet phase ends after this long even if an actor is still busy (a liveness bug). */
 export const quietTimeMsMax = 60_000;
+/**
+ * Half of the seeds make every server snapshot and compact its log once it holds more than
+ * one of these many bytes (CONTRACT --max-raft-state), so InstallSnapshot, snapshot files and
+ * their recovery run too; the other half never snapshot.
+ */
+export const maxRaftStateBytesChoices: readonly number[] = [4_096, 16_384];
+
 /** The history check gives up (a failure, never a pass) after this long. */
 export const lincheckTimeLimitSeconds = 60;
 
@@ -85,6 +93,8 @@ class Simulation {
   private readonly monitor = new SafetyMonitor();
   private readonly nemesis: Nemesis;
   private readonly streams: Record<'admin' | 'clients', Random>;
+  /** The servers' snapshot bound, drawn from the seed. */
+  private readonly maxRaftStateBytes: number | null;
   private failure: Failure | null = null;
   /** The clients' operations, counted before the final reads join the history. */
   private operationCounts = { ok: 0, unknown: 0, pending: 0 };
@@ -100,6 +110,8 @@ class Simulation {
     const clusterRandom = root.split();
     const nemesisRandom = root.split();
     this.streams = { admin: root.split(), clients: root.split() };
+    this.maxRaftStateBytes = snapshotBound(root.split());
+    const tuning = { ...runtime.tuning, maxRaftStateBytes: this.maxRaftStateBytes };
     this.log = new EventLog(options.keepEventLines);
     this.network = new SimulatedNetwork(this.clock, networkRandom, {},
       (event) => this.logNetworkEvent(event));
@@ -109,9 +121,10 @@ class Simulation {
     this.cluster = new SimulatedCluster({
       clock: this.clock, network: this.network, layout, log: this.log,
       random: clusterRandom, createServer: runtime.createServer,
-      ...(runtime.tuning === undefined ? {} : { tuning: runtime.tuning }),
+      tuning,
       ...(bugs === undefined ? {} : { bugs }),
       onServerError: (name, error) => this.fail('ServerError', `${name}: ${describe(error)}`),
+      onLastView: (view) => this.check([view]),
     });
     this.nemesis = new Nemesis({
       clock: this.clock, log: this.log, cluster: this.cluster, network: this.network,
@@ -120,6 +133,10 @@ class Simulation {
   }
 
   async run(): Promise<SimulationResult> {
+    const { seed, faults, bug } = this.options;
+    const bound = this.maxRaftStateBytes;
+    this.log.add(0, 'simulator', `seed ${seed}, faults ${faults}, bug ${bug ?? 'none'}, ` +
+      `snapshots ${bound === null ? 'never' : `over ${bound} bytes of log`}`);
     for (const name of this.cluster.names) this.cluster.start(name);
     let actorsDone = false;
     this.startActors().then(
@@ -183,9 +200,13 @@ class Simulation {
       }
       if (!ran) return this.fail('Liveness', 'no event left to run');
       this.events++;
-      const violation = this.monitor.observe(this.cluster.views());
-      if (violation !== null) this.fail(violation.invariant, violation.detail);
+      this.check(this.cluster.views());
     }
+  }
+
+  private check(views: readonly ServerView[]): void {
+    const violation = this.monitor.observe(views);
+    if (violation !== null) this.fail(violation.invariant, violation.detail);
   }
 
   /** NoLostWrite and ExactlyOnce, then the history with a final read of every key. */
@@ -257,6 +278,11 @@ class Simulation {
       lincheckSeconds: this.lincheckSeconds,
     };
   }
+}
+
+function snapshotBound(random: Random): number | null {
+  if (random.nextInt(2) === 0) return null;
+  return maxRaftStateBytesChoices[random.nextInt(maxRaftStateBytesChoices.length)]!;
 }
 
 function describe(error: unknown): string {
