@@ -43,4 +43,23 @@ test('a passing run prints its summary; --json has one object last', async () =>
   assert.is(run.stdout.split('\n').length, 1);
 });
 
+test('a failing seed exits 1 with the invariant, the last events and the rerun command',
+  async () => {
+    const run = await runCli('simulate', '--seeds', '1..3', '--bug', 'skip-freeze');
+    assert.is(run.code, 1);
+    assert.match(run.stdout, /^seed 1: FAILED AtMostOneServer; /);
+    assert.match(run.stdout, /seed 1 violates AtMostOneServer at [\d.]+ s simulated: shard \d+ is/);
+    assert.match(run.stdout, 'last events, frame deliveries left out (time ms, node, what):');
+    assert.match(run.stdout, /\n {2}\d+ admin ok join/);
+    assert.match(run.stdout, '\nrerun: shardkv simulate --seed 1 --bug skip-freeze\n');
+    assert.match(run.stdout, /seed 1 failed after 1 seeds/);
+    const json = await runCli('simulate', '--seed', '1', '--bug', 'skip-freeze', '--json');
+    assert.is(json.code, 1);
+    const summary = json.json<{ ok: boolean; failedSeed: number; error: string; rerun: string }>();
+    assert.is(summary.ok, false);
+    assert.is(summary.failedSeed, 1);
+    assert.match(summary.error, /^AtMostOneServer: shard \d+ is served by groups/);
+    assert.is(summary.rerun, 'shardkv simulate --seed 1 --bug skip-freeze');
+  });
+
 test.run();
