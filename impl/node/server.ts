@@ -28,6 +28,7 @@ import { handleFrame } from './requests.js';
 import { resolveTuning } from './tuning.js';
 
 type Node = RaftNode<unknown, unknown>;
+type RaftInput = Input<unknown, unknown>;
 
 /** Where `name` sits in the layout: its Raft group's members and its own Raft id. */
 function placement(options: ServerOptions): { peers: readonly string[]; gid: number | null } {
@@ -172,7 +173,8 @@ export class NodeServer implements Server {
   }
 
   private applyEntry(entry: IndexedEntry<unknown>): void {
-    assert(entry.index === this.appliedIndex + 1, `apply ${entry.index} after ${this.appliedIndex}`);
+    const expected = this.appliedIndex + 1;
+    assert(entry.index === expected, `applying ${entry.index}, expected ${expected}`);
     this.appliedIndex = entry.index;
     const raft = this.loop!.raft;
     if (entry.command === null) {
@@ -198,7 +200,7 @@ export class NodeServer implements Server {
     this.appliedIndex = snapshot.lastIncludedIndex;
   }
 
-  private afterStep(before: Node, after: Node, input: Input<unknown, unknown>, effects: unknown[]) {
+  private afterStep(before: Node, after: Node, input: RaftInput, effects: unknown[]): void {
     const leading = after.role === 'leader' && after.currentTerm === before.currentTerm;
     if (before.role === 'leader' && !leading) {
       this.replies.failAll(this.leaderName());

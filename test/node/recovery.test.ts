@@ -66,4 +66,79 @@ test('a controller leader crash mid-migration: the next leader completes it', as
   assert.equal(cluster.fatal, []);
 });
 
+test('snapshots keep logBytes bounded; a restarted server recovers from one (Raft §7)',
+  async () => {
+    const bound = 2_000;
+    const cluster = new SimCluster({
+      seed: 22, layout, tuning: { maxRaftStateBytes: bound }, recordSteps: true,
+    });
+    await cluster.startAll();
+    const admin = cluster.clerk('admin-0');
+    await joinAndWrite(cluster, admin);
+    // A follower of the group that owns key 'a' misses the writes: it must be sent a snapshot.
+    const owner = (await cluster.settle(admin.query(-1, cluster.clock.now() + limitMs),
+      limitMs));
+    assert.ok(owner.status === 'ok');
+    const gid = owner.value.config.shards[7]!;
+    const servers = layout.groups[gid]!;
+    const absent = servers.find((name) => cluster.servers.get(name)!.status()!.role !== 'leader')!;
+    cluster.crash(absent);
+    let largestLog = 0;
+    const deadline = cluster.clock.now() + limitMs;
+    for (let round = 0; round < 60; round++) {
+      const outcome = await cluster.settle(admin.append('a', `${round},`, deadline), limitMs);
+      assert.is(outcome.status, 'ok');
+      for (const name of cluster.names) {
+        largestLog = Math.max(largestLog, cluster.servers.get(name)!.status()?.logBytes ?? 0);
+      }
+    }
+    assert.ok(largestLog <= 8 * bound, `a log grew to ${largestLog} bytes`);
+    await cluster.start(absent);
+    await cluster.run(2_000);
+    const installs = cluster.steps.filter((record) => record.node === absent &&
+      JSON.stringify(record.input).includes('InstallSnapshotRequest'));
+    assert.ok(installs.length >= 1, 'the leader sent its snapshot to the lagging server');
+    const expected = 'a-value' + Array.from({ length: 60 }, (_, round) => `${round},`).join('');
+    for (const name of servers) {
+      const status = cluster.servers.get(name)!.status()!;
+      assert.ok(status.snapshotBytes > 0, `${name} holds no snapshot`);
+      assert.ok(status.logBytes <= 8 * bound, `${name} log ${status.logBytes}`);
+      const view = cluster.servers.get(name)!.view();
+      assert.ok(view?.kind === 'group');
+      assert.is(view.state.shards[7]!.kv.get('a'), expected, name);
+    }
+    // A restart from the snapshot and the log after it: the same state, the same value.
+    cluster.crash(absent);
+    const restarted = await cluster.start(absent);
+    const view = restarted.view();
+    assert.ok(view?.kind === 'group');
+    assert.is(view.state.shards[7]!.kv.get('a'), expected);
+    assert.ok(view.appliedIndex > 0);
+    assert.equal(cluster.fatal, []);
+  });
+
+test('a clean stop keeps everything; every server restarts from its files', async () => {
+  const cluster = new SimCluster({ seed: 23, layout });
+  await cluster.startAll();
+  const admin = cluster.clerk('admin-0');
+  await joinAndWrite(cluster, admin);
+  const applied = new Map(cluster.names.map((name) =>
+    [name, cluster.servers.get(name)!.status()!.appliedIndex]));
+  for (const name of cluster.names) await cluster.stop(name);
+  assert.is(cluster.servers.get('ctl-0')!.status(), null, 'a stopped server reports nothing');
+  for (const name of cluster.names) await cluster.start(name);
+  // Before any new election, each server applied what its saved commit index covers.
+  for (const name of cluster.names) {
+    const status = cluster.servers.get(name)!.status()!;
+    assert.is(status.role, 'follower');
+    assert.ok(status.appliedIndex <= applied.get(name)!, name);
+  }
+  const deadline = cluster.clock.now() + limitMs;
+  for (const key of keys) {
+    assert.equal(await cluster.settle(admin.get(key, deadline), limitMs),
+      { status: 'ok', value: `${key}-value` });
+  }
+  assert.equal(cluster.fatal, []);
+});
+
 test.run();

@@ -2,7 +2,7 @@
 // (virtual clock, seeded network, one crashing MemoryDisk per server), all from one seed.
 import { Clerk } from '../../impl/clerk/clerk.js';
 import type {
-  ClusterLayout, Server, ServerBugs, ServerTuning,
+  ClusterLayout, Server, ServerBugs, ServerTuning, StepRecord,
 } from '../../impl/node/api.js';
 import { createServer } from '../../impl/node/server.js';
 import { SeededRandom } from '../../impl/random/seeded-random.js';
@@ -35,6 +35,10 @@ export interface SimClusterOptions {
   readonly tuning?: Partial<ServerTuning>;
   readonly bugs?: ServerBugs;
   readonly faults?: Partial<NetworkFaults>;
+  /** Keep every server's step records in `steps` (as a --trace run would write them). */
+  readonly recordSteps?: boolean;
+  /** Every fsync takes this much simulated time (default: none). */
+  readonly syncDelayMs?: number;
 }
 
 export class SimCluster {
@@ -47,6 +51,7 @@ export class SimCluster {
   readonly transports = new Map<string, Transport>();
   readonly logs: string[] = [];
   readonly fatal: unknown[] = [];
+  readonly steps: StepRecord[] = [];
 
   constructor(private readonly options: SimClusterOptions) {
     this.random = new SeededRandom(options.seed);
@@ -62,7 +67,10 @@ export class SimCluster {
   async start(name: string): Promise<Server> {
     let disk = this.disks.get(name);
     if (disk === undefined) {
-      disk = new MemoryDisk(this.random.split());
+      const delayMs = this.options.syncDelayMs;
+      disk = new MemoryDisk(this.random.split(), delayMs === undefined ? {} : {
+        syncDelay: () => this.clock.sleep(delayMs),
+      });
       this.disks.set(name, disk);
     }
     const transport = this.network.endpoint(name);
@@ -79,6 +87,9 @@ export class SimCluster {
       ...(this.options.bugs === undefined ? {} : { bugs: this.options.bugs }),
       isAdmin: (from) => from.startsWith('admin'),
       onFatal: (error) => this.fatal.push(error),
+      ...(this.options.recordSteps === true ? { onStep: (record: StepRecord) => {
+        this.steps.push(record);
+      } } : {}),
     });
     this.servers.set(name, server);
     await this.settle(server.start(), 1_000);
@@ -94,6 +105,12 @@ export class SimCluster {
     this.servers.get(name)?.crash();
     void this.transports.get(name)?.close();
     this.disks.get(name)?.crash();
+  }
+
+  /** A clean shutdown: the server syncs and closes its storage; its disk keeps everything. */
+  async stop(name: string): Promise<void> {
+    await this.settle(this.servers.get(name)!.stop(), 1_000);
+    await this.transports.get(name)?.close();
   }
 
   clerk(name: string, attemptTimeoutMs?: number): Clerk {
