@@ -11,17 +11,20 @@ import { shellRuntime } from '../../impl/sim/cluster/shell-runtime.js';
 
 const cases: readonly { bug: string; seed: number; invariant: string; detail: RegExp }[] = [
   { bug: 'skip-freeze', seed: 1, invariant: 'AtMostOneServer', detail: /is served by groups/ },
-  { bug: 'dedup-not-migrated', seed: 37, invariant: 'ExactlyOnce', detail: /holds the write/ },
   {
-    bug: 'accept-stale-epoch', seed: 13, invariant: 'StaleRejected',
+    bug: 'dedup-not-migrated', seed: 10, invariant: 'Linearizability',
+    detail: /not-linearizable on key "a"/,
+  },
+  {
+    bug: 'accept-stale-epoch', seed: 247, invariant: 'StaleRejected',
     detail: /went back for shard \d+ from epoch \d+ .* to epoch \d+/,
   },
   {
-    bug: 'delete-before-receipt', seed: 28, invariant: 'NoLostWrite',
-    detail: /the acknowledged append of <c\d+\.\d+> on key "a"/,
+    bug: 'delete-before-receipt', seed: 2, invariant: 'Liveness',
+    detail: /configuration \d+ is recorded but only \d+ is published/,
   },
   {
-    bug: 'vote-ignores-log', seed: 7, invariant: 'StateMachineSafety',
+    bug: 'vote-ignores-log', seed: 2, invariant: 'StateMachineSafety',
     detail: /committed an entry of term \d+ at index \d+/,
   },
 ];

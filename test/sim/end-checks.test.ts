@@ -30,7 +30,8 @@ test('settled: the latest configuration is published and its owners serve their 
   assert.is(checkSettled(controllerWith([100, 100, 100, 0], 1), groups, 2_000), null);
   assert.equal(checkSettled(controllerWith([100, 100, 100, 0], 0), groups, 2_000), {
     invariant: 'Liveness',
-    detail: 'configuration 1 is recorded but only 0 is published 2000 ms after the last request',
+    detail: 'configuration 1 is recorded but only 0 is published 2000 ms after the last ' +
+      'request; no move is in flight',
   });
   assert.equal(checkSettled(controllerWith([100, 100, 100, 100], 1), groups, 2_000), {
     invariant: 'PublishedServed',
@@ -38,6 +39,12 @@ test('settled: the latest configuration is published and its owners serve their 
       'absent 2000 ms after the last request',
   });
   assert.is(checkSettled(null, groups, 2_000)!.invariant, 'Liveness');
+  const stuck = {
+    ...controllerWith([100, 100, 100, 101], 0),
+    next: { num: 1, moves: [{ shard: 3, epoch: 1, src: 100, dst: 101 }] },
+  };
+  assert.match(checkSettled(stuck, groups, 2_000)!.detail,
+    /; in flight to 1: shard 3 100 -> 101 \(src absent, dst unknown\)$/);
 });
 
 test('--bug: raft names map to camelCase switches, the others to their catalog keys', () => {

@@ -21,7 +21,7 @@ export function checkSettled(
     return {
       invariant: 'Liveness',
       detail: `configuration ${recorded} is recorded but only ${controller.current} is ` +
-        `published ${settleTimeMs} ms after the last request`,
+        `published ${settleTimeMs} ms after the last request` + describeIntent(controller, groups),
     };
   }
   const config = controller.configs[controller.current]!;
@@ -38,4 +38,18 @@ export function checkSettled(
     }
   }
   return null;
+}
+
+/** The moves of the intent in flight, with what src and dst hold of each shard. */
+function describeIntent(
+  controller: ControllerState,
+  groups: ReadonlyMap<number, GroupState>,
+): string {
+  const next = controller.next;
+  if (next === null) return '; no move is in flight';
+  const phase = (gid: number, shard: number) =>
+    gid === unassignedGid ? 'none' : groups.get(gid)?.shards[shard]?.phase ?? 'unknown';
+  const moves = next.moves.map(({ shard, src, dst }) =>
+    `shard ${shard} ${src} -> ${dst} (src ${phase(src, shard)}, dst ${phase(dst, shard)})`);
+  return `; in flight to ${next.num}: ${moves.join(', ')}`;
 }
