@@ -78,11 +78,6 @@ export class Clerk {
     return this.options.transport.name;
   }
 
-  /** The session id, once registered. */
-  get session(): number | null {
-    return this.clientId;
-  }
-
   /** Registers a session (done by the first operation that needs one if not called). */
   register(deadline: number): Promise<Outcome<number>> {
     return this.serially(() => this.ensureSession(deadline));

@@ -116,10 +116,6 @@ export class RaftLoop {
     return this.idle;
   }
 
-  stopTimers(): void {
-    this.timers.cancelAll();
-  }
-
   /**
    * Runs queued items until none is left; items queued meanwhile are taken in order. `running`
    * is cleared in the same synchronous stretch as the last emptiness check, so an item queued

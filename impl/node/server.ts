@@ -79,10 +79,12 @@ export class NodeServer implements Server {
       onRecovery: (event) => environment.log(`${this.name}: ${describeRecovery(event)}`),
     });
     this.channel = new RequestChannel(environment.transport, environment.timers, 'request-');
-    this.driver = this.machine.kind !== 'controller' ? null : new DriverHost({
+    const machine = this.machine;
+    this.driver = machine.kind !== 'controller' ? null : new DriverHost({
       context: this.context, layout: options.layout, channel: this.channel,
       bugs: { ...noMigrationBugs, ...options.bugs?.migration },
-      controllerState: () => (this.machine.kind === 'controller' ? this.machine.state : never()),
+      controllerState: () => machine.state,
+      // The driver learns what applied through `applied`, not through a reply.
       propose: (command) => this.loop?.propose(command, () => undefined),
     });
   }
@@ -146,7 +148,7 @@ export class NodeServer implements Server {
     this.options.onFatal?.(error);
   }
 
-  /** The reply for a command proposed by this leader: named `wrong-leader` when it cannot. */
+  /** The leader this server knows of in its term (itself when leading), named for clients. */
   leaderName(): string | null {
     const leader = this.loop?.raft.leader ?? null;
     return leader === null ? null : (this.context.peers[leader] ?? null);
@@ -214,10 +216,6 @@ export class NodeServer implements Server {
     };
     onStep({ node: this.name, step: this.stepCount++, ...plain });
   }
-}
-
-function never(): never {
-  throw new Error('unreachable');
 }
 
 export function createServer(options: ServerOptions): Server {

@@ -123,4 +123,36 @@ test('a server drops malformed frames and refuses what the sender may not ask', 
   assert.equal(cluster.fatal, []);
 });
 
+test('a follower names the leader; status answers from any server', async () => {
+  const layout = layoutOf(3, [], 3, 4);
+  const cluster = new SimCluster({ seed: 42, layout });
+  await cluster.startAll();
+  await cluster.run(2_000);
+  const [leader] = cluster.leaders(layout.controllers);
+  const follower = layout.controllers.find((name) => name !== leader)!;
+  const client = cluster.network.endpoint('client-9');
+  const replies = new Map<number, ReplyBody>();
+  client.onFrame((_from, bytes) => {
+    const frame = decodeFrame(bytes);
+    if (frame?.kind === 'reply') replies.set(frame.id, frame.body);
+  });
+  client.send(follower, encodeFrame({ kind: 'request', id: 1,
+    body: { type: 'controller', command: { type: 'register-client' } } }));
+  client.send(follower, encodeFrame({ kind: 'request', id: 2, body: { type: 'status' } }));
+  client.send(leader!, encodeFrame({ kind: 'request', id: 3,
+    body: { type: 'controller', command: { type: 'register-client' } } }));
+  await cluster.run(100);
+  assert.equal(replies.get(1), { type: 'wrong-leader', leader });
+  const status = replies.get(2);
+  assert.ok(status?.type === 'status');
+  // Index 1 is the leader's no-op (dissertation §6.4), the only entry so far.
+  assert.equal({ ...status.status, logBytes: 0 }, {
+    name: follower, role: 'follower', term: 1, commitIndex: 1, appliedIndex: 1, logBytes: 0,
+    snapshotBytes: 0, shards: [],
+  });
+  assert.equal(replies.get(3), {
+    type: 'controller-result', result: { type: 'registered', client: 0 }, published: false,
+  });
+});
+
 test.run();
