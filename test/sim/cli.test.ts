@@ -1,8 +1,13 @@
 // `shardkv simulate` (CONTRACT): help, usage errors with exit 2 and one line, the --json
 // summary of a passing run, and the rerun command of a failing one.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCli } from '../helpers/cli.js';
+import { scratchDirectory } from '../helpers/scratch.js';
+
+const scratch = scratchDirectory('shardkv-simulate-');
 
 test('--help describes the command; bad flags and values exit 2 with one line', async () => {
   const help = await runCli('simulate', '--help');
@@ -60,6 +65,24 @@ test('a failing seed exits 1 with the invariant, the last events and the rerun c
     assert.is(summary.failedSeed, 1);
     assert.match(summary.error, /^AtMostOneServer: shard \d+ is served by groups/);
     assert.is(summary.rerun, 'shardkv simulate --seed 1 --bug skip-freeze');
+  });
+
+test('--events writes every event line of the run; --history is a history lincheck passes',
+  async () => {
+    const events = join(scratch, 'events.txt');
+    const history = join(scratch, 'history.jsonl');
+    const run = await runCli('simulate', '--seed', '4', '--steps', '2000', '--faults', 'none',
+      '--events', events, '--history', history);
+    assert.is(run.code, 0, run.stdout);
+    const lines = readFileSync(events, 'utf8').trimEnd().split('\n');
+    assert.match(lines[0]!,
+      /^0 simulator seed 4, faults none, bug none, snapshots (never|over \d+ bytes of log)$/);
+    assert.ok(lines.length > 2_000, `${lines.length} lines`);
+    assert.ok(lines.every((line) => /^\d+ \S+ \S/.test(line)), 'time, node, what');
+    assert.match(lines.at(-1)!, / simulator | from | lost from /);
+    const check = await runCli('lincheck', history, '--json');
+    assert.is(check.code, 0);
+    assert.is(check.json<{ result: string }>().result, 'linearizable');
   });
 
 test.run();
