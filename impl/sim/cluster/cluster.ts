@@ -16,7 +16,7 @@ import type {
 import { MemoryDisk, type CrashReport } from '../memory-disk.js';
 import type { SimulatedNetwork } from '../simulated-network.js';
 import type { VirtualClock } from '../virtual-clock.js';
-import type { EventLog } from './event-log.js';
+import { loggedTimers, type EventLog } from './event-log.js';
 import { serverNames } from './options.js';
 
 export type ServerFactory = (options: ServerOptions) => Server;
@@ -91,7 +91,8 @@ export class SimulatedCluster {
         fileSystem: node.disk.mount(),
         directory: `/data/${name}`,
         clock,
-        timers: clock.timers(),
+        timers: loggedTimers(clock.timers(),
+          (timer) => log.add(clock.now(), name, `timer ${timer}`, false)),
         random: node.random.split(),
         log: (line) => log.add(clock.now(), name, line),
       },

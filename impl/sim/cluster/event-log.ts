@@ -7,6 +7,7 @@
  * different offsets (64 bits): it only has to tell runs apart, not resist anyone.
  */
 import { assert } from '../../../spec/assert.js';
+import type { Timers } from '../../io/clock.js';
 import { fnv1a } from '../../../spec/group/digest.js';
 
 /** The tail a failure report shows. */
@@ -58,6 +59,18 @@ export class EventLog {
   lines(): readonly string[] | null {
     return this.everyLine;
   }
+}
+
+/** `timers` that also tell `onFire` the name of every timer that fires, before its callback. */
+export function loggedTimers(timers: Timers, onFire: (name: string) => void): Timers {
+  return {
+    setTimer: (name, delayMs, callback) => timers.setTimer(name, delayMs, () => {
+      onFire(name);
+      callback();
+    }),
+    cancelTimer: (name) => timers.cancelTimer(name),
+    cancelAllTimers: () => timers.cancelAllTimers(),
+  };
 }
 
 /** FNV-1a over bytes, as 8 hexadecimal digits: a frame's fingerprint in the log. */

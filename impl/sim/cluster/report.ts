@@ -35,10 +35,10 @@ export function failureLines(result: SimulationResult, options: SimulationOption
     `seed ${result.seed} violates ${failure.invariant} at ${seconds(failure.timeMs)} s ` +
       `simulated: ${failure.detail}`,
     ...failure.explanation,
-    `last events, frame deliveries left out (time ms, node, what):`,
+    `last events, frames and timers left out (time ms, node, what):`,
     ...failure.lastEvents.map((line) => `  ${line}`),
-    `last frames:`,
-    ...failure.lastFrames.map((line) => `  ${line}`),
+    `last events of every kind:`,
+    ...failure.recentEvents.map((line) => `  ${line}`),
     `rerun: ${rerunCommand(options)}`,
   ];
 }

@@ -23,7 +23,7 @@ import { VirtualClock } from '../virtual-clock.js';
 import { type AdministratorStatistics, runAdministrator } from './administrator.js';
 import { serverBugsFor } from './bugs.js';
 import { adminName, SimulatedCluster } from './cluster.js';
-import { bytesDigest, EventLog } from './event-log.js';
+import { bytesDigest, EventLog, loggedTimers } from './event-log.js';
 import { HistoryRecorder } from './history.js';
 import { Nemesis, type FaultStatistics } from './nemesis.js';
 import { checkSettled } from './liveness-checks.js';
@@ -49,9 +49,10 @@ export const lincheckTimeLimitSeconds = 60;
 
 export interface Failure extends Violation {
   readonly timeMs: number;
-  /** The last notable events (no frame deliveries), then the last events of all kinds. */
+  /** The last notable events (neither frames nor timers). */
   readonly lastEvents: readonly string[];
-  readonly lastFrames: readonly string[];
+  /** The last ten events of every kind. */
+  readonly recentEvents: readonly string[];
   /** More lines on the violation (lincheck's explanation). */
   readonly explanation: readonly string[];
 }
@@ -167,7 +168,9 @@ class Simulation {
     const { options, runtime } = this;
     const environment = (name: string, random: Random) => ({
       name, layout: clusterLayout(options), transport: this.network.endpoint(name),
-      clock: this.clock, timers: this.clock.timers(), random,
+      clock: this.clock, random,
+      timers: loggedTimers(this.clock.timers(),
+        (timer) => this.log.add(this.clock.now(), name, `timer ${timer}`, false)),
     });
     const busyShards = [...new Set(options.keys.map((key) => key2shard(key, options.shardCount)))];
     const adminRandom = this.streams.admin;
@@ -248,7 +251,7 @@ class Simulation {
     this.log.add(this.clock.now(), 'simulator', `FAILED ${invariant}: ${detail}`);
     this.failure = {
       invariant, detail, timeMs: this.clock.now(), explanation,
-      lastEvents: this.log.lastNotableLines(), lastFrames: this.log.lastLines().slice(-10),
+      lastEvents: this.log.lastNotableLines(), recentEvents: this.log.lastLines().slice(-10),
     };
   }
 
