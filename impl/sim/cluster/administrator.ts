@@ -42,12 +42,13 @@ type Request =
   | { readonly type: 'join' | 'leave'; readonly gids: readonly number[] }
   | { readonly type: 'move'; readonly shard: number; readonly gid: number };
 
+/** Runs until the active phase is over, counting its requests into `statistics` as it goes. */
 export async function runAdministrator(
   setup: AdministratorSetup,
   clerk: AdminClerk,
   random: Random,
-): Promise<AdministratorStatistics> {
-  const statistics = { requests: 0, ok: 0, refused: 0, unknown: 0 };
+  statistics: AdministratorStatistics,
+): Promise<void> {
   const members = new Set<number>();
   const first: Request[] = random.nextInt(2) === 0
     ? [{ type: 'join', gids: setup.gids }]
@@ -59,7 +60,6 @@ export async function runAdministrator(
     if (setup.stopping()) break;
     await perform(setup, clerk, chooseRequest(setup, members, random), members, statistics);
   }
-  return statistics;
 }
 
 function chooseRequest(

@@ -102,7 +102,7 @@ class Simulation {
   private lincheckSeconds = 0;
   private stopping = false;
   private events = 0;
-  private reconfigurations: AdministratorStatistics =
+  private readonly reconfigurations: AdministratorStatistics =
     { requests: 0, ok: 0, refused: 0, unknown: 0 };
 
   constructor(private readonly options: SimulationOptions, private readonly runtime: Runtime) {
@@ -177,8 +177,8 @@ class Simulation {
     const admin = runAdministrator({
       clock: this.clock, log: this.log, gids: options.gids, busyShards,
       shardCount: options.shardCount, stopping: () => this.stopping,
-    }, runtime.createAdminClerk(environment(adminName, adminRandom.split())), adminRandom)
-      .then((statistics) => { this.reconfigurations = statistics; });
+    }, runtime.createAdminClerk(environment(adminName, adminRandom.split())), adminRandom,
+    this.reconfigurations);
     const setup = {
       clock: this.clock, log: this.log, history: this.history, keys: options.keys,
       stopping: () => this.stopping,
@@ -271,7 +271,7 @@ class Simulation {
       events: this.events,
       operations: { ok: counts.ok, unknown: counts.unknown + counts.pending },
       configurations: this.configurations(),
-      reconfigurations: this.reconfigurations,
+      reconfigurations: { ...this.reconfigurations },
       faults: this.nemesis.statistics,
       network: { ...this.network.statistics },
       eventLines: this.log.count,
