@@ -34,4 +34,18 @@ test('another seed makes another run; --faults none injects nothing', async () =
   assert.is(quiet.operations.unknown, 0);
 });
 
+test('--faults crash only crashes and restarts; --faults net only cuts and degrades the network',
+  async () => {
+    const crash = await runSimulation(simulationOptions(5, { steps, faults: 'crash' }),
+      shellRuntime);
+    assert.is(crash.failure, null);
+    assert.ok(crash.faults.crashes > 0, 'some crash');
+    assert.is(crash.faults.restarts, crash.faults.crashes, 'every crashed server restarted');
+    assert.is(crash.faults.partitions + crash.faults.unreliablePeriods, 0);
+    const net = await runSimulation(simulationOptions(5, { steps, faults: 'net' }), shellRuntime);
+    assert.is(net.failure, null);
+    assert.ok(net.faults.partitions + net.faults.unreliablePeriods > 0, 'some network fault');
+    assert.is(net.faults.crashes, 0);
+  });
+
 test.run();
