@@ -48,9 +48,9 @@ export const simulateHelp = helpText(
   'Runs a controller group of 3 and groups 100, 101, 102 of 3 servers (10 shards), clients\n' +
     'and an administrator in one process over a simulated network, disk and clock; the seed\n' +
     'chooses the workload, reconfigurations, crashes, partitions and message faults. After\n' +
-    'every event: ElectionSafety, StateMachineSafety, AtMostOneServer, StaleRejected; at the\n' +
-    'end: NoLostWrite, ExactlyOnce, the history linearizable (lincheck), every configuration\n' +
-    'published and served by its owners.\n' +
+    'every event: ElectionSafety, StateMachineSafety, AtMostOneServer, StaleRejected,\n' +
+    'ConfigsInOrder; at the end: NoLostWrite, ExactlyOnce, the history linearizable\n' +
+    '(lincheck), every configuration published and served by its owners.\n' +
     'The same seed gives the same run (the digest of its event log is printed).\n' +
     'Exit: 0 every seed passed, 1 a seed failed (its rerun command is printed), 2 bad usage.',
   flags,

@@ -1,5 +1,5 @@
 // Issue 12 item 5: with a catalog bug switched on inside the running servers, the simulator
-// fails, and the seed that found it reruns to the same failure. The seeds are pinned from
+// fails, and the seed that found it reruns to the same failure (traces/sim/NAME.txt). The seeds are pinned from
 // the code itself: each is the first failing seed of `shardkv simulate --seeds 1..1000 --bug
 // NAME` (README "The simulator"); a change to the node shell or the simulator may move them,
 // and then the search is rerun. Each seed passes with the bug off, so the bug is the cause.
@@ -26,6 +26,19 @@ const cases: readonly { bug: string; seed: number; invariant: string; detail: Re
   {
     bug: 'vote-ignores-log', seed: 2, invariant: 'StateMachineSafety',
     detail: /committed an entry of term \d+ at index \d+/,
+  },
+  // Beyond issue 12's five: the other catalog bugs the simulator finds.
+  {
+    bug: 'skip-config', seed: 1, invariant: 'ConfigsInOrder',
+    detail: /plans configuration 2 while configuration 0 is current/,
+  },
+  {
+    bug: 'unfreeze-on-recovery', seed: 7, invariant: 'AtMostOneServer',
+    detail: /is served by groups/,
+  },
+  {
+    bug: 'reinstall-overwrites', seed: 30, invariant: 'Linearizability',
+    detail: /not-linearizable on key "e"/,
   },
 ];
 

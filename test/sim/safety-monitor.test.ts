@@ -1,8 +1,9 @@
 // The simulator's per-event invariants on hand-built server views: ElectionSafety (Raft §5.2),
-// StateMachineSafety (Raft §5.4.3) and AtMostOneServer (DESIGN §3), each caught when broken
-// and silent when not.
+// StateMachineSafety (Raft §5.4.3), AtMostOneServer and ConfigsInOrder (DESIGN §3), each
+// caught when broken and silent when not.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { initialControllerState } from '../../spec/controller/state-machine.js';
 import { emptyGroup, withShard, type GroupState } from '../../spec/group/index.js';
 import { initialNode } from '../../spec/raft/node.js';
 import type { Entry, RaftNode } from '../../spec/raft/types.js';
@@ -82,5 +83,36 @@ test('AtMostOneServer: the latest applied state of each group counts, not a lagg
       detail: 'shard 7 is served by groups 101 (g101-0 at index 4) and 102 (g102-0 at index 3)',
     });
   });
+
+test('StaleRejected: a group whose epoch for a shard goes down is caught', () => {
+  const withEpoch = (epoch: number, phase: 'serving' | 'frozen') => {
+    const state = emptyGroup(100, 10);
+    const identity = { shard: 7, epoch, src: 101, dst: 100 };
+    return withShard(state, 7, { ...state.shards[7]!, phase, identity });
+  };
+  const monitor = new SafetyMonitor();
+  assert.is(monitor.observe([groupView('g100-0', 100, 5, withEpoch(5, 'serving'))]), null);
+  assert.is(monitor.observe([groupView('g100-1', 100, 6, withEpoch(6, 'serving'))]), null);
+  assert.equal(monitor.observe([groupView('g100-1', 100, 7, withEpoch(4, 'frozen'))]), {
+    invariant: 'StaleRejected',
+    detail: 'group 100 (g100-1 at index 7) went back for shard 7 from epoch 6 (101 -> 100), ' +
+      'serving to epoch 4 (101 -> 100), frozen',
+  });
+});
+
+test('ConfigsInOrder: a controller state whose intent skips a configuration is caught', () => {
+  const base = initialControllerState(10);
+  const view = (current: number, num: number | null): ServerView => ({
+    kind: 'controller', name: 'ctl-0', raft: raft('leader', 1), appliedIndex: 7,
+    state: { ...base, current, next: num === null ? null : { num, moves: [] } },
+  });
+  const monitor = new SafetyMonitor();
+  assert.is(monitor.observe([view(0, null)]), null);
+  assert.is(monitor.observe([view(0, 1)]), null);
+  assert.equal(monitor.observe([view(1, 3)]), {
+    invariant: 'ConfigsInOrder',
+    detail: 'ctl-0 (at index 7) plans configuration 3 while configuration 1 is current',
+  });
+});
 
 test.run();

@@ -14,6 +14,8 @@
  *   group look as if it still served a shard it froze.
  * - StaleRejected (DESIGN §3): a message of an older migration identity changes nothing, so
  *   the epoch of the identity a group last took part in for a shard never goes down.
+ * - ConfigsInOrder (DESIGN §3: configurations are applied one at a time, N -> N+1, never
+ *   skipped): every controller state's intent in flight is for `current + 1`.
  */
 import type { GroupState, ShardState } from '../../../spec/group/index.js';
 import type { ServerView } from '../../node/api.js';
@@ -56,8 +58,8 @@ export class SafetyMonitor {
       this.lastSeen.set(view.name, view);
       const violation = this.checkLeader(view) ?? this.checkCommitted(view);
       if (violation !== null) return violation;
-      const stale = view.kind === 'group' ? this.noteGroupState(view) : null;
-      if (stale !== null) return stale;
+      const problem = view.kind === 'group' ? this.noteGroupState(view) : checkIntent(view);
+      if (problem !== null) return problem;
     }
     return this.groupsChanged ? this.checkOneServerPerShard() : null;
   }
@@ -160,6 +162,16 @@ export class SafetyMonitor {
 
 function raftGroupOf(view: ServerView): string {
   return view.kind === 'controller' ? 'controller' : `g${view.gid}`;
+}
+
+function checkIntent(view: ServerView & { kind: 'controller' }): Violation | null {
+  const { next, current } = view.state;
+  if (next === null || next.num === current + 1) return null;
+  return {
+    invariant: 'ConfigsInOrder',
+    detail: `${view.name} (at index ${view.appliedIndex}) plans configuration ${next.num} ` +
+      `while configuration ${current} is current`,
+  };
 }
 
 function describeRecord(record: ShardState): string {
