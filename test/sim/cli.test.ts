@@ -53,7 +53,8 @@ test('a failing seed exits 1 with the invariant, the last events and the rerun c
     const run = await runCli('simulate', '--seeds', '1..3', '--bug', 'skip-freeze');
     assert.is(run.code, 1);
     assert.match(run.stdout, /^seed 1: FAILED AtMostOneServer; /);
-    assert.match(run.stdout, /seed 1 violates AtMostOneServer at [\d.]+ s simulated: shard \d+ is/);
+    assert.match(run.stdout,
+      /seed 1 violates AtMostOneServer at [\d.]+ s simulated: shard \d+ is/);
     assert.match(run.stdout, 'last events, frames and timers left out (time ms, node, what):');
     assert.match(run.stdout, /\n {2}\d+ admin ok join/);
     assert.match(run.stdout, '\nrerun: shardkv simulate --seed 1 --bug skip-freeze\n');
