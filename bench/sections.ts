@@ -6,6 +6,7 @@ import { groupBench } from './group.js';
 import { lincheckBench } from './lincheck.js';
 import { migrationBench } from './migration.js';
 import { raftBench } from './raft.js';
+import { simulateBench } from './simulate.js';
 
 export interface BenchSection {
   readonly name: string;
@@ -21,4 +22,5 @@ export const sections: readonly BenchSection[] = [
   migrationBench,
   groupBench,
   lincheckBench,
+  simulateBench,
 ];

@@ -33,6 +33,10 @@ const commands: Readonly<Record<string, Command>> = {
     summary: 'check that a key/value history is linearizable',
     run: async (argv, io) => (await import('./lincheck.js')).lincheckCommand(argv, io),
   },
+  simulate: {
+    summary: 'seeded runs of the whole sharded cluster over a simulated network, disk, clock',
+    run: async (argv, io) => (await import('./simulate.js')).simulateCommand(argv, io),
+  },
   'check-all': {
     summary: 'default bounded check of every model, as a table (npm start)',
     run: async (argv, io) => (await import('./check-all.js')).checkAllCommand(argv, io),

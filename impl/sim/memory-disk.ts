@@ -91,6 +91,9 @@ function applyTo(entries: Map<string, Inode>, operation: DirectoryOperation): vo
 export interface MemoryDiskOptions {
   /** Awaited by every file and directory sync before it takes effect: simulated fsync latency. */
   readonly syncDelay?: () => Promise<void>;
+  /** Told after every crash, also one that `crashBeforeOperation` planned (the simulator then
+   * stops the process that was writing). */
+  readonly onCrash?: (report: CrashReport) => void;
 }
 
 /** What the last crash did, for the simulator's event log. */
@@ -134,13 +137,25 @@ export class MemoryDisk {
       if (this.crashContents(inode)) filesTorn++;
       bytesLost += Math.max(0, before - inode.length);
     }
-    return { filesTorn, bytesLost, directoryOperationsLost };
+    const report = { filesTorn, bytesLost, directoryOperationsLost };
+    this.options.onCrash?.(report);
+    return report;
   }
 
   /** Crashes just before the `count`-th next changing operation (1: the very next one). */
   crashBeforeOperation(count: number): void {
     assert(Number.isInteger(count) && count >= 1, `bad operation count ${count}`);
     this.operationsBeforeCrash = count;
+  }
+
+  /** Whether a crash planned by crashBeforeOperation is still to come. */
+  get crashPlanned(): boolean {
+    return this.operationsBeforeCrash !== Number.POSITIVE_INFINITY;
+  }
+
+  /** Forgets a crash planned by crashBeforeOperation that has not happened. */
+  cancelPlannedCrash(): void {
+    this.operationsBeforeCrash = Number.POSITIVE_INFINITY;
   }
 
   isLive(incarnation: number): boolean {

@@ -17,6 +17,12 @@ export interface NetworkFaults {
   readonly dropRate: number;
   /** Probability that a frame that is not lost arrives twice. */
   readonly duplicateRate: number;
+  /**
+   * Probability that a copy arrives late instead: after a delay drawn uniformly from
+   * [delayMsMax, lateDelayMsMax], long after frames sent later (a stale message).
+   */
+  readonly lateRate?: number;
+  readonly lateDelayMsMax?: number;
 }
 
 export const reliableNetwork: NetworkFaults = {
@@ -117,8 +123,12 @@ export class SimulatedNetwork {
   }
 
   private scheduleDelivery(from: string, to: string, frame: Uint8Array): void {
-    const { delayMsMin, delayMsMax } = this.faults;
-    const delayMs = delayMsMin + this.random.nextInt(delayMsMax - delayMsMin + 1);
+    const { delayMsMin, delayMsMax, lateRate = 0, lateDelayMsMax = delayMsMax } = this.faults;
+    // Without late frames no draw is spent on them: a seed keeps its earlier delivery order.
+    const late = lateRate > 0 && this.random.nextFloat() < lateRate;
+    const delayMs = late
+      ? delayMsMax + this.random.nextInt(lateDelayMsMax - delayMsMax + 1)
+      : delayMsMin + this.random.nextInt(delayMsMax - delayMsMin + 1);
     this.clock.schedule(delayMs, () => this.deliver(from, to, frame));
   }
 
@@ -143,6 +153,10 @@ function checkFaults(faults: NetworkFaults): NetworkFaults {
   assert(Number.isInteger(delayMsMax) && delayMsMax >= delayMsMin, `delayMsMax ${delayMsMax}`);
   assert(dropRate >= 0 && dropRate <= 1, `dropRate ${dropRate}`);
   assert(duplicateRate >= 0 && duplicateRate <= 1, `duplicateRate ${duplicateRate}`);
+  const { lateRate = 0, lateDelayMsMax = delayMsMax } = faults;
+  assert(lateRate >= 0 && lateRate <= 1, `lateRate ${lateRate}`);
+  assert(Number.isInteger(lateDelayMsMax) && lateDelayMsMax >= delayMsMax,
+    `lateDelayMsMax ${lateDelayMsMax}`);
   return faults;
 }
 

@@ -60,6 +60,13 @@ export class VirtualClock implements Clock {
     return true;
   }
 
+  /** Runs the earliest event, then lets promise continuations finish; false if none. */
+  async stepSettled(): Promise<boolean> {
+    const ran = this.step();
+    if (ran) await settleMicrotasks();
+    return ran;
+  }
+
   /** Runs every event due at or before `timeMs`, then sets the time to it. Returns the count. */
   runUntil(timeMs: number): number {
     assert(timeMs >= this.time, `time runs forward: ${timeMs} < ${this.time}`);
