@@ -1,6 +1,8 @@
 /**
  * One TCP connection between two nodes, from either end: the handshake (handshake.ts), then
- * authenticated data frames both ways. Anything that breaks the protocol (a malformed or
+ * authenticated data and control frames both ways. The dialer proves the secret it holds; the
+ * acceptor picks the secret it checks by the name the dialer claims (a client's name proves the
+ * client secret, any other name the cluster secret). Anything that breaks the protocol (a malformed or
  * oversized frame, a failed proof or MAC, a silent peer during the handshake) is logged and
  * closes this connection only; the transport and its server keep running.
  */
@@ -8,12 +10,16 @@ import type { Socket } from 'node:net';
 import { encodeFrame, FrameReader } from './frame-reader.js';
 import {
   acceptorProof, dataMac, decodeHello, dialerProof, encodeHello, FrameType, macBytes, macsEqual,
-  newNonce, nonceBytes, protocolVersion, sessionKeys, transcript, type Hello,
+  newNonce, nonceBytes, protocolVersion, sessionKeys, transcript, type Channel,
+  type Hello,
 } from './handshake.js';
 
 export interface ConnectionSettings {
   readonly self: string;
+  /** What this end proves when it dials. */
   readonly secret: Uint8Array;
+  /** The secret a dialer claiming `name` must prove, with its kind; null: refuse that name. */
+  readonly acceptedSecret: (name: string) => { secret: Uint8Array; kind: string } | null;
   readonly maxFrameBytes: number;
   readonly handshakeTimeoutMs: number;
   /** Frames queued while the handshake runs; more are dropped. */
@@ -25,7 +31,7 @@ export interface ConnectionSettings {
 
 export interface ConnectionEvents {
   authenticated(connection: Connection): void;
-  frame(connection: Connection, payload: Buffer): void;
+  frame(connection: Connection, payload: Buffer, channel: Channel): void;
   closed(connection: Connection): void;
 }
 
@@ -37,11 +43,14 @@ export class Connection {
   private readonly reader: FrameReader;
   private readonly nonce = newNonce();
   private hello: Hello | null = null;
+  private secretKind = 'cluster';
   private sendKey: Buffer | null = null;
   private receiveKey: Buffer | null = null;
   private sendCounter = 0;
   private receiveCounter = 0;
-  private queued: Uint8Array[] = [];
+  private queued: { payload: Uint8Array; channel: Channel }[] = [];
+  /** The secret the acceptor checks, chosen by the dialer's claimed name. */
+  private acceptorSecret: Uint8Array | null = null;
   private readonly handshakeTimer: NodeJS.Timeout;
 
   /** `dialTo`: the peer this end dials (the dialer); null on the accepting end. */
@@ -73,17 +82,18 @@ export class Connection {
     return this.phase === 'open';
   }
 
-  /** Sends (or, during the handshake, queues) a data frame; false if it was dropped. */
-  send(payload: Uint8Array): boolean {
+  /** Sends (or, during the handshake, queues) a frame; false if it was dropped. */
+  send(payload: Uint8Array, channel: Channel = 'data'): boolean {
     if (this.phase === 'closed') return false;
     if (this.phase === 'handshake') {
       if (this.queued.length >= this.settings.queuedFramesMax) return false;
-      this.queued.push(payload.slice());
+      this.queued.push({ payload: payload.slice(), channel });
       return true;
     }
     if (this.socket.writableLength > this.settings.unsentBytesMax) return false;
-    const tag = dataMac(this.sendKey!, this.sendCounter++, payload);
-    this.write([Buffer.of(FrameType.Data), tag, payload]);
+    const tag = dataMac(this.sendKey!, this.sendCounter++, payload, channel);
+    const type = channel === 'data' ? FrameType.Data : FrameType.Control;
+    this.write([Buffer.of(type), tag, payload]);
     return true;
   }
 
@@ -124,9 +134,13 @@ export class Connection {
       if (hello === null) return this.fail('malformed hello');
       if (hello.version !== protocolVersion) return this.fail(`protocol version ${hello.version}`);
       if (hello.to !== this.settings.self) return this.fail(`hello addressed to ${hello.to}`);
+      const accepted = this.settings.acceptedSecret(hello.from);
+      if (accepted === null) return this.fail(`${hello.from} is not accepted here`);
       this.hello = hello;
+      this.acceptorSecret = accepted.secret;
+      this.secretKind = accepted.kind;
       const bytes = transcript(hello, this.nonce);
-      const proof = acceptorProof(this.settings.secret, bytes);
+      const proof = acceptorProof(accepted.secret, bytes);
       this.write([Buffer.of(FrameType.Challenge), this.nonce, proof]);
       return;
     }
@@ -134,10 +148,12 @@ export class Connection {
       return this.fail('malformed auth');
     }
     const bytes = transcript(this.hello, this.nonce);
-    if (!macsEqual(body.subarray(1), dialerProof(this.settings.secret, bytes))) {
-      return this.fail(`${this.hello.from} failed authentication (wrong cluster secret)`);
+    const secret = this.acceptorSecret!;
+    if (!macsEqual(body.subarray(1), dialerProof(secret, bytes))) {
+      const kind = this.secretKind;
+      return this.fail(`${this.hello.from} failed authentication (wrong ${kind} secret)`);
     }
-    const keys = sessionKeys(this.settings.secret, bytes);
+    const keys = sessionKeys(secret, bytes);
     this.open(this.hello.from, keys.acceptorToDialer, keys.dialerToAcceptor);
   }
 
@@ -149,7 +165,7 @@ export class Connection {
     const acceptorNonce = body.subarray(1, 1 + nonceBytes);
     const bytes = transcript(this.hello!, acceptorNonce);
     if (!macsEqual(body.subarray(1 + nonceBytes), acceptorProof(this.settings.secret, bytes))) {
-      return this.fail(`${this.dialTo} failed authentication (wrong cluster secret)`);
+      return this.fail(`${this.dialTo} failed authentication (wrong secret)`);
     }
     this.write([Buffer.of(FrameType.Auth), dialerProof(this.settings.secret, bytes)]);
     const keys = sessionKeys(this.settings.secret, bytes);
@@ -164,20 +180,22 @@ export class Connection {
     this.phase = 'open';
     const queued = this.queued;
     this.queued = [];
-    for (const payload of queued) this.send(payload);
+    for (const frame of queued) this.send(frame.payload, frame.channel);
     this.events.authenticated(this);
   }
 
   private receiveData(body: Buffer): void {
-    if (body.length < 1 + macBytes || body[0] !== FrameType.Data) {
+    const type = body[0];
+    if (body.length < 1 + macBytes || (type !== FrameType.Data && type !== FrameType.Control)) {
       return this.fail('malformed data frame');
     }
+    const channel: Channel = type === FrameType.Data ? 'data' : 'control';
     const payload = body.subarray(1 + macBytes);
-    const expected = dataMac(this.receiveKey!, this.receiveCounter++, payload);
+    const expected = dataMac(this.receiveKey!, this.receiveCounter++, payload, channel);
     if (!macsEqual(body.subarray(1, 1 + macBytes), expected)) {
-      return this.fail('bad HMAC on a data frame');
+      return this.fail(`bad HMAC on a ${channel} frame`);
     }
-    this.events.frame(this, payload);
+    this.events.frame(this, payload, channel);
   }
 
   /** Logs why the connection is dropped and closes it. */
