@@ -33,6 +33,18 @@ const commands: Readonly<Record<string, Command>> = {
     summary: 'check that a key/value history is linearizable',
     run: async (argv, io) => (await import('./lincheck.js')).lincheckCommand(argv, io),
   },
+  cluster: {
+    summary: 'run a real cluster: start, stop, status, kill, restart, net, isolate, heal',
+    run: async (argv, io) => (await import('./cluster.js')).clusterCommand(argv, io),
+  },
+  ctl: {
+    summary: 'the shard controller: join, leave, move, query',
+    run: async (argv, io) => (await import('./ctl.js')).ctlCommand(argv, io),
+  },
+  kv: {
+    summary: 'key/value operations on a cluster: get, put, append',
+    run: async (argv, io) => (await import('./kv.js')).kvCommand(argv, io),
+  },
   'check-all': {
     summary: 'default bounded check of every model, as a table (npm start)',
     run: async (argv, io) => (await import('./check-all.js')).checkAllCommand(argv, io),
