@@ -75,6 +75,11 @@ export interface ServerOptions {
   /** May `from` issue join / leave / move? (CONTRACT: a client connection may not.) */
   readonly isAdmin: (from: string) => boolean;
   readonly onStep?: (record: StepRecord) => void;
+  /**
+   * A step or an effect threw (a bug in spec/ or the shell): the server has crashed itself and
+   * logged the stack; the simulator reports it as a failure.
+   */
+  readonly onFatal?: (error: unknown) => void;
 }
 
 export type ServerRole = 'leader' | 'follower' | 'candidate';

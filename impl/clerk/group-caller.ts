@@ -1,0 +1,86 @@
+/**
+ * Asking "whoever leads this Raft group": try the server believed to lead, follow a
+ * `wrong-leader` hint, rotate on silence, and pause after a round in which nobody led (an
+ * election is under way). Bounded by a deadline and by a number of rounds, so that a caller
+ * who may be asking the wrong group (a stale configuration) gets control back to re-route.
+ */
+import type { Clock, Timers } from '../io/clock.js';
+import type { Random } from '../io/random.js';
+import type { RequestChannel } from '../node/request-channel.js';
+import type { ReplyBody, RequestBody } from '../node/wire.js';
+
+export interface CallerSettings {
+  readonly attemptTimeoutMs: number;
+  readonly retryPauseMs: number;
+}
+
+/** What one operation learned along its attempts. */
+export interface Attempts {
+  /** A request left: from now on the operation may have taken effect. */
+  sent: boolean;
+}
+
+export class GroupCaller {
+  /** Group key -> the server believed to lead it. */
+  private readonly leaders = new Map<string, string>();
+  private pauses = 0;
+
+  constructor(
+    private readonly channel: RequestChannel,
+    private readonly clock: Clock,
+    private readonly timers: Timers,
+    private readonly random: Random,
+    private readonly settings: CallerSettings,
+  ) {}
+
+  /** Resolves after `delayMs` of the clock's time. */
+  pause(delayMs: number): Promise<void> {
+    const name = `clerk-pause-${this.pauses++}`;
+    return new Promise((resolve) => this.timers.setTimer(name, delayMs, resolve));
+  }
+
+  /** One request to `to`, bounded by the attempt timeout and the deadline; null when silent. */
+  async send(to: string, body: RequestBody, deadline: number, attempts: Attempts) {
+    const remaining = deadline - this.clock.now();
+    if (remaining <= 0) return null;
+    attempts.sent = true;
+    return this.channel.request(to, body, Math.min(this.settings.attemptTimeoutMs, remaining));
+  }
+
+  /**
+   * The first answer other than `wrong-leader` from the group `servers` (named `key` for the
+   * leader cache), or null once the deadline passes or `rounds` rounds went unanswered.
+   */
+  async ask(
+    key: string,
+    servers: readonly string[],
+    body: RequestBody,
+    deadline: number,
+    attempts: Attempts,
+    rounds = Number.POSITIVE_INFINITY,
+  ): Promise<ReplyBody | null> {
+    if (servers.length === 0) return null;
+    let target = this.leaders.get(key) ?? servers[this.random.nextInt(servers.length)]!;
+    let tried = 0;
+    while (this.clock.now() < deadline && tried < rounds * servers.length) {
+      const reply = await this.send(target, body, deadline, attempts);
+      tried++;
+      if (reply !== null && reply.type !== 'wrong-leader') {
+        this.leaders.set(key, target);
+        return reply;
+      }
+      const hint = reply?.type === 'wrong-leader' ? reply.leader : null;
+      const next = hint !== null && servers.includes(hint) && hint !== target
+        ? hint
+        : servers[(servers.indexOf(target) + 1) % servers.length]!;
+      this.leaders.set(key, next);
+      target = next;
+      // A whole round without a leader: an election is under way; give it time.
+      if (tried % servers.length === 0 && reply !== null) {
+        const left = deadline - this.clock.now();
+        await this.pause(Math.max(0, Math.min(this.settings.retryPauseMs, left)));
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Runs the migration driver (spec/migration/driver-step.ts) at the controller group's leader:
+ * feeds it `start` once this leader has applied its own term's no-op (so the applied `next`
+ * is the latest), `tick` every driverRetryMs, `applied` after a plan or a publish applies, and
+ * the groups' answers as `reply` or, for the two facts queries of a recovering shard, one
+ * `facts`. It sends the driver's commands to the target group's believed leader and proposes
+ * the driver's plans and publishes to its own Raft. Every choice is the driver's.
+ */
+import type { ControllerCommand, ControllerCommandResult, ControllerState } from
+  '../../spec/controller/state-machine.js';
+import type { GroupCommand, GroupResult, ShardFacts } from '../../spec/group/types.js';
+import type { MigrationBugs } from '../../spec/migration/bugs.js';
+import { stepDriver, type DriverInput } from '../../spec/migration/driver-step.js';
+import { idleDriver, type DriverState, type Send } from '../../spec/migration/types.js';
+import type { ClusterLayout } from './api.js';
+import type { LoopContext } from './loop-context.js';
+import type { RequestChannel } from './request-channel.js';
+
+const tickTimer = 'driver-tick';
+
+/** A request the tick resends is not sent again while one copy is still unanswered. */
+const requestTimeoutFactor = 4;
+
+interface FactsPending {
+  readonly epoch: number;
+  src?: ShardFacts;
+  dst?: ShardFacts;
+}
+
+export interface DriverHostDependencies {
+  readonly context: LoopContext;
+  readonly layout: ClusterLayout;
+  readonly channel: RequestChannel;
+  readonly bugs: MigrationBugs;
+  controllerState(): ControllerState;
+  propose(command: ControllerCommand): void;
+}
+
+export class DriverHost {
+  private driver: DriverState = idleDriver;
+  private active = false;
+  private readonly facts = new Map<number, FactsPending>();
+  private readonly inFlight = new Set<string>();
+  /** gid -> the server believed to lead that group. */
+  private readonly leaders = new Map<number, string>();
+
+  constructor(private readonly dependencies: DriverHostDependencies) {}
+
+  get isActive(): boolean {
+    return this.active;
+  }
+
+  get beliefs(): DriverState {
+    return this.driver;
+  }
+
+  start(): void {
+    if (this.active) return;
+    this.active = true;
+    this.run({ type: 'start' });
+    this.armTick();
+  }
+
+  /** Leadership lost (or the server died): the next leader's driver recovers from facts. */
+  stop(): void {
+    this.active = false;
+    this.driver = idleDriver;
+    this.facts.clear();
+    this.inFlight.clear();
+    this.dependencies.context.timers.cancelTimer(tickTimer);
+  }
+
+  applied(result: ControllerCommandResult): void {
+    if (this.active) this.run({ type: 'applied', result });
+  }
+
+  private armTick(): void {
+    const { context } = this.dependencies;
+    context.timers.setTimer(tickTimer, context.tuning.driverRetryMs, () => {
+      if (!this.active || context.isDead()) return;
+      this.run({ type: 'tick' });
+      this.armTick();
+    });
+  }
+
+  private run(input: DriverInput): void {
+    const { bugs } = this.dependencies;
+    const step = stepDriver(this.dependencies.controllerState(), this.driver, input, bugs);
+    this.driver = step.driver;
+    step.sends.forEach((send) => void this.send(send));
+    step.proposals.forEach((command) => this.dependencies.propose(command));
+  }
+
+  private servers(gid: number): readonly string[] {
+    const configs = this.dependencies.controllerState().configs;
+    return configs[configs.length - 1]?.groups[gid] ?? this.dependencies.layout.groups[gid] ?? [];
+  }
+
+  private target(gid: number): string | undefined {
+    return this.leaders.get(gid) ?? this.servers(gid)[0];
+  }
+
+  /** The next server of the group after `server`: a wrong leader or a silent one. */
+  private rotate(gid: number, server: string, hint: string | null): void {
+    const servers = this.servers(gid);
+    const next = hint !== null && servers.includes(hint)
+      ? hint
+      : servers[(servers.indexOf(server) + 1) % servers.length];
+    if (next !== undefined) this.leaders.set(gid, next);
+  }
+
+  private async send({ to: gid, command }: Send): Promise<void> {
+    const { context, channel } = this.dependencies;
+    const server = this.target(gid);
+    const key = requestKey(gid, command);
+    if (server === undefined || this.inFlight.has(key)) return;
+    this.inFlight.add(key);
+    const timeoutMs = requestTimeoutFactor * context.tuning.driverRetryMs;
+    const reply = await channel.request(server, { type: 'group', command }, timeoutMs);
+    this.inFlight.delete(key);
+    if (!this.active || context.isDead()) return;
+    if (reply === null) return this.rotate(gid, server, null);
+    if (reply.type === 'wrong-leader') return this.rotate(gid, server, reply.leader);
+    if (reply.type !== 'group-result') {
+      context.log(`driver: ${gid} answered ${JSON.stringify(reply)} to ${command.type}`);
+      return;
+    }
+    this.leaders.set(gid, server);
+    if (command.type === 'query-shard') this.collectFacts(gid, command.shard, reply.result);
+    else this.run({ type: 'reply', command, result: reply.result });
+  }
+
+  /** The two facts queries of a recovering shard go back to the driver as one input. */
+  private collectFacts(gid: number, shard: number, result: GroupResult): void {
+    if (result.type !== 'facts') return;
+    const identity = this.dependencies.controllerState().next?.moves.find(
+      (move) => move.shard === shard);
+    if (identity === undefined) return;
+    let pending = this.facts.get(shard);
+    if (pending === undefined || pending.epoch !== identity.epoch) {
+      pending = { epoch: identity.epoch };
+      this.facts.set(shard, pending);
+    }
+    if (gid === identity.src) pending.src = result.facts;
+    if (gid === identity.dst) pending.dst = result.facts;
+    const srcKnown = identity.src === 0 || pending.src !== undefined;
+    const dstKnown = identity.dst === 0 || pending.dst !== undefined;
+    if (!srcKnown || !dstKnown) return;
+    this.facts.delete(shard);
+    this.run({ type: 'facts', shard, src: pending.src ?? null, dst: pending.dst ?? null });
+  }
+}
+
+function requestKey(gid: number, command: GroupCommand): string {
+  const identity = 'identity' in command ? command.identity : null;
+  const shard = command.type === 'query-shard' ? command.shard : identity?.shard;
+  return `${gid}|${command.type}|${String(shard)}|${String(identity?.epoch)}`;
+}

@@ -1,0 +1,78 @@
+/**
+ * The state machine a replica applies committed commands to: the controller's
+ * (spec/controller/state-machine.ts) or one group's (spec/group/state-machine.ts, over B+ tree
+ * maps). Each turns a command into the reply its proposer gets; neither decides anything.
+ */
+import {
+  applyControllerCommand, initialControllerState, type ControllerCommand,
+  type ControllerCommandResult, type ControllerState,
+} from '../../spec/controller/state-machine.js';
+import { noControllerBugs, type ControllerBugs } from '../../spec/controller/bugs.js';
+import { BTreeMap } from '../../spec/group/btree-map.js';
+import { emptyGroup, type EmptyMaps } from '../../spec/group/group.js';
+import { applyGroupCommand, servedShards } from '../../spec/group/state-machine.js';
+import type { GroupCommand, GroupState } from '../../spec/group/types.js';
+import { noMigrationBugs, type MigrationBugs } from '../../spec/migration/bugs.js';
+import type { ReplyBody } from './wire.js';
+
+/** The runtime's maps: B+ trees, so a put into a large shard copies O(log n) nodes. */
+export const btreeMaps: EmptyMaps = { kv: BTreeMap.empty(), dedup: BTreeMap.empty() };
+
+export interface ControllerMachine {
+  readonly kind: 'controller';
+  state: ControllerState;
+  apply(command: unknown): { reply: ReplyBody; result: ControllerCommandResult };
+}
+
+export interface GroupMachine {
+  readonly kind: 'group';
+  readonly gid: number;
+  state: GroupState;
+  apply(command: unknown): { reply: ReplyBody };
+}
+
+export type ReplicaMachine = ControllerMachine | GroupMachine;
+
+export function controllerMachine(
+  shardCount: number,
+  bugs: Partial<ControllerBugs> = {},
+): ControllerMachine {
+  const allBugs = { ...noControllerBugs, ...bugs };
+  const machine: ControllerMachine = {
+    kind: 'controller',
+    state: initialControllerState(shardCount),
+    apply(command) {
+      const applied = applyControllerCommand(machine.state, command as ControllerCommand, allBugs);
+      machine.state = applied.state;
+      const result = applied.result;
+      // A configuration is published once every move into it is done (num <= current).
+      const published = result.type === 'config' && result.config.num <= applied.state.current;
+      return { reply: { type: 'controller-result', result, published }, result };
+    },
+  };
+  return machine;
+}
+
+export function groupMachine(
+  gid: number,
+  shardCount: number,
+  bugs: Partial<MigrationBugs> = {},
+): GroupMachine {
+  const allBugs = { ...noMigrationBugs, ...bugs };
+  const machine: GroupMachine = {
+    kind: 'group',
+    gid,
+    state: emptyGroup(gid, shardCount, btreeMaps),
+    apply(command) {
+      const applied = applyGroupCommand(machine.state, command as GroupCommand, allBugs);
+      machine.state = applied.state;
+      return { reply: { type: 'group-result', result: applied.result } };
+    },
+  };
+  return machine;
+}
+
+/** The shards a replica's applied state serves ([] for the controller). */
+export function machineShards(machine: ReplicaMachine): number[] {
+  return machine.kind === 'group' ? servedShards(machine.state) : [];
+}

@@ -1,0 +1,223 @@
+/**
+ * One server of the cluster (DESIGN §2 and §5): a Raft replica of the controller group or of
+ * one replica group, whose every state change is a call of a spec function. raft-loop.ts runs
+ * the Raft step function over the injected storage, transport and timers; replica-machine.ts
+ * applies committed commands; driver-host.ts runs the migration driver at the controller
+ * leader; requests.ts answers clients. This file wires them together and owns the lifecycle:
+ * start (load storage, restart Raft from it), stop (clean), crash (nothing more happens).
+ */
+import { assert } from '../../spec/assert.js';
+import { initialNode } from '../../spec/raft/node.js';
+import type { IndexedEntry, Input, RaftNode, Snapshot } from '../../spec/raft/types.js';
+import { noMigrationBugs } from '../../spec/migration/bugs.js';
+import { describeRecovery } from '../wal/errors.js';
+import { segmentBytesDefault, WalStorage } from '../wal/wal-storage.js';
+import type {
+  Server, ServerOptions, ServerRole, ServerStatus, ServerView,
+} from './api.js';
+import { DriverHost } from './driver-host.js';
+import { mapJsonCodec, stringifyWithMaps } from './json-maps.js';
+import type { LoopContext } from './loop-context.js';
+import { PendingReplies } from './pending-replies.js';
+import { RaftLoop } from './raft-loop.js';
+import {
+  controllerMachine, groupMachine, machineShards, type ReplicaMachine,
+} from './replica-machine.js';
+import { RequestChannel } from './request-channel.js';
+import { handleFrame } from './requests.js';
+import { resolveTuning } from './tuning.js';
+
+type Node = RaftNode<unknown, unknown>;
+
+/** Where `name` sits in the layout: its Raft group's members and its own Raft id. */
+function placement(options: ServerOptions): { peers: readonly string[]; gid: number | null } {
+  const { layout, name } = options;
+  if (layout.controllers.includes(name)) return { peers: layout.controllers, gid: null };
+  for (const [gid, servers] of Object.entries(layout.groups)) {
+    if (servers.includes(name)) return { peers: servers, gid: Number(gid) };
+  }
+  throw new Error(`${name} is in no Raft group of the layout`);
+}
+
+export class NodeServer implements Server {
+  readonly name: string;
+  readonly machine: ReplicaMachine;
+  readonly context: LoopContext;
+  readonly storage: WalStorage<unknown, unknown>;
+  readonly replies = new PendingReplies();
+  readonly channel: RequestChannel;
+  readonly driver: DriverHost | null;
+  private loop: RaftLoop | null = null;
+  private appliedIndex = 0;
+  private stepCount = 0;
+  private phase: 'new' | 'starting' | 'running' | 'stopped' | 'crashed' = 'new';
+
+  constructor(readonly options: ServerOptions) {
+    this.name = options.name;
+    const { peers, gid } = placement(options);
+    const environment = options.environment;
+    const tuning = resolveTuning(options.tuning);
+    this.context = {
+      name: options.name, peers, tuning,
+      transport: environment.transport, timers: environment.timers,
+      clock: environment.clock, random: environment.random, log: environment.log,
+      isDead: () => this.phase === 'stopped' || this.phase === 'crashed',
+      fatal: (error) => this.fail(error),
+    };
+    const shardCount = options.layout.shardCount;
+    this.machine = gid === null
+      ? controllerMachine(shardCount, options.bugs?.controller)
+      : groupMachine(gid, shardCount, options.bugs?.migration);
+    const bound = tuning.maxRaftStateBytes;
+    this.storage = new WalStorage<unknown, unknown>({
+      fileSystem: environment.fileSystem,
+      directory: environment.directory,
+      commandCodec: mapJsonCodec<unknown>(),
+      snapshotCodec: mapJsonCodec<unknown>(),
+      segmentBytes: bound === null ? segmentBytesDefault : Math.min(bound, segmentBytesDefault),
+      onRecovery: (event) => environment.log(`${this.name}: ${describeRecovery(event)}`),
+    });
+    this.channel = new RequestChannel(environment.transport, environment.timers, 'request-');
+    this.driver = this.machine.kind !== 'controller' ? null : new DriverHost({
+      context: this.context, layout: options.layout, channel: this.channel,
+      bugs: { ...noMigrationBugs, ...options.bugs?.migration },
+      controllerState: () => (this.machine.kind === 'controller' ? this.machine.state : never()),
+      propose: (command) => this.loop?.propose(command, () => undefined),
+    });
+  }
+
+  get raft(): RaftLoop | null {
+    return this.loop;
+  }
+
+  async start(): Promise<void> {
+    assert(this.phase === 'new', `start() on a ${this.phase} server`);
+    this.phase = 'starting';
+    const loaded = await this.storage.load();
+    if (this.context.isDead()) return;
+    const peers = this.context.peers;
+    const initial: Node = initialNode(peers.indexOf(this.name), peers.length);
+    this.loop = new RaftLoop(initial, this.context, this.storage, {
+      maxEntriesPerAppend: this.context.tuning.maxEntriesPerAppend,
+      preVote: this.context.tuning.preVote,
+      checkQuorum: this.context.tuning.checkQuorum,
+      ...(this.options.bugs?.raft === undefined ? {} : { bugs: this.options.bugs.raft }),
+    }, {
+      applyEntry: (entry) => this.applyEntry(entry),
+      restoreSnapshot: (snapshot) => this.restoreSnapshot(snapshot),
+      snapshotPoint: () => ({ index: this.appliedIndex, data: this.machine.state }),
+      afterStep: (before, after, input, effects) => this.afterStep(before, after, input, effects),
+    });
+    this.context.transport.onFrame((from, frame) => {
+      if (!this.context.isDead() && this.loop !== null) handleFrame(this, from, frame);
+    });
+    const entries = loaded.entries.map((entry) => ({ term: entry.term,
+      command: entry.command === undefined ? null : entry.command }));
+    await this.loop.restart({ hardState: loaded.hardState, snapshot: loaded.snapshot, entries });
+    if (!this.context.isDead()) this.phase = 'running';
+  }
+
+  async stop(): Promise<void> {
+    if (this.phase === 'stopped' || this.phase === 'crashed') return;
+    const draining = this.loop?.drain();
+    this.phase = 'stopped';
+    this.shutDownVolatile();
+    await draining?.catch(() => undefined);
+    await this.storage.close();
+  }
+
+  crash(): void {
+    if (this.phase === 'crashed') return;
+    this.phase = 'crashed';
+    this.shutDownVolatile();
+  }
+
+  private shutDownVolatile(): void {
+    this.context.timers.cancelAllTimers();
+    this.driver?.stop();
+    this.channel.abandon();
+  }
+
+  private fail(error: unknown): void {
+    const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    this.context.log(`${this.name}: fatal: ${reason}`);
+    this.crash();
+    this.options.onFatal?.(error);
+  }
+
+  /** The reply for a command proposed by this leader: named `wrong-leader` when it cannot. */
+  leaderName(): string | null {
+    const leader = this.loop?.raft.leader ?? null;
+    return leader === null ? null : (this.context.peers[leader] ?? null);
+  }
+
+  status(): ServerStatus | null {
+    if (this.phase !== 'running' || this.loop === null) return null;
+    const raft = this.loop.raft;
+    const role: ServerRole = raft.role === 'precandidate' ? 'candidate' : raft.role;
+    const sizes = this.storage.sizes();
+    return {
+      name: this.name, role, term: raft.currentTerm, commitIndex: raft.commitIndex,
+      appliedIndex: this.appliedIndex, logBytes: sizes.logBytes,
+      snapshotBytes: sizes.snapshotBytes, shards: machineShards(this.machine),
+    };
+  }
+
+  view(): ServerView | null {
+    if (this.phase !== 'running' || this.loop === null) return null;
+    const common = { name: this.name, raft: this.loop.raft, appliedIndex: this.appliedIndex };
+    return this.machine.kind === 'controller'
+      ? { kind: 'controller', ...common, state: this.machine.state }
+      : { kind: 'group', gid: this.machine.gid, ...common, state: this.machine.state };
+  }
+
+  private applyEntry(entry: IndexedEntry<unknown>): void {
+    assert(entry.index === this.appliedIndex + 1, `apply ${entry.index} after ${this.appliedIndex}`);
+    this.appliedIndex = entry.index;
+    const raft = this.loop!.raft;
+    if (entry.command === null) {
+      // This leader's own no-op applied: its applied state is the latest; the driver starts.
+      const ownNoOp = raft.role === 'leader' && entry.term === raft.currentTerm;
+      if (ownNoOp) this.driver?.start();
+      this.replies.applied(entry.index, entry.term, { type: 'wrong-leader', leader: null });
+    } else if (this.machine.kind === 'controller') {
+      const applied = this.machine.apply(entry.command);
+      this.replies.applied(entry.index, entry.term, applied.reply);
+      const type = (entry.command as { type?: unknown }).type;
+      if (type === 'plan' || type === 'publish') this.driver?.applied(applied.result);
+    } else {
+      this.replies.applied(entry.index, entry.term, this.machine.apply(entry.command).reply);
+    }
+    const bound = this.context.tuning.maxRaftStateBytes;
+    if (bound !== null && this.storage.sizes().logBytes > bound) this.loop!.requestSnapshot();
+  }
+
+  private restoreSnapshot(snapshot: Snapshot<unknown>): void {
+    assert(snapshot.lastIncludedIndex >= this.appliedIndex, 'a snapshot never goes back');
+    this.machine.state = snapshot.data as never;
+    this.appliedIndex = snapshot.lastIncludedIndex;
+  }
+
+  private afterStep(before: Node, after: Node, input: Input<unknown, unknown>, effects: unknown[]) {
+    const leading = after.role === 'leader' && after.currentTerm === before.currentTerm;
+    if (before.role === 'leader' && !leading) {
+      this.replies.failAll(this.leaderName());
+      this.driver?.stop();
+    }
+    const onStep = this.options.onStep;
+    if (onStep === undefined) return;
+    // Plain JSON, maps as entry lists: what a trace file holds.
+    const plain = JSON.parse(stringifyWithMaps({ input, effects })) as {
+      input: unknown; effects: unknown[];
+    };
+    onStep({ node: this.name, step: this.stepCount++, ...plain });
+  }
+}
+
+function never(): never {
+  throw new Error('unreachable');
+}
+
+export function createServer(options: ServerOptions): Server {
+  return new NodeServer(options);
+}

@@ -1,0 +1,31 @@
+/**
+ * The node shell's timing and batching defaults, in one place (ServerTuning in api.ts). The
+ * election timeout range is the MIT lab's order of magnitude, several heartbeats wide so that
+ * one lost heartbeat does not start an election.
+ */
+import { assert } from '../../spec/assert.js';
+import type { ServerTuning } from './api.js';
+
+export const defaultTuning: ServerTuning = {
+  electionTimeoutMs: [300, 600],
+  heartbeatIntervalMs: 50,
+  maxRaftStateBytes: null,
+  maxEntriesPerAppend: 64,
+  preVote: true,
+  checkQuorum: true,
+  driverRetryMs: 100,
+};
+
+/** The defaults overridden by `tuning`, checked once so that the loop can trust them. */
+export function resolveTuning(tuning: Partial<ServerTuning> = {}): ServerTuning {
+  const resolved = { ...defaultTuning, ...tuning };
+  const [low, high] = resolved.electionTimeoutMs;
+  assert(low > 0 && high >= low, `bad election timeout range [${low}, ${high}]`);
+  assert(resolved.heartbeatIntervalMs > 0, 'the heartbeat interval must be positive');
+  assert(resolved.heartbeatIntervalMs < low, 'heartbeats must come before elections time out');
+  assert(resolved.maxEntriesPerAppend >= 1, 'an append carries at least one entry');
+  assert(resolved.driverRetryMs > 0, 'the driver retry interval must be positive');
+  const bound = resolved.maxRaftStateBytes;
+  assert(bound === null || bound > 0, `bad maxRaftStateBytes ${String(bound)}`);
+  return resolved;
+}

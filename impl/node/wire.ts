@@ -1,0 +1,93 @@
+/**
+ * The wire protocol between servers and clerks: every frame is one JSON object in UTF-8 (maps
+ * as json-maps.ts writes them).
+ *
+ * - `raft`: a Raft message between two replicas of one Raft group (spec/raft/types.ts).
+ * - `request` / `reply`, matched by the sender's `id`: a key/value request to a group, a
+ *   controller command (register-client, query; join / leave / move for admins only), a
+ *   migration command from a controller server to a group, or a status question.
+ *
+ * Decoding validates the shape of every frame, since it comes from a peer or a client: a
+ * malformed frame is a `null`, which the receiver logs and drops. What a command means is
+ * checked by the state machine, which refuses a malformed one with a result.
+ */
+import type { ControllerCommand, ControllerCommandResult } from
+  '../../spec/controller/state-machine.js';
+import type { ClientRequest, GroupCommand, GroupResult } from '../../spec/group/types.js';
+import type { Message } from '../../spec/raft/types.js';
+import type { ServerStatus } from './api.js';
+import { decodeText, encodeText, parseWithMaps, stringifyWithMaps } from './json-maps.js';
+import { isRaftMessage } from './wire-raft.js';
+
+export type RequestBody =
+  | { readonly type: 'kv'; readonly request: ClientRequest }
+  | { readonly type: 'controller'; readonly command: ControllerCommand }
+  | { readonly type: 'group'; readonly command: GroupCommand }
+  | { readonly type: 'status' };
+
+export type ReplyBody =
+  | { readonly type: 'group-result'; readonly result: GroupResult }
+  /** `published`: for a configuration result, whether config.num <= the applied current. */
+  | {
+      readonly type: 'controller-result';
+      readonly result: ControllerCommandResult;
+      readonly published: boolean;
+    }
+  | { readonly type: 'status'; readonly status: ServerStatus }
+  /** Not the leader (or it stopped leading before the answer): ask `leader` when named. */
+  | { readonly type: 'wrong-leader'; readonly leader: string | null }
+  /** A definitive refusal: the request did not and will not take effect. */
+  | { readonly type: 'refused'; readonly error: string };
+
+export type Frame =
+  | { readonly kind: 'raft'; readonly message: Message<unknown, unknown> }
+  | { readonly kind: 'request'; readonly id: number; readonly body: RequestBody }
+  | { readonly kind: 'reply'; readonly id: number; readonly body: ReplyBody };
+
+export function encodeFrame(frame: Frame): Uint8Array {
+  return encodeText(stringifyWithMaps(frame));
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const requestTypes = ['kv', 'controller', 'group', 'status'];
+const replyTypes = ['group-result', 'controller-result', 'status', 'wrong-leader', 'refused'];
+
+function isRequestBody(body: unknown): body is RequestBody {
+  if (!isObject(body) || !requestTypes.includes(body.type as string)) return false;
+  if (body.type === 'kv') return isObject(body.request);
+  if (body.type === 'controller' || body.type === 'group') return isObject(body.command);
+  return true;
+}
+
+function isReplyBody(body: unknown): body is ReplyBody {
+  if (!isObject(body) || !replyTypes.includes(body.type as string)) return false;
+  switch (body.type) {
+    case 'group-result':
+    case 'controller-result':
+      return isObject(body.result) && typeof body.result.type === 'string';
+    case 'status':
+      return isObject(body.status);
+    case 'wrong-leader':
+      return body.leader === null || typeof body.leader === 'string';
+    default:
+      return typeof body.error === 'string';
+  }
+}
+
+/** The frame in `bytes`, or null when it is not a well-formed frame. */
+export function decodeFrame(bytes: Uint8Array): Frame | null {
+  let value: unknown;
+  try {
+    value = parseWithMaps(decodeText(bytes));
+  } catch {
+    return null;
+  }
+  if (!isObject(value)) return null;
+  if (value.kind === 'raft') return isRaftMessage(value.message) ? (value as Frame) : null;
+  if (!Number.isSafeInteger(value.id)) return null;
+  if (value.kind === 'request') return isRequestBody(value.body) ? (value as Frame) : null;
+  if (value.kind === 'reply') return isReplyBody(value.body) ? (value as Frame) : null;
+  return null;
+}
