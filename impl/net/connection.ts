@@ -37,6 +37,9 @@ export interface ConnectionEvents {
 
 type Phase = 'handshake' | 'open' | 'closed';
 
+/** HELLO, CHALLENGE and AUTH are well under this (names are at most 255 bytes each). */
+const handshakeFrameBytesMax = 1024;
+
 export class Connection {
   peer: string | null;
   private phase: Phase = 'handshake';
@@ -61,7 +64,8 @@ export class Connection {
     private readonly events: ConnectionEvents,
   ) {
     this.peer = dialTo;
-    this.reader = new FrameReader(settings.maxFrameBytes);
+    // A stranger gets small frames only, until it has proved a secret.
+    this.reader = new FrameReader(Math.min(handshakeFrameBytesMax, settings.maxFrameBytes));
     socket.setNoDelay(true);
     // A peer whose machine vanished without closing the connection is noticed within seconds.
     socket.setKeepAlive(true, 1000);
@@ -178,6 +182,7 @@ export class Connection {
     this.sendKey = sendKey;
     this.receiveKey = receiveKey;
     this.phase = 'open';
+    this.reader.maxFrameBytes = this.settings.maxFrameBytes;
     const queued = this.queued;
     this.queued = [];
     for (const frame of queued) this.send(frame.payload, frame.channel);

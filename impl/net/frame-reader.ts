@@ -13,7 +13,8 @@ export class FrameReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
 
-  constructor(private readonly maxFrameBytes: number) {}
+  /** Raised once the peer has authenticated (connection.ts). */
+  constructor(public maxFrameBytes: number) {}
 
   /** Adds received bytes; returns the frames they complete, in order. */
   push(chunk: Buffer): Buffer[] {

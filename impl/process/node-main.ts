@@ -12,6 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { isClientName, TcpTransport } from '../net/tcp-transport.js';
 import type { Server, StepRecord } from '../node/api.js';
 import { createServer } from '../node/server.js';
+import { defaultTuning } from '../node/tuning.js';
 import { entropySeed } from '../random/entropy-seed.js';
 import { SeededRandom } from '../random/seeded-random.js';
 import { NodeFileSystem } from '../real/node-file-system.js';
@@ -20,6 +21,7 @@ import { allNodes, layoutOf, readClusterFile, type ClusterFile } from './cluster
 import { decodeControlRequest, encodeControl, type FaultSettings } from './control.js';
 import { faultsFor, readNetworkState } from './network.js';
 import { ClusterPaths } from './paths.js';
+import { LimitedTransport } from './request-limits.js';
 import { readSecrets } from './secrets.js';
 
 /** How often the node checks that DIR still names it as the running process. */
@@ -45,6 +47,16 @@ function applyFaults(transport: TcpTransport, faults: FaultSettings): void {
   transport.faults.isolated = faults.isolated;
 }
 
+/**
+ * Frames carry Raft appends of up to maxEntriesPerAppend entries, each holding at most one
+ * value (JSON-escaped: twice its bytes covers ordinary text), plus snapshots; the default leaves
+ * room for 64 maximal values on top of 16 MiB.
+ */
+function maxFrameBytes(file: ClusterFile): number {
+  const { maxValueBytes, maxKeyBytes } = file.settings;
+  return 16 * 2 ** 20 + defaultTuning.maxEntriesPerAppend * (2 * maxValueBytes + maxKeyBytes);
+}
+
 async function openTransport(file: ClusterFile, paths: ClusterPaths, name: string) {
   const secrets = readSecrets(paths);
   const peers = Object.fromEntries(
@@ -52,7 +64,7 @@ async function openTransport(file: ClusterFile, paths: ClusterPaths, name: strin
   );
   const transport = await TcpTransport.start({
     name, secret: secrets.cluster, clientSecret: secrets.client, listen: file.addresses[name]!,
-    peers, log, maxFrameBytes: 16 * 2 ** 20 + 4 * file.settings.maxValueBytes,
+    peers, log, maxFrameBytes: maxFrameBytes(file),
   });
   const index = allNodes(file).indexOf(name);
   applyFaults(transport, faultsFor(readNetworkState(paths), name, index));
@@ -104,7 +116,7 @@ async function main(): Promise<void> {
     name,
     layout: layoutOf(file),
     environment: {
-      transport, fileSystem: new NodeFileSystem(), directory: paths.dataDirectory(name),
+      transport: new LimitedTransport(transport, file.settings), fileSystem: new NodeFileSystem(), directory: paths.dataDirectory(name),
       clock: new RealClock(), timers: new RealTimers(), random: new SeededRandom(entropySeed()),
       log,
     },

@@ -155,7 +155,7 @@ test('an oversized frame is dropped, logged, its connection closed; serving goes
   header.writeUInt32BE(4097);
   socket.write(Buffer.concat([header, Buffer.alloc(100)]));
   await until(() => closed, 'the server to close the connection');
-  assert.match(logs[0]!, 'frame of 4097 bytes exceeds the maximum of 4096');
+  assert.match(logs[0]!, 'frame of 4097 bytes exceeds the maximum of 1024');
   b.transport.send('a', text('after'));
   await until(() => a.received.length === 1, 'a frame after the oversized one');
   a.transport.send('b', Buffer.alloc(5000));

@@ -1,0 +1,109 @@
+// `shardkv cluster` with real processes (CONTRACT, "The cluster"): the files start writes, the
+// status JSON, kill / restart (also concurrently on one DIR), stop leaving no process, and the
+// exit codes of a DIR with or without a cluster.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runningPid } from '../../impl/process/pids.js';
+import { runCli } from '../helpers/cli.js';
+import { TestCluster } from './harness.js';
+
+let cluster: TestCluster;
+
+test.before(async () => {
+  cluster = await TestCluster.start({ groups: 2, servers: 3, controllers: 3 });
+});
+
+test.after(async () => {
+  await cluster?.destroy();
+});
+
+const statusKeys = ['name', 'pid', 'alive', 'role', 'term', 'commitIndex', 'logBytes',
+  'snapshotBytes', 'shards'];
+
+test('start writes the cluster file and both secrets readable by their owner only', () => {
+  for (const secret of ['cluster.secret', 'client.secret']) {
+    assert.is(statSync(join(cluster.directory, secret)).mode & 0o777, 0o600, secret);
+  }
+  assert.equal(cluster.nodes, ['ctl-0', 'ctl-1', 'ctl-2', 'g100-0', 'g100-1', 'g100-2',
+    'g101-0', 'g101-1', 'g101-2']);
+  assert.equal(cluster.groupServers(101), ['g101-0', 'g101-1', 'g101-2']);
+});
+
+test('status --json: every node alive, one controller leader, exactly the fields', async () => {
+  const status = await cluster.ok<{ nodes: Record<string, unknown>[] }>('cluster', 'status');
+  assert.equal(Object.keys(status), ['nodes']);
+  assert.is(status.nodes.length, 9);
+  for (const node of status.nodes) {
+    assert.equal(Object.keys(node), statusKeys);
+    assert.is(node['alive'], true);
+    assert.ok(['leader', 'follower', 'candidate'].includes(node['role'] as string));
+    assert.ok(Number.isInteger(node['pid']));
+  }
+  const controllers = status.nodes.filter((node) => String(node['name']).startsWith('ctl-'));
+  assert.ok(controllers.some((node) => node['role'] === 'leader'));
+  for (const node of controllers) assert.equal(node['shards'], []);
+});
+
+test('kill: the process is gone, status reports it dead with nulls; restart brings it back',
+  async () => {
+    const pid = await cluster.kill('g100-1');
+    assert.throws(() => process.kill(pid, 0));
+    const dead = (await cluster.status()).find((node) => node.name === 'g100-1')!;
+    assert.equal(dead, { name: 'g100-1', pid: null, alive: false, role: null, term: null,
+      commitIndex: null, logBytes: null, snapshotBytes: null, shards: null });
+    const again = await cluster.cli('cluster', 'kill', '--node', 'g100-1');
+    assert.is(again.code, 1);
+    assert.match(again.stderr, 'g100-1 is not running');
+    const restarted = await cluster.restart('g100-1');
+    assert.is(restarted.alive, true);
+    assert.ok(restarted.pid !== pid);
+  });
+
+test('concurrent kill and restart calls on one DIR leave each node in one clear state',
+  async () => {
+    const runs = await Promise.all([
+      cluster.cli('cluster', 'kill', '--node', 'g101-0'),
+      cluster.cli('cluster', 'restart', '--node', 'g101-0'),
+      cluster.cli('cluster', 'kill', '--node', 'g101-0'),
+      cluster.cli('cluster', 'restart', '--node', 'g101-1'),
+      cluster.cli('cluster', 'kill', '--node', 'g101-1'),
+    ]);
+    for (const run of runs) {
+      assert.ok(run.code === 0 || /not running/.test(run.stderr), `${run.code} ${run.stderr}`);
+    }
+    const pids = (await cluster.status()).map((node) => node.pid).filter((pid) => pid !== null);
+    assert.is(new Set(pids).size, pids.length, 'no node runs twice');
+    for (const name of ['g101-0', 'g101-1']) {
+      if (runningPid(cluster.cluster.paths, name) === null) await cluster.restart(name);
+    }
+    assert.ok((await cluster.status()).every((node) => node.alive));
+  });
+
+test('commands given a DIR without a cluster exit 2; start on a cluster DIR exits 2', async () => {
+  for (const argv of [['cluster', 'status'], ['cluster', 'stop'], ['ctl', 'query'],
+    ['kv', 'get', 'k']]) {
+    const run = await runCli(...argv, '--dir', join(cluster.directory, 'nodes'));
+    assert.is(run.code, 2, argv.join(' '));
+    assert.match(run.stderr, 'holds no cluster');
+  }
+  const again = await cluster.cli('cluster', 'start');
+  assert.is(again.code, 2);
+  assert.match(again.stderr, 'already holds a cluster');
+  assert.is((await cluster.cli('cluster', 'kill', '--node', 'g999-0')).code, 2);
+  assert.is((await cluster.cli('cluster', 'frobnicate')).code, 2);
+  assert.is((await cluster.cli('cluster', 'net', '--unreliable', 'maybe')).code, 2);
+});
+
+test('stop ends every process and leaves none behind; status then reports all dead',
+  async () => {
+    const pids = (await cluster.status()).map((node) => node.pid!);
+    const stopped = await cluster.ok<{ stopped: string[] }>('cluster', 'stop');
+    assert.is(stopped.stopped.length, 9);
+    for (const pid of pids) assert.throws(() => process.kill(pid, 0), `pid ${pid}`);
+    const status = await cluster.status();
+    assert.ok(status.every((node) => !node.alive && node.role === null));
+  });
+
+test.run();
