@@ -117,14 +117,16 @@ export class Connection {
 
   private receive(chunk: Buffer): void {
     if (this.phase === 'closed') return;
-    let frames: Buffer[];
-    try {
-      frames = this.reader.push(chunk);
-    } catch (error) {
-      return this.fail((error as Error).message);
-    }
-    for (const body of frames) {
-      if (this.isClosed()) return;
+    this.reader.append(chunk);
+    // One frame at a time: the handshake raises the frame limit for the frames after it.
+    for (;;) {
+      let body: Buffer | null;
+      try {
+        body = this.reader.next();
+      } catch (error) {
+        return this.fail((error as Error).message);
+      }
+      if (body === null || this.isClosed()) return;
       if (this.phase === 'open') this.receiveData(body);
       else if (this.dialTo === null) this.acceptHandshake(body);
       else this.dialHandshake(body);
