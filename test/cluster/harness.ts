@@ -15,9 +15,11 @@ import {
   clusterStatus, killNode, openCluster, restartNode, type OpenCluster,
 } from '../../impl/process/cluster-nodes.js';
 import { startCluster } from '../../impl/process/cluster-start.js';
+import { openClerk, type ClerkRole, type ClerkSession } from '../../impl/process/clerk-session.js';
 import type { NodeReport } from '../../impl/process/cluster-status.js';
 import { runningPid } from '../../impl/process/pids.js';
 import { waitForExit } from '../../impl/process/spawn.js';
+import type { Outcome } from '../../impl/node/api.js';
 import { runCli, type CliRun } from '../helpers/cli.js';
 
 export interface TestClusterOptions {
@@ -26,6 +28,7 @@ export interface TestClusterOptions {
   readonly controllers?: number;
   readonly shards?: number;
   readonly maxRaftStateBytes?: number;
+  readonly maxValueBytes?: number;
 }
 
 const live = new Set<TestCluster>();
@@ -34,6 +37,8 @@ process.on('exit', () => {
 });
 
 export class TestCluster {
+  private readonly sessions = new Set<ClerkSession>();
+
   private constructor(readonly directory: string, readonly cluster: OpenCluster) {}
 
   static async start(options: TestClusterOptions = {}): Promise<TestCluster> {
@@ -49,7 +54,7 @@ export class TestCluster {
       },
       settings: {
         maxRaftStateBytes: options.maxRaftStateBytes ?? null, maxKeyBytes: 1024,
-        maxValueBytes: 2 ** 20, trace: false,
+        maxValueBytes: options.maxValueBytes ?? 2 ** 20, trace: false,
       },
       readyTimeoutMs: 60_000,
     });
@@ -77,6 +82,13 @@ export class TestCluster {
     const run = await this.cli(group, subcommand, ...args, '--json');
     assert.is(run.code, 0, `${group} ${subcommand} ${args.join(' ')}: ${run.stderr}`);
     return run.json<T>();
+  }
+
+  /** A clerk on real TCP: `admin` may join / leave / move, `client` may not. */
+  async clerk(role: ClerkRole = 'client'): Promise<ClerkSession> {
+    const session = await openClerk(this.cluster, role);
+    this.sessions.add(session);
+    return session;
   }
 
   status(): Promise<NodeReport[]> {
@@ -116,6 +128,7 @@ export class TestCluster {
 
   /** Kills every process and removes DIR. */
   async destroy(): Promise<void> {
+    await Promise.all([...this.sessions].map((session) => session.close()));
     this.destroySync();
     live.delete(this);
   }
@@ -138,4 +151,10 @@ export async function eventually(
     assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
     await sleep(50);
   }
+}
+
+/** The value of an outcome that must be ok. */
+export function okValue<T>(outcome: Outcome<T>, what: string): T {
+  if (outcome.status !== 'ok') assert.unreachable(`${what}: ${outcome.status}: ${outcome.error}`);
+  return (outcome as { value: T }).value;
 }
