@@ -158,3 +158,10 @@ export function okValue<T>(outcome: Outcome<T>, what: string): T {
   if (outcome.status !== 'ok') assert.unreachable(`${what}: ${outcome.status}: ${outcome.error}`);
   return (outcome as { value: T }).value;
 }
+
+/** A key of shard `shard` (CONTRACT: key2shard is the first byte mod S; 'd' is 100). */
+export function keyOfShard(shard: number, suffix: string | number, shardCount = 10): string {
+  const first = 100 + shard;
+  assert.ok(first < 128 && shard < shardCount, `no one-byte key for shard ${shard}`);
+  return `${String.fromCharCode(first)}${suffix}`;
+}
