@@ -4,7 +4,6 @@
  * reconfigurations until `--timeout`. VALUE `-` reads standard input. A key or value over the
  * cluster's limits is refused before anything is sent (the nodes refuse it too).
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { UsageError } from '../checker/params.js';
 import { openCluster } from '../impl/process/cluster-nodes.js';
 import { openClerk } from '../impl/process/clerk-session.js';
@@ -23,21 +22,15 @@ export const timeoutFlag: FlagSpec = {
 const flags = [dirFlag, timeoutFlag, jsonFlag, helpFlag];
 
 /** Standard input, up to `limitBytes` + 1 bytes (one more tells "too large"). */
-function readStandardInput(limitBytes: number): string {
-  const descriptor = openSync('/dev/stdin', 'r');
+async function readStandardInput(limitBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
-  try {
-    while (total <= limitBytes) {
-      const chunk = Buffer.allocUnsafe(Math.min(2 ** 20, limitBytes + 1 - total));
-      const count = readSync(descriptor, chunk, 0, chunk.length, null);
-      if (count === 0) break;
-      chunks.push(chunk.subarray(0, count));
-      total += count;
-    }
-  } finally {
-    closeSync(descriptor);
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    total += (chunk as Buffer).length;
+    if (total > limitBytes) break;
   }
+  process.stdin.destroy();
   return Buffer.concat(chunks, total).toString('utf8');
 }
 
@@ -56,7 +49,7 @@ async function operate(
   const timeoutSeconds = positiveNumberFlag(args, 'timeout') ?? 10;
   const cluster = openCluster(requireDir(args));
   const limits = cluster.file.settings;
-  const value = given === '-' ? readStandardInput(limits.maxValueBytes) : given ?? '';
+  const value = given === '-' ? await readStandardInput(limits.maxValueBytes) : given ?? '';
   const refusal = sizeRefusal(key, value, limits);
   if (refusal !== null) return failed(`shardkv kv ${op}: ${refusal}; nothing was written`, args, io);
   const session = await openClerk(cluster, 'client');

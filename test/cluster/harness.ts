@@ -35,6 +35,13 @@ const live = new Set<TestCluster>();
 process.on('exit', () => {
   for (const cluster of live) cluster.destroySync();
 });
+// An interrupted run (Ctrl-C, a CI timeout) skips 'exit' hooks unless it exits itself.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const cluster of live) cluster.destroySync();
+    process.kill(process.pid, signal);
+  });
+}
 
 export class TestCluster {
   private readonly sessions = new Set<ClerkSession>();
