@@ -1,13 +1,13 @@
 // `shardkv cluster` with real processes (CONTRACT, "The cluster"): the files start writes, the
 // status JSON, kill / restart (also concurrently on one DIR), stop leaving no process, and the
 // exit codes of a DIR with or without a cluster.
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isNodeProcess, runningPid } from '../../impl/process/pids.js';
 import { runCli } from '../helpers/cli.js';
-import { TestCluster } from './harness.js';
+import { eventually, TestCluster } from './harness.js';
 
 let cluster: TestCluster;
 
@@ -97,6 +97,42 @@ test('commands given a DIR without a cluster exit 2; start on a cluster DIR exit
   assert.is((await cluster.cli('cluster', 'frobnicate')).code, 2);
   assert.is((await cluster.cli('cluster', 'net', '--unreliable', 'maybe')).code, 2);
 });
+
+test('isolate cuts the controller leader off (another is elected); heal brings it back',
+  async () => {
+    const leader = await cluster.leaderOf('ctl');
+    const term = (await cluster.status()).find((node) => node.name === leader)!.term!;
+    await cluster.ok('cluster', 'isolate', '--node', leader);
+    await eventually('another controller to lead in a later term', async () => {
+      const status = await cluster.status();
+      return status.some((node) => node.name.startsWith('ctl-') && node.name !== leader &&
+        node.role === 'leader' && node.term! > term);
+    });
+    const query = await cluster.ok<{ num: number }>('ctl', 'query', '--timeout', '20');
+    assert.is(query.num, 0);
+    const healed = await cluster.ok<{ isolated: string[] }>('cluster', 'heal');
+    assert.equal(healed.isolated, []);
+    await eventually('the isolated leader to follow the new term', async () => {
+      const status = await cluster.status();
+      const old = status.find((node) => node.name === leader)!;
+      const current = status.find((node) => node.role === 'leader' && node.name.startsWith('ctl'));
+      return old.role === 'follower' && current !== undefined && old.term === current.term;
+    });
+  });
+
+test('net --unreliable on then off: applied by every node and recorded for restarts',
+  async () => {
+    const on = await cluster.ok<{ unreliable: boolean; seed: number }>(
+      'cluster', 'net', '--unreliable', 'on', '--seed', '42');
+    assert.equal(on, { ok: true, unreliable: true, seed: 42 });
+    const recorded = JSON.parse(readFileSync(cluster.cluster.paths.networkFile, 'utf8'));
+    assert.equal(recorded, { unreliable: true, seed: 42, isolated: [] });
+    const query = await cluster.ok<{ num: number }>('ctl', 'query', '--timeout', '20');
+    assert.is(query.num, 0);
+    await cluster.ok('cluster', 'net', '--unreliable', 'off');
+    assert.is(JSON.parse(readFileSync(cluster.cluster.paths.networkFile, 'utf8')).unreliable,
+      false);
+  });
 
 test('stop ends every process and leaves none behind; status then reports all dead',
   async () => {
