@@ -19,6 +19,8 @@ import type { Random } from '../io/random.js';
 import type { Transport } from '../io/transport.js';
 import type { ClusterLayout, Outcome, PublishedConfig, ServerStatus } from '../node/api.js';
 import { RequestChannel } from '../node/request-channel.js';
+import { oversize } from '../node/request-limits.js';
+import { defaultTuning } from '../node/tuning.js';
 import { decodeFrame, type ReplyBody } from '../node/wire.js';
 import { GroupCaller, type Attempts } from './group-caller.js';
 
@@ -33,6 +35,9 @@ export interface ClerkOptions {
   readonly attemptTimeoutMs?: number;
   /** A pause after a round of servers none of which leads (default 25). */
   readonly retryPauseMs?: number;
+  /** Larger keys and values are refused before anything is sent (CONTRACT's defaults). */
+  readonly maxKeyBytes?: number;
+  readonly maxValueBytes?: number;
 }
 
 const ok = <T>(value: T): Outcome<T> => ({ status: 'ok', value });
@@ -71,11 +76,6 @@ export class Clerk {
 
   get name(): string {
     return this.options.transport.name;
-  }
-
-  /** The session id, once registered. */
-  get session(): number | null {
-    return this.clientId;
   }
 
   /** Registers a session (done by the first operation that needs one if not called). */
@@ -212,6 +212,11 @@ export class Clerk {
     value: string,
     deadline: number,
   ): Promise<Outcome<string>> {
+    const tooLarge = oversize(key, value, {
+      maxKeyBytes: this.options.maxKeyBytes ?? defaultTuning.maxKeyBytes,
+      maxValueBytes: this.options.maxValueBytes ?? defaultTuning.maxValueBytes,
+    });
+    if (tooLarge !== null) return refused(tooLarge);
     const session = await this.ensureSession(deadline);
     if (session.status !== 'ok') return session;
     const request = { client: session.value, seq: ++this.kvSeq, op, key, value };

@@ -48,6 +48,10 @@ export interface ServerTuning {
   readonly checkQuorum: boolean;
   /** The migration driver resends what its beliefs call for this often (its `tick`). */
   readonly driverRetryMs: number;
+  /** A key/value request with a longer key (UTF-8 bytes) is refused (CONTRACT: 1,024). */
+  readonly maxKeyBytes?: number;
+  /** ... or a longer value (CONTRACT: 1 MiB, `cluster start --max-value-bytes`). */
+  readonly maxValueBytes?: number;
 }
 
 /** Catalog switches inside a running server (`shardkv simulate --bug NAME`). */

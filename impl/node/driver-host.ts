@@ -46,14 +46,6 @@ export class DriverHost {
 
   constructor(private readonly dependencies: DriverHostDependencies) {}
 
-  get isActive(): boolean {
-    return this.active;
-  }
-
-  get beliefs(): DriverState {
-    return this.driver;
-  }
-
   start(): void {
     if (this.active) return;
     this.active = true;

@@ -50,9 +50,27 @@ export function stringifyWithMaps(value: unknown): string {
   return JSON.stringify(value, replacer);
 }
 
+/**
+ * The text of a log entry's command, computed once per command object: a leader writes each
+ * command to its WAL and sends it to every follower, often more than once. Commands are never
+ * changed after they are made, so the text stays right for the object's lifetime.
+ */
+const commandTexts = new WeakMap<object, string>();
+
+export function commandText(command: unknown): string {
+  if (typeof command !== 'object' || command === null) return stringifyWithMaps(command);
+  let text = commandTexts.get(command);
+  if (text === undefined) {
+    text = stringifyWithMaps(command);
+    commandTexts.set(command, text);
+  }
+  return text;
+}
+
 /** Parses JSON text, rebuilding maps; throws on malformed text or a malformed map. */
 export function parseWithMaps(text: string): unknown {
-  return JSON.parse(text, reviver) as unknown;
+  // Most frames hold no map; the plain parse is several times faster than one with a reviver.
+  return (text.includes(`"${mapTag}"`) ? JSON.parse(text, reviver) : JSON.parse(text)) as unknown;
 }
 
 const encoder = new TextEncoder();
@@ -61,7 +79,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /** A storage codec (impl/io/codec.ts) of JSON with maps, for commands and snapshot data. */
 export function mapJsonCodec<T>() {
   return {
-    encode: (value: T): Uint8Array => encoder.encode(stringifyWithMaps(value)),
+    encode: (value: T): Uint8Array => encoder.encode(commandText(value)),
     decode: (bytes: Uint8Array): T => parseWithMaps(decoder.decode(bytes)) as T,
   };
 }

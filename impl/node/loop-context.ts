@@ -2,7 +2,7 @@
 import type { Random } from '../io/random.js';
 import type { Clock, Timers } from '../io/clock.js';
 import type { Transport } from '../io/transport.js';
-import type { ServerTuning } from './api.js';
+import type { ResolvedTuning } from './tuning.js';
 
 export interface LoopContext {
   readonly name: string;
@@ -12,7 +12,7 @@ export interface LoopContext {
   readonly timers: Timers;
   readonly clock: Clock;
   readonly random: Random;
-  readonly tuning: ServerTuning;
+  readonly tuning: ResolvedTuning;
   readonly log: (line: string) => void;
   /** True after crash() or stop(): every callback and continuation checks it and returns. */
   isDead(): boolean;

@@ -36,8 +36,4 @@ export class PendingReplies {
     this.byIndex.clear();
     for (const waiter of all) waiter.reply({ type: 'wrong-leader', leader });
   }
-
-  get size(): number {
-    return this.byIndex.size;
-  }
 }

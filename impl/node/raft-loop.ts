@@ -21,6 +21,7 @@ import { RaftTimers } from './raft-timers.js';
 
 type Node = RaftNode<unknown, unknown>;
 type RaftEffect = Effect<unknown, unknown>;
+type RaftInput = Input<unknown, unknown>;
 
 /** Where a proposed command went: its log index and term, or null (not the leader). */
 export type Proposed = { readonly index: number; readonly term: number } | null;
@@ -37,8 +38,11 @@ export interface LoopHooks {
   /** The state machine's state and applied index, for a snapshot input. */
   snapshotPoint(): { readonly index: number; readonly data: unknown };
   /** After every step, with the node before and after it. */
-  afterStep(before: Node, after: Node, input: Input<unknown, unknown>, effects: RaftEffect[]): void;
+  afterStep(before: Node, after: Node, input: RaftInput, effects: RaftEffect[]): void;
 }
+
+/** Inputs waiting for the loop beyond which a peer's message is dropped (STYLE 7: bounded). */
+export const messagesQueuedMax = 10_000;
 
 type QueueItem =
   | Input<unknown, unknown>
@@ -79,6 +83,11 @@ export class RaftLoop {
 
   enqueue(item: QueueItem): void {
     if (this.context.isDead()) return;
+    if (item.type === 'message' && this.queue.length - this.head >= messagesQueuedMax) {
+      // Peers outrun the disk: drop, as a network would; Raft resends (paper §5.3).
+      this.context.log(`${this.context.name}: input queue full, dropped a raft message`);
+      return;
+    }
     this.queue.push(item);
     void this.drain();
   }
@@ -105,10 +114,6 @@ export class RaftLoop {
       this.idle = this.run();
     }
     return this.idle;
-  }
-
-  stopTimers(): void {
-    this.timers.cancelAll();
   }
 
   /**

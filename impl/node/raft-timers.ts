@@ -49,11 +49,4 @@ export class RaftTimers {
         this.enqueue({ type: 'heartbeat' });
       });
   }
-
-  cancelAll(): void {
-    for (const name of [electionTimer, heartbeatSoonTimer, heartbeatPeriodicTimer]) {
-      this.context.timers.cancelTimer(name);
-    }
-    this.periodicArmed = false;
-  }
 }

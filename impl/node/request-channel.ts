@@ -42,10 +42,6 @@ export class RequestChannel {
     this.waiting.get(id)?.(body);
   }
 
-  get inFlight(): number {
-    return this.waiting.size;
-  }
-
   /** Every request in flight resolves with null; later requests resolve with null at once. */
   close(): void {
     this.closed = true;

@@ -6,6 +6,7 @@
  */
 import type { ControllerCommand } from '../../spec/controller/state-machine.js';
 import type { GroupCommand } from '../../spec/group/types.js';
+import { oversize } from './request-limits.js';
 import type { NodeServer } from './server.js';
 import { decodeFrame, encodeFrame, type ReplyBody, type RequestBody } from './wire.js';
 
@@ -66,7 +67,8 @@ function refusalOf(server: NodeServer, from: string, body: RequestBody): string 
     case 'status':
       return null;
     case 'kv':
-      return kind === 'group' ? null : `${server.name} serves no keys`;
+      if (kind !== 'group') return `${server.name} serves no keys`;
+      return oversize(body.request.key, body.request.value, server.context.tuning);
     case 'controller': {
       if (kind !== 'controller') return `${server.name} is not a controller`;
       const type = (body.command as ControllerCommand).type;

@@ -28,6 +28,7 @@ import { handleFrame } from './requests.js';
 import { resolveTuning } from './tuning.js';
 
 type Node = RaftNode<unknown, unknown>;
+type RaftInput = Input<unknown, unknown>;
 
 /** Where `name` sits in the layout: its Raft group's members and its own Raft id. */
 function placement(options: ServerOptions): { peers: readonly string[]; gid: number | null } {
@@ -78,10 +79,12 @@ export class NodeServer implements Server {
       onRecovery: (event) => environment.log(`${this.name}: ${describeRecovery(event)}`),
     });
     this.channel = new RequestChannel(environment.transport, environment.timers, 'request-');
-    this.driver = this.machine.kind !== 'controller' ? null : new DriverHost({
+    const machine = this.machine;
+    this.driver = machine.kind !== 'controller' ? null : new DriverHost({
       context: this.context, layout: options.layout, channel: this.channel,
       bugs: { ...noMigrationBugs, ...options.bugs?.migration },
-      controllerState: () => (this.machine.kind === 'controller' ? this.machine.state : never()),
+      controllerState: () => machine.state,
+      // The driver learns what applied through `applied`, not through a reply.
       propose: (command) => this.loop?.propose(command, () => undefined),
     });
   }
@@ -145,7 +148,7 @@ export class NodeServer implements Server {
     this.options.onFatal?.(error);
   }
 
-  /** The reply for a command proposed by this leader: named `wrong-leader` when it cannot. */
+  /** The leader this server knows of in its term (itself when leading), named for clients. */
   leaderName(): string | null {
     const leader = this.loop?.raft.leader ?? null;
     return leader === null ? null : (this.context.peers[leader] ?? null);
@@ -172,7 +175,8 @@ export class NodeServer implements Server {
   }
 
   private applyEntry(entry: IndexedEntry<unknown>): void {
-    assert(entry.index === this.appliedIndex + 1, `apply ${entry.index} after ${this.appliedIndex}`);
+    const expected = this.appliedIndex + 1;
+    assert(entry.index === expected, `applying ${entry.index}, expected ${expected}`);
     this.appliedIndex = entry.index;
     const raft = this.loop!.raft;
     if (entry.command === null) {
@@ -198,7 +202,7 @@ export class NodeServer implements Server {
     this.appliedIndex = snapshot.lastIncludedIndex;
   }
 
-  private afterStep(before: Node, after: Node, input: Input<unknown, unknown>, effects: unknown[]) {
+  private afterStep(before: Node, after: Node, input: RaftInput, effects: unknown[]): void {
     const leading = after.role === 'leader' && after.currentTerm === before.currentTerm;
     if (before.role === 'leader' && !leading) {
       this.replies.failAll(this.leaderName());
@@ -212,10 +216,6 @@ export class NodeServer implements Server {
     };
     onStep({ node: this.name, step: this.stepCount++, ...plain });
   }
-}
-
-function never(): never {
-  throw new Error('unreachable');
 }
 
 export function createServer(options: ServerOptions): Server {

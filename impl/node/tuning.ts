@@ -6,7 +6,10 @@
 import { assert } from '../../spec/assert.js';
 import type { ServerTuning } from './api.js';
 
-export const defaultTuning: ServerTuning = {
+/** Every field set: what the shell runs with. */
+export type ResolvedTuning = Required<ServerTuning>;
+
+export const defaultTuning: ResolvedTuning = {
   electionTimeoutMs: [300, 600],
   heartbeatIntervalMs: 50,
   maxRaftStateBytes: null,
@@ -14,10 +17,12 @@ export const defaultTuning: ServerTuning = {
   preVote: true,
   checkQuorum: true,
   driverRetryMs: 100,
+  maxKeyBytes: 1024,
+  maxValueBytes: 2 ** 20,
 };
 
 /** The defaults overridden by `tuning`, checked once so that the loop can trust them. */
-export function resolveTuning(tuning: Partial<ServerTuning> = {}): ServerTuning {
+export function resolveTuning(tuning: Partial<ServerTuning> = {}): ResolvedTuning {
   const resolved = { ...defaultTuning, ...tuning };
   const [low, high] = resolved.electionTimeoutMs;
   assert(low > 0 && high >= low, `bad election timeout range [${low}, ${high}]`);
@@ -25,6 +30,7 @@ export function resolveTuning(tuning: Partial<ServerTuning> = {}): ServerTuning 
   assert(resolved.heartbeatIntervalMs < low, 'heartbeats must come before elections time out');
   assert(resolved.maxEntriesPerAppend >= 1, 'an append carries at least one entry');
   assert(resolved.driverRetryMs > 0, 'the driver retry interval must be positive');
+  assert(resolved.maxKeyBytes > 0 && resolved.maxValueBytes > 0, 'request limits are positive');
   const bound = resolved.maxRaftStateBytes;
   assert(bound === null || bound > 0, `bad maxRaftStateBytes ${String(bound)}`);
   return resolved;

@@ -16,7 +16,9 @@ import type { ControllerCommand, ControllerCommandResult } from
 import type { ClientRequest, GroupCommand, GroupResult } from '../../spec/group/types.js';
 import type { Message } from '../../spec/raft/types.js';
 import type { ServerStatus } from './api.js';
-import { decodeText, encodeText, parseWithMaps, stringifyWithMaps } from './json-maps.js';
+import {
+  commandText, decodeText, encodeText, parseWithMaps, stringifyWithMaps,
+} from './json-maps.js';
 import { isRaftMessage } from './wire-raft.js';
 
 export type RequestBody =
@@ -45,7 +47,17 @@ export type Frame =
   | { readonly kind: 'reply'; readonly id: number; readonly body: ReplyBody };
 
 export function encodeFrame(frame: Frame): Uint8Array {
-  return encodeText(stringifyWithMaps(frame));
+  const message = frame.kind === 'raft' ? frame.message : null;
+  if (message?.type !== 'AppendEntriesRequest' || message.entries.length === 0) {
+    return encodeText(stringifyWithMaps(frame));
+  }
+  // The same text as stringifyWithMaps(frame), with each command's text computed once.
+  const { entries, ...fields } = message;
+  const entryTexts = entries.map((entry) =>
+    `{"term":${entry.term},"command":${commandText(entry.command)}}`);
+  const fieldsText = stringifyWithMaps(fields).slice(0, -1);
+  const entriesText = `"entries":[${entryTexts.join(',')}]`;
+  return encodeText(`{"kind":"raft","message":${fieldsText},${entriesText}}}`);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -37,6 +37,8 @@ export interface SimClusterOptions {
   readonly faults?: Partial<NetworkFaults>;
   /** Keep every server's step records in `steps` (as a --trace run would write them). */
   readonly recordSteps?: boolean;
+  /** Every fsync takes this much simulated time (default: none). */
+  readonly syncDelayMs?: number;
 }
 
 export class SimCluster {
@@ -65,7 +67,10 @@ export class SimCluster {
   async start(name: string): Promise<Server> {
     let disk = this.disks.get(name);
     if (disk === undefined) {
-      disk = new MemoryDisk(this.random.split());
+      const delayMs = this.options.syncDelayMs;
+      disk = new MemoryDisk(this.random.split(), delayMs === undefined ? {} : {
+        syncDelay: () => this.clock.sleep(delayMs),
+      });
       this.disks.set(name, disk);
     }
     const transport = this.network.endpoint(name);
@@ -100,6 +105,12 @@ export class SimCluster {
     this.servers.get(name)?.crash();
     void this.transports.get(name)?.close();
     this.disks.get(name)?.crash();
+  }
+
+  /** A clean shutdown: the server syncs and closes its storage; its disk keeps everything. */
+  async stop(name: string): Promise<void> {
+    await this.settle(this.servers.get(name)!.stop(), 1_000);
+    await this.transports.get(name)?.close();
   }
 
   clerk(name: string, attemptTimeoutMs?: number): Clerk {
