@@ -7,7 +7,7 @@
 import { UsageError } from '../checker/params.js';
 import { openCluster } from '../impl/process/cluster-nodes.js';
 import { openClerk } from '../impl/process/clerk-session.js';
-import { sizeRefusal } from '../impl/process/request-limits.js';
+import { utf8Length } from '../impl/node/request-limits.js';
 import type { Outcome } from '../impl/node/api.js';
 import { positiveNumberFlag, type FlagSpec, type ParsedArgs } from './args.js';
 import {
@@ -32,6 +32,21 @@ async function readStandardInput(limitBytes: number): Promise<string> {
   }
   process.stdin.destroy();
   return Buffer.concat(chunks, total).toString('utf8');
+}
+
+/** Why this key/value pair is over the cluster's limits, or null. */
+function sizeRefusal(
+  key: string, value: string, limits: { maxKeyBytes: number; maxValueBytes: number },
+): string | null {
+  const keyBytes = utf8Length(key);
+  if (keyBytes > limits.maxKeyBytes) {
+    return `key of ${keyBytes} bytes exceeds the limit of ${limits.maxKeyBytes} bytes`;
+  }
+  const valueBytes = utf8Length(value);
+  if (valueBytes > limits.maxValueBytes) {
+    return `value of ${valueBytes} bytes exceeds the limit of ${limits.maxValueBytes} bytes`;
+  }
+  return null;
 }
 
 function operands(args: ParsedArgs, count: number): string[] {

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Clerk } from '../clerk/clerk.js';
+import type { RequestLimits } from '../node/request-limits.js';
 import { clientNamePrefix, TcpTransport } from '../net/tcp-transport.js';
 import { entropySeed } from '../random/entropy-seed.js';
 import { SeededRandom } from '../random/seeded-random.js';
@@ -22,7 +23,10 @@ export interface ClerkSession {
   close(): Promise<void>;
 }
 
-export async function openClerk(cluster: OpenCluster, role: ClerkRole): Promise<ClerkSession> {
+/** `limits`: what the clerk checks before sending (default: the cluster's, as nodes check). */
+export async function openClerk(
+  cluster: OpenCluster, role: ClerkRole, limits: Partial<RequestLimits> = {},
+): Promise<ClerkSession> {
   const secrets = readSecrets(cluster.paths);
   const unique = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const name = role === 'client' ? `${clientNamePrefix}${unique}` : `admin-${unique}`;
@@ -37,6 +41,8 @@ export async function openClerk(cluster: OpenCluster, role: ClerkRole): Promise<
   const timers = new RealTimers();
   const clerk = new Clerk({
     transport, timers, clock, random: new SeededRandom(entropySeed()), layout: layoutOf(file),
+    maxKeyBytes: limits.maxKeyBytes ?? file.settings.maxKeyBytes,
+    maxValueBytes: limits.maxValueBytes ?? file.settings.maxValueBytes,
   });
   return {
     clerk,

@@ -21,7 +21,6 @@ import { allNodes, layoutOf, readClusterFile, type ClusterFile } from './cluster
 import { decodeControlRequest, encodeControl, type FaultSettings } from './control.js';
 import { faultsFor, readNetworkState } from './network.js';
 import { ClusterPaths } from './paths.js';
-import { LimitedTransport } from './request-limits.js';
 import { readSecrets } from './secrets.js';
 
 /** How often the node checks that DIR still names it as the running process. */
@@ -116,11 +115,15 @@ async function main(): Promise<void> {
     name,
     layout: layoutOf(file),
     environment: {
-      transport: new LimitedTransport(transport, file.settings), fileSystem: new NodeFileSystem(), directory: paths.dataDirectory(name),
+      transport, fileSystem: new NodeFileSystem(), directory: paths.dataDirectory(name),
       clock: new RealClock(), timers: new RealTimers(), random: new SeededRandom(entropySeed()),
       log,
     },
-    tuning: { maxRaftStateBytes: file.settings.maxRaftStateBytes },
+    tuning: {
+      maxRaftStateBytes: file.settings.maxRaftStateBytes,
+      maxKeyBytes: file.settings.maxKeyBytes,
+      maxValueBytes: file.settings.maxValueBytes,
+    },
     isAdmin: (from) => !isClientName(from),
     ...(file.settings.trace ? { onStep: await traceWriter(paths, name) } : {}),
   });

@@ -92,8 +92,8 @@ export class TestCluster {
   }
 
   /** A clerk on real TCP: `admin` may join / leave / move, `client` may not. */
-  async clerk(role: ClerkRole = 'client'): Promise<ClerkSession> {
-    const session = await openClerk(this.cluster, role);
+  async clerk(role: ClerkRole = 'client', limits = {}): Promise<ClerkSession> {
+    const session = await openClerk(this.cluster, role, limits);
     this.sessions.add(session);
     return session;
   }
