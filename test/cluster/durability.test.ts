@@ -3,12 +3,14 @@
 // of them from their files; `kv get` reads them after the restart, a missing key as "".
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { okValue, TestCluster } from './harness.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eventually, okValue, TestCluster } from './harness.js';
 
 let cluster: TestCluster;
 
 test.before(async () => {
-  cluster = await TestCluster.start({ groups: 1, servers: 3, controllers: 3 });
+  cluster = await TestCluster.start({ groups: 1, servers: 3, controllers: 3, trace: true });
 });
 
 test.after(async () => {
@@ -26,6 +28,13 @@ test('acknowledged puts survive SIGKILL of every node at once and a restart', as
     values.set(key, value);
   }
   await session.close();
+  await eventually('every node to trace its steps (cluster start --trace)', () =>
+    cluster.nodes.every((name) => {
+      const path = join(cluster.cluster.paths.tracesDirectory, `${name}.jsonl`);
+      if (!existsSync(path)) return false;
+      const first = JSON.parse(readFileSync(path, 'utf8').split('\n')[0]!);
+      return first.node === name && Number.isInteger(first.step);
+    }));
   await cluster.killAtOnce(cluster.nodes);
   assert.ok((await cluster.status()).every((node) => !node.alive));
   for (const name of cluster.nodes) await cluster.restart(name);

@@ -29,6 +29,7 @@ export interface TestClusterOptions {
   readonly shards?: number;
   readonly maxRaftStateBytes?: number;
   readonly maxValueBytes?: number;
+  readonly trace?: boolean;
 }
 
 const live = new Set<TestCluster>();
@@ -61,7 +62,7 @@ export class TestCluster {
       },
       settings: {
         maxRaftStateBytes: options.maxRaftStateBytes ?? null, maxKeyBytes: 1024,
-        maxValueBytes: options.maxValueBytes ?? 2 ** 20, trace: false,
+        maxValueBytes: options.maxValueBytes ?? 2 ** 20, trace: options.trace ?? false,
       },
       readyTimeoutMs: 60_000,
     });
