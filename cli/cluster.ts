@@ -64,7 +64,8 @@ async function start(args: ParsedArgs, io: Io): Promise<number> {
       ? {} : { basePort: integerFlag(args, 'base-port', 1, 65535)! }),
     readyTimeoutMs: (positiveNumberFlag(args, 'timeout') ?? 60) * 1000,
   });
-  const leader = result.nodes.find((node) => node.role === 'leader' && node.name.startsWith('ctl'));
+  const leader = result.nodes.find(
+    (node) => node.role === 'leader' && node.name.startsWith('ctl'));
   const text = `started ${result.nodes.length} nodes in ${result.directory} ` +
     `(${result.seconds.toFixed(1)} s; controller leader ${leader?.name})`;
   return print(args, io, text, {

@@ -23,7 +23,9 @@ const waitFlag = {
 };
 
 function integerOperand(text: string, what: string): number {
-  if (!/^\d+$/.test(text)) throw new UsageError(`${what} must be a non-negative integer: '${text}'`);
+  if (!/^\d+$/.test(text)) {
+    throw new UsageError(`${what} must be a non-negative integer: '${text}'`);
+  }
   return Number(text);
 }
 
@@ -87,7 +89,8 @@ function change(
   return withClerk(args, io, name, gids, async (session, deadline) => {
     const recorded = await request(session, deadline);
     if (recorded.status !== 'ok') return recorded;
-    if (args.booleans.has('wait')) return session.clerk.waitPublished(recorded.value.num, deadline);
+    const num = recorded.value.num;
+    if (args.booleans.has('wait')) return session.clerk.waitPublished(num, deadline);
     return session.clerk.query(recorded.value.num, deadline);
   });
 }

@@ -66,7 +66,9 @@ async function operate(
   const limits = cluster.file.settings;
   const value = given === '-' ? await readStandardInput(limits.maxValueBytes) : given ?? '';
   const refusal = sizeRefusal(key, value, limits);
-  if (refusal !== null) return failed(`shardkv kv ${op}: ${refusal}; nothing was written`, args, io);
+  if (refusal !== null) {
+    return failed(`shardkv kv ${op}: ${refusal}; nothing was written`, args, io);
+  }
   const session = await openClerk(cluster, 'client');
   let outcome: Outcome<string | void>;
   try {

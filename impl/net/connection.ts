@@ -2,9 +2,9 @@
  * One TCP connection between two nodes, from either end: the handshake (handshake.ts), then
  * authenticated data and control frames both ways. The dialer proves the secret it holds; the
  * acceptor picks the secret it checks by the name the dialer claims (a client's name proves the
- * client secret, any other name the cluster secret). Anything that breaks the protocol (a malformed or
- * oversized frame, a failed proof or MAC, a silent peer during the handshake) is logged and
- * closes this connection only; the transport and its server keep running.
+ * client secret, any other name the cluster secret). Anything that breaks the protocol (a
+ * malformed or oversized frame, a failed proof or MAC, a silent peer during the handshake) is
+ * logged and closes this connection only; the transport and its server keep running.
  */
 import type { Socket } from 'node:net';
 import { encodeFrame, FrameReader } from './frame-reader.js';

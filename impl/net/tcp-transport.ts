@@ -272,6 +272,7 @@ export class TcpTransport implements Transport {
       return;
     }
     if (!isClientName(from)) return this.controlHandler(from, payload);
-    this.settings.log(`${this.name}: refused a control frame from ${from} (clients are not admins)`);
+    const why = 'clients are not admins';
+    this.settings.log(`${this.name}: refused a control frame from ${from} (${why})`);
   }
 }

@@ -58,7 +58,8 @@ function breakStaleLock(path: string, stalePid: number): void {
   const breaker = `${path}.break`;
   if (!tryCreate(breaker)) {
     try {
-      if (Date.now() - statSync(breaker).mtimeMs > breakerStaleMs) rmSync(breaker, { force: true });
+      const ageMs = Date.now() - statSync(breaker).mtimeMs;
+      if (ageMs > breakerStaleMs) rmSync(breaker, { force: true });
     } catch {
       // another command removed it first
     }

@@ -38,7 +38,9 @@ const change = (...argv: string[]) => () =>
   cluster.ok('ctl', argv[0]!, ...argv.slice(1), '--wait', '--timeout', '90');
 
 /** Each client appends `appends` tokens, spread over the keys of every shard. */
-async function appendConcurrently(tag: string, appends: number, steps: (() => Promise<unknown>)[]) {
+async function appendConcurrently(
+  tag: string, appends: number, steps: readonly (() => Promise<unknown>)[],
+) {
   let finished = 0;
   const workload = Promise.all(clients.map(async (session, client) => {
     for (let index = 0; index < appends; index++) {

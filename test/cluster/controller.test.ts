@@ -14,7 +14,9 @@ let cluster: TestCluster;
 let admin: ClerkSession;
 
 test.before(async () => {
-  cluster = await TestCluster.start({ groups: 20, servers: 1, controllers: 3, shards: shardCount });
+  cluster = await TestCluster.start({
+    groups: 20, servers: 1, controllers: 3, shards: shardCount,
+  });
   admin = await cluster.clerk('admin');
 });
 
