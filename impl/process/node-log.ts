@@ -1,12 +1,14 @@
-/** The last lines of a node's log file: what a failed start or restart reports. */
+/** What a failed start or restart reports: the node's last fatal line, else its last line. */
 import { readFileSync } from 'node:fs';
 import type { ClusterPaths } from './paths.js';
 
-export function logTail(paths: ClusterPaths, name: string, lines = 1): string {
+export function logTail(paths: ClusterPaths, name: string): string {
+  let lines: string[];
   try {
-    const text = readFileSync(paths.logFile(name), 'utf8').trimEnd();
-    return text.split('\n').slice(-lines).join('\n');
+    lines = readFileSync(paths.logFile(name), 'utf8').trimEnd().split('\n');
   } catch {
     return '(no log)';
   }
+  const fatal = lines.filter((line) => line.includes(' fatal: ')).at(-1);
+  return (fatal ?? lines.at(-1) ?? '(empty log)') + ` (${paths.logFile(name)})`;
 }

@@ -144,6 +144,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: Error) => {
-  log(`fatal: ${error.stack ?? error.message}`);
+  // The reason on one line (what `cluster start` and `restart` report), then the stack.
+  log(`fatal: ${error.message}`);
+  log(error.stack ?? '(no stack)');
   process.exit(1);
 });
