@@ -144,6 +144,13 @@ test('move: shards 0-4 to one gid and 5-9 to the other, exactly; no-op moves rec
     assert.is((await query(-1)).num, latest.num, 'a refused move records nothing');
     const bad = await cluster.cli('ctl', 'move', 'three', '100');
     assert.is(bad.code, 2);
+    const refusals = [['join', '100'], ['join', '999'], ['leave', '105'], ['move', '10', '100']];
+    for (const argv of refusals) {
+      const run = await cluster.cli('ctl', argv[0]!, ...argv.slice(1), '--json');
+      assert.is(run.code, 1, `ctl ${argv.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, /^shardkv ctl \w+: \S/);
+    }
+    assert.is((await query(-1)).num, latest.num, 'refused requests record nothing');
   });
 
 test('historical queries are identical after killing each controller server in turn',

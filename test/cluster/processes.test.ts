@@ -83,6 +83,15 @@ test('concurrent kill and restart calls on one DIR leave each node in one clear 
     assert.equal(dead, [], `dead after the restarts: ${dead}`);
   });
 
+test('kv on a cluster with no group joined: exit 1 after --timeout, with the reason',
+  async () => {
+    const run = await cluster.cli('kv', 'put', 'k', 'v', '--timeout', '1', '--json');
+    assert.is(run.code, 1);
+    // No group serves the shard, so no request left: the clerk knows nothing was written.
+    assert.match(run.json<{ error: string }>().error,
+      'shardkv kv put: put: the deadline passed before any request was sent');
+  });
+
 test('commands given a DIR without a cluster exit 2; start on a cluster DIR exits 2', async () => {
   for (const argv of [['cluster', 'status'], ['cluster', 'stop'], ['ctl', 'query'],
     ['kv', 'get', 'k']]) {
