@@ -37,6 +37,18 @@ const commands: Readonly<Record<string, Command>> = {
     summary: 'seeded runs of the whole sharded cluster over a simulated network, disk, clock',
     run: async (argv, io) => (await import('./simulate.js')).simulateCommand(argv, io),
   },
+  cluster: {
+    summary: 'run a real cluster: start, stop, status, kill, restart, net, isolate, heal',
+    run: async (argv, io) => (await import('./cluster.js')).clusterCommand(argv, io),
+  },
+  ctl: {
+    summary: 'the shard controller: join, leave, move, query',
+    run: async (argv, io) => (await import('./ctl.js')).ctlCommand(argv, io),
+  },
+  kv: {
+    summary: 'key/value operations on a cluster: get, put, append',
+    run: async (argv, io) => (await import('./kv.js')).kvCommand(argv, io),
+  },
   'check-all': {
     summary: 'default bounded check of every model, as a table (npm start)',
     run: async (argv, io) => (await import('./check-all.js')).checkAllCommand(argv, io),

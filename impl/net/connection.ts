@@ -1,19 +1,25 @@
 /**
  * One TCP connection between two nodes, from either end: the handshake (handshake.ts), then
- * authenticated data frames both ways. Anything that breaks the protocol (a malformed or
- * oversized frame, a failed proof or MAC, a silent peer during the handshake) is logged and
- * closes this connection only; the transport and its server keep running.
+ * authenticated data and control frames both ways. The dialer proves the secret it holds; the
+ * acceptor picks the secret it checks by the name the dialer claims (a client's name proves the
+ * client secret, any other name the cluster secret). Anything that breaks the protocol (a
+ * malformed or oversized frame, a failed proof or MAC, a silent peer during the handshake) is
+ * logged and closes this connection only; the transport and its server keep running.
  */
 import type { Socket } from 'node:net';
 import { encodeFrame, FrameReader } from './frame-reader.js';
 import {
   acceptorProof, dataMac, decodeHello, dialerProof, encodeHello, FrameType, macBytes, macsEqual,
-  newNonce, nonceBytes, protocolVersion, sessionKeys, transcript, type Hello,
+  newNonce, nonceBytes, protocolVersion, sessionKeys, transcript, type Channel,
+  type Hello,
 } from './handshake.js';
 
 export interface ConnectionSettings {
   readonly self: string;
+  /** What this end proves when it dials. */
   readonly secret: Uint8Array;
+  /** The secret a dialer claiming `name` must prove, with its kind; null: refuse that name. */
+  readonly acceptedSecret: (name: string) => { secret: Uint8Array; kind: string } | null;
   readonly maxFrameBytes: number;
   readonly handshakeTimeoutMs: number;
   /** Frames queued while the handshake runs; more are dropped. */
@@ -25,11 +31,14 @@ export interface ConnectionSettings {
 
 export interface ConnectionEvents {
   authenticated(connection: Connection): void;
-  frame(connection: Connection, payload: Buffer): void;
+  frame(connection: Connection, payload: Buffer, channel: Channel): void;
   closed(connection: Connection): void;
 }
 
 type Phase = 'handshake' | 'open' | 'closed';
+
+/** HELLO, CHALLENGE and AUTH are well under this (names are at most 255 bytes each). */
+const handshakeFrameBytesMax = 1024;
 
 export class Connection {
   peer: string | null;
@@ -37,11 +46,14 @@ export class Connection {
   private readonly reader: FrameReader;
   private readonly nonce = newNonce();
   private hello: Hello | null = null;
+  private secretKind = 'cluster';
   private sendKey: Buffer | null = null;
   private receiveKey: Buffer | null = null;
   private sendCounter = 0;
   private receiveCounter = 0;
-  private queued: Uint8Array[] = [];
+  private queued: { payload: Uint8Array; channel: Channel }[] = [];
+  /** The secret the acceptor checks, chosen by the dialer's claimed name. */
+  private acceptorSecret: Uint8Array | null = null;
   private readonly handshakeTimer: NodeJS.Timeout;
 
   /** `dialTo`: the peer this end dials (the dialer); null on the accepting end. */
@@ -52,7 +64,8 @@ export class Connection {
     private readonly events: ConnectionEvents,
   ) {
     this.peer = dialTo;
-    this.reader = new FrameReader(settings.maxFrameBytes);
+    // A stranger gets small frames only, until it has proved a secret.
+    this.reader = new FrameReader(Math.min(handshakeFrameBytesMax, settings.maxFrameBytes));
     socket.setNoDelay(true);
     // A peer whose machine vanished without closing the connection is noticed within seconds.
     socket.setKeepAlive(true, 1000);
@@ -73,17 +86,18 @@ export class Connection {
     return this.phase === 'open';
   }
 
-  /** Sends (or, during the handshake, queues) a data frame; false if it was dropped. */
-  send(payload: Uint8Array): boolean {
+  /** Sends (or, during the handshake, queues) a frame; false if it was dropped. */
+  send(payload: Uint8Array, channel: Channel = 'data'): boolean {
     if (this.phase === 'closed') return false;
     if (this.phase === 'handshake') {
       if (this.queued.length >= this.settings.queuedFramesMax) return false;
-      this.queued.push(payload.slice());
+      this.queued.push({ payload: payload.slice(), channel });
       return true;
     }
     if (this.socket.writableLength > this.settings.unsentBytesMax) return false;
-    const tag = dataMac(this.sendKey!, this.sendCounter++, payload);
-    this.write([Buffer.of(FrameType.Data), tag, payload]);
+    const tag = dataMac(this.sendKey!, this.sendCounter++, payload, channel);
+    const type = channel === 'data' ? FrameType.Data : FrameType.Control;
+    this.write([Buffer.of(type), tag, payload]);
     return true;
   }
 
@@ -103,14 +117,16 @@ export class Connection {
 
   private receive(chunk: Buffer): void {
     if (this.phase === 'closed') return;
-    let frames: Buffer[];
-    try {
-      frames = this.reader.push(chunk);
-    } catch (error) {
-      return this.fail((error as Error).message);
-    }
-    for (const body of frames) {
-      if (this.isClosed()) return;
+    this.reader.append(chunk);
+    // One frame at a time: the handshake raises the frame limit for the frames after it.
+    for (;;) {
+      let body: Buffer | null;
+      try {
+        body = this.reader.next();
+      } catch (error) {
+        return this.fail((error as Error).message);
+      }
+      if (body === null || this.isClosed()) return;
       if (this.phase === 'open') this.receiveData(body);
       else if (this.dialTo === null) this.acceptHandshake(body);
       else this.dialHandshake(body);
@@ -124,9 +140,13 @@ export class Connection {
       if (hello === null) return this.fail('malformed hello');
       if (hello.version !== protocolVersion) return this.fail(`protocol version ${hello.version}`);
       if (hello.to !== this.settings.self) return this.fail(`hello addressed to ${hello.to}`);
+      const accepted = this.settings.acceptedSecret(hello.from);
+      if (accepted === null) return this.fail(`${hello.from} is not accepted here`);
       this.hello = hello;
+      this.acceptorSecret = accepted.secret;
+      this.secretKind = accepted.kind;
       const bytes = transcript(hello, this.nonce);
-      const proof = acceptorProof(this.settings.secret, bytes);
+      const proof = acceptorProof(accepted.secret, bytes);
       this.write([Buffer.of(FrameType.Challenge), this.nonce, proof]);
       return;
     }
@@ -134,10 +154,12 @@ export class Connection {
       return this.fail('malformed auth');
     }
     const bytes = transcript(this.hello, this.nonce);
-    if (!macsEqual(body.subarray(1), dialerProof(this.settings.secret, bytes))) {
-      return this.fail(`${this.hello.from} failed authentication (wrong cluster secret)`);
+    const secret = this.acceptorSecret!;
+    if (!macsEqual(body.subarray(1), dialerProof(secret, bytes))) {
+      const kind = this.secretKind;
+      return this.fail(`${this.hello.from} failed authentication (wrong ${kind} secret)`);
     }
-    const keys = sessionKeys(this.settings.secret, bytes);
+    const keys = sessionKeys(secret, bytes);
     this.open(this.hello.from, keys.acceptorToDialer, keys.dialerToAcceptor);
   }
 
@@ -149,7 +171,7 @@ export class Connection {
     const acceptorNonce = body.subarray(1, 1 + nonceBytes);
     const bytes = transcript(this.hello!, acceptorNonce);
     if (!macsEqual(body.subarray(1 + nonceBytes), acceptorProof(this.settings.secret, bytes))) {
-      return this.fail(`${this.dialTo} failed authentication (wrong cluster secret)`);
+      return this.fail(`${this.dialTo} failed authentication (wrong secret)`);
     }
     this.write([Buffer.of(FrameType.Auth), dialerProof(this.settings.secret, bytes)]);
     const keys = sessionKeys(this.settings.secret, bytes);
@@ -162,22 +184,25 @@ export class Connection {
     this.sendKey = sendKey;
     this.receiveKey = receiveKey;
     this.phase = 'open';
+    this.reader.maxFrameBytes = this.settings.maxFrameBytes;
     const queued = this.queued;
     this.queued = [];
-    for (const payload of queued) this.send(payload);
+    for (const frame of queued) this.send(frame.payload, frame.channel);
     this.events.authenticated(this);
   }
 
   private receiveData(body: Buffer): void {
-    if (body.length < 1 + macBytes || body[0] !== FrameType.Data) {
+    const type = body[0];
+    if (body.length < 1 + macBytes || (type !== FrameType.Data && type !== FrameType.Control)) {
       return this.fail('malformed data frame');
     }
+    const channel: Channel = type === FrameType.Data ? 'data' : 'control';
     const payload = body.subarray(1 + macBytes);
-    const expected = dataMac(this.receiveKey!, this.receiveCounter++, payload);
+    const expected = dataMac(this.receiveKey!, this.receiveCounter++, payload, channel);
     if (!macsEqual(body.subarray(1, 1 + macBytes), expected)) {
-      return this.fail('bad HMAC on a data frame');
+      return this.fail(`bad HMAC on a ${channel} frame`);
     }
-    this.events.frame(this, payload);
+    this.events.frame(this, payload, channel);
   }
 
   /** Logs why the connection is dropped and closes it. */

@@ -13,26 +13,37 @@ export class FrameReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
 
-  constructor(private readonly maxFrameBytes: number) {}
+  /** Raised once the peer has authenticated (connection.ts). */
+  constructor(public maxFrameBytes: number) {}
 
   /** Adds received bytes; returns the frames they complete, in order. */
   push(chunk: Buffer): Buffer[] {
-    this.chunks.push(chunk);
-    this.buffered += chunk.length;
+    this.append(chunk);
     const frames: Buffer[] = [];
     // Each iteration consumes one whole frame, so the loop ends when the bytes run out.
-    while (this.buffered >= frameLengthBytes) {
-      const head = this.peek(frameLengthBytes);
-      const length = head.readUInt32BE(0);
-      if (length === 0) throw new FrameError('empty frame');
-      if (length > this.maxFrameBytes) {
-        const maximum = this.maxFrameBytes;
-        throw new FrameError(`frame of ${length} bytes exceeds the maximum of ${maximum}`);
-      }
-      if (this.buffered < frameLengthBytes + length) break;
-      frames.push(this.take(frameLengthBytes + length).subarray(frameLengthBytes));
-    }
+    for (let frame = this.next(); frame !== null; frame = this.next()) frames.push(frame);
     return frames;
+  }
+
+  append(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+  }
+
+  /**
+   * The next complete frame, or null until more bytes arrive; checked against the maximum in
+   * force now, so a limit raised after one frame applies to the next.
+   */
+  next(): Buffer | null {
+    if (this.buffered < frameLengthBytes) return null;
+    const length = this.peek(frameLengthBytes).readUInt32BE(0);
+    if (length === 0) throw new FrameError('empty frame');
+    if (length > this.maxFrameBytes) {
+      const maximum = this.maxFrameBytes;
+      throw new FrameError(`frame of ${length} bytes exceeds the maximum of ${maximum}`);
+    }
+    if (this.buffered < frameLengthBytes + length) return null;
+    return this.take(frameLengthBytes + length).subarray(frameLengthBytes);
   }
 
   private peek(count: number): Buffer {

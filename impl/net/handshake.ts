@@ -9,6 +9,7 @@
  *     acceptor -> CHALLENGE  acceptor nonce, HMAC(secret, "accept" | transcript)
  *     dialer   -> AUTH       HMAC(secret, "dial" | transcript)
  *     either   -> DATA       HMAC(session key of its direction, counter | payload), payload
+ *     either   -> CONTROL    HMAC(session key, "control" | counter | payload), payload
  *
  * The transcript binds the version, both nonces and both names.
  */
@@ -24,7 +25,12 @@ export enum FrameType {
   Challenge = 2,
   Auth = 3,
   Data = 4,
+  /** Process control (cluster status, fault injection): admin peers only, never faulted. */
+  Control = 5,
 }
+
+/** Which stream a data frame belongs to; the MAC covers it, so it cannot be flipped. */
+export type Channel = 'data' | 'control';
 
 export interface Hello {
   readonly version: number;
@@ -93,11 +99,13 @@ export function sessionKeys(secret: Uint8Array, transcriptBytes: Buffer): Sessio
   };
 }
 
-/** The MAC of the `counter`-th data frame in one direction. */
-export function dataMac(key: Buffer, counter: number, payload: Uint8Array): Buffer {
+/** The MAC of the `counter`-th data or control frame in one direction. */
+export function dataMac(
+  key: Buffer, counter: number, payload: Uint8Array, channel: Channel = 'data',
+): Buffer {
   const counterBytes = Buffer.alloc(8);
   counterBytes.writeBigUInt64BE(BigInt(counter));
-  return mac(key, '', counterBytes, payload);
+  return mac(key, channel === 'data' ? '' : 'control', counterBytes, payload);
 }
 
 export function macsEqual(first: Buffer, second: Buffer): boolean {

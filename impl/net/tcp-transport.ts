@@ -7,12 +7,27 @@
  *
  * Loss is silent: a frame for an unreachable peer, a peer in backoff, or a peer too slow to
  * drain its socket is dropped, and Raft retries. Only protocol violations are logged.
+ *
+ * Two roles: a dialer named `client-...` proves the client secret, any other the cluster secret
+ * (nodes and admin tools), so the name a frame arrives under says which secret its sender holds
+ * (`isClientName`): the server refuses join / leave / move from client names. A second stream,
+ * control frames (`sendControl` / `onControl`), carries process control (status, fault
+ * injection): it is accepted from cluster-secret holders only and is never faulted, so that a
+ * node isolated by `cluster isolate` still hears `cluster heal`.
  */
 import { createServer, connect, type AddressInfo, type Server } from 'node:net';
 import { assert } from '../../spec/assert.js';
 import type { FrameHandler, Transport } from '../io/transport.js';
 import { Connection, type ConnectionEvents, type ConnectionSettings } from './connection.js';
+import type { Channel } from './handshake.js';
 import { NetworkFaultInjector } from './network-faults.js';
+
+/** Names under which a dialer proves the client secret (CONTRACT: clients are not admins). */
+export const clientNamePrefix = 'client-';
+
+export function isClientName(name: string): boolean {
+  return name.startsWith(clientNamePrefix);
+}
 
 export interface Address {
   readonly host: string;
@@ -21,8 +36,11 @@ export interface Address {
 
 export interface TcpTransportOptions {
   readonly name: string;
-  /** The cluster secret (at least 16 bytes). */
+  /** The secret this node proves when it dials: the client secret for a client name, else the
+   * cluster secret (at least 16 bytes). Non-client dialers are checked against it. */
   readonly secret: Uint8Array;
+  /** The secret `client-...` dialers must prove; omitted: clients are refused. */
+  readonly clientSecret?: Uint8Array;
   /** Where to accept connections; omit for a client. Port 0 picks a free port. */
   readonly listen?: Address;
   readonly peers?: Readonly<Record<string, Address>>;
@@ -55,6 +73,7 @@ export class TcpTransport implements Transport {
   private readonly incoming = new Set<Connection>();
   private readonly delayed = new Set<NodeJS.Timeout>();
   private handler: FrameHandler = () => undefined;
+  private controlHandler: FrameHandler = () => undefined;
   private server: Server | null = null;
   private closed = false;
   private readonly options: Required<Pick<TcpTransportOptions,
@@ -62,9 +81,15 @@ export class TcpTransport implements Transport {
 
   private constructor(options: TcpTransportOptions) {
     assert(options.secret.length >= 16, 'the cluster secret must have at least 16 bytes');
+    assert(options.listen === undefined || !isClientName(options.name), 'a client cannot listen');
     this.name = options.name;
+    const { secret, clientSecret } = options;
     this.settings = {
-      self: options.name, secret: options.secret,
+      self: options.name, secret,
+      acceptedSecret: (name) => {
+        if (!isClientName(name)) return { secret, kind: 'cluster' };
+        return clientSecret === undefined ? null : { secret: clientSecret, kind: 'client' };
+      },
       maxFrameBytes: options.maxFrameBytes ?? 16 * 2 ** 20,
       handshakeTimeoutMs: options.handshakeTimeoutMs ?? 5000,
       queuedFramesMax: 1024, unsentBytesMax: 64 * 2 ** 20,
@@ -100,17 +125,30 @@ export class TcpTransport implements Transport {
     this.handler = handler;
   }
 
+  /** Handles control frames, which only cluster-secret holders can send. */
+  onControl(handler: FrameHandler): void {
+    this.controlHandler = handler;
+  }
+
   send(to: string, frame: Uint8Array): void {
-    if (this.closed) return;
-    if (frame.length + dataFrameOverheadBytes > this.settings.maxFrameBytes) {
-      this.settings.log(`${this.name}: refused to send a frame of ${frame.length} bytes to ${to}`);
-      return;
-    }
+    if (this.closed || !this.fits(to, frame)) return;
     const decision = this.faults.decide();
     if (decision.kind === 'drop') return;
-    if (decision.delayMs === 0) return this.transmit(to, frame);
+    if (decision.delayMs === 0) return this.transmit(to, frame, 'data');
     const copy = frame.slice();
-    this.later(decision.delayMs, () => this.transmit(to, copy));
+    this.later(decision.delayMs, () => this.transmit(to, copy, 'data'));
+  }
+
+  /** A control frame: never delayed, dropped or cut off by the fault injector. */
+  sendControl(to: string, frame: Uint8Array): void {
+    if (this.closed || !this.fits(to, frame)) return;
+    this.transmit(to, frame, 'control');
+  }
+
+  private fits(to: string, frame: Uint8Array): boolean {
+    if (frame.length + dataFrameOverheadBytes <= this.settings.maxFrameBytes) return true;
+    this.settings.log(`${this.name}: refused to send a frame of ${frame.length} bytes to ${to}`);
+    return false;
   }
 
   async close(): Promise<void> {
@@ -151,11 +189,11 @@ export class TcpTransport implements Transport {
     this.delayed.add(timer);
   }
 
-  private transmit(to: string, frame: Uint8Array): void {
+  private transmit(to: string, frame: Uint8Array, channel: Channel): void {
     if (this.closed) return;
     const address = this.peers.get(to);
     if (address !== undefined) {
-      this.dial(to, address)?.send(frame);
+      this.dial(to, address)?.send(frame, channel);
       return;
     }
     // No address: a client that dialed us; answer on its newest open connection.
@@ -163,7 +201,7 @@ export class TcpTransport implements Transport {
     for (const connection of this.incoming) {
       if (connection.peer === to && connection.isOpen) newest = connection;
     }
-    newest?.send(frame);
+    newest?.send(frame, channel);
   }
 
   /** The connection to a peer, dialing it if none is open or opening; null during backoff. */
@@ -191,7 +229,7 @@ export class TcpTransport implements Transport {
         outgoing.backoffMs = 0;
         outgoing.failureLogged = false;
       },
-      frame: (from, payload) => this.deliver(from, payload),
+      frame: (from, payload, channel) => this.deliver(from, payload, channel),
       closed: (closedConnection) => {
         if (outgoing.connection === closedConnection) outgoing.connection = null;
         this.scheduleRetry(outgoing, opened);
@@ -211,21 +249,30 @@ export class TcpTransport implements Transport {
 
   private readonly incomingEvents: ConnectionEvents = {
     authenticated: () => undefined,
-    frame: (connection, payload) => this.receive(connection, payload),
+    frame: (connection, payload, channel) => this.receive(connection, payload, channel),
     closed: (connection) => this.incoming.delete(connection),
   };
 
   /** Frames from a peer were faulted at its sender; a client's are faulted here. */
-  private receive(connection: Connection, payload: Buffer): void {
-    if (this.peers.has(connection.peer!)) return this.deliver(connection, payload);
+  private receive(connection: Connection, payload: Buffer, channel: Channel): void {
+    if (channel === 'control' || this.peers.has(connection.peer!)) {
+      return this.deliver(connection, payload, channel);
+    }
     const decision = this.faults.decide();
     if (decision.kind === 'drop') return;
-    if (decision.delayMs === 0) return this.deliver(connection, payload);
-    this.later(decision.delayMs, () => this.deliver(connection, payload));
+    if (decision.delayMs === 0) return this.deliver(connection, payload, channel);
+    this.later(decision.delayMs, () => this.deliver(connection, payload, channel));
   }
 
-  private deliver(connection: Connection, payload: Buffer): void {
-    if (this.closed || this.faults.dropsReceived()) return;
-    this.handler(connection.peer!, payload);
+  private deliver(connection: Connection, payload: Buffer, channel: Channel): void {
+    if (this.closed) return;
+    const from = connection.peer!;
+    if (channel === 'data') {
+      if (!this.faults.dropsReceived()) this.handler(from, payload);
+      return;
+    }
+    if (!isClientName(from)) return this.controlHandler(from, payload);
+    const why = 'clients are not admins';
+    this.settings.log(`${this.name}: refused a control frame from ${from} (${why})`);
   }
 }

@@ -13,6 +13,7 @@ import { NetworkFaultInjector } from '../../impl/net/network-faults.js';
 import { TcpTransport, type TcpTransportOptions } from '../../impl/net/tcp-transport.js';
 
 const secret = Buffer.from('0123456789abcdef0123456789abcdef');
+const clientSecret = Buffer.from('the client secret, not the cluster one');
 const localhost = { host: '127.0.0.1', port: 0 };
 const open: TcpTransport[] = [];
 const logs: string[] = [];
@@ -75,8 +76,8 @@ test('frames round trip between named nodes, in order per link, large ones too',
 });
 
 test('a client without a listening port gets replies on the connection it dialed', async () => {
-  const server = await start('g100-0');
-  const client = await start('client-7', { listen: undefined });
+  const server = await start('g100-0', { clientSecret });
+  const client = await start('client-7', { listen: undefined, secret: clientSecret });
   client.transport.setPeer('g100-0', { ...localhost, port: server.transport.port! });
   assert.is(client.transport.port, null);
   server.transport.onFrame((from, frame) => {
@@ -100,7 +101,10 @@ async function rawPeer(port: number, from: string, to: string, key: Buffer) {
   const hello = { version: protocolVersion, nonce: newNonce(), from, to };
   socket.write(encodeFrame([encodeHello(hello)]));
   await until(() => frames.length === 1 || closed, 'the challenge');
-  const challenge = frames[0]!;
+  const challenge = frames[0];
+  if (challenge === undefined) {
+    return { socket, keys: null, proofValid: false, isClosed: () => closed };
+  }
   const bytes = transcript(hello, challenge.subarray(1, 17));
   socket.write(encodeFrame([Buffer.of(FrameType.Auth), dialerProof(key, bytes)]));
   const proofValid = acceptorProof(key, bytes).equals(challenge.subarray(17));
@@ -114,10 +118,10 @@ test('a data frame with a bad HMAC is dropped and logged; the server keeps servi
   const intruder = await rawPeer(a.transport.port!, 'b', 'a', secret);
   assert.ok(intruder.proofValid);
   const good = text('valid');
-  const goodMac = dataMac(intruder.keys.dialerToAcceptor, 0, good);
+  const goodMac = dataMac(intruder.keys!.dialerToAcceptor, 0, good);
   intruder.socket.write(encodeFrame([Buffer.of(FrameType.Data), goodMac, good]));
   const forged = text('forged');
-  const wrongMac = dataMac(intruder.keys.dialerToAcceptor, 5, forged);
+  const wrongMac = dataMac(intruder.keys!.dialerToAcceptor, 5, forged);
   intruder.socket.write(encodeFrame([Buffer.of(FrameType.Data), wrongMac, forged]));
   await until(intruder.isClosed, 'the server to close the connection');
   assert.equal(a.received, ['b:valid']);
@@ -151,7 +155,7 @@ test('an oversized frame is dropped, logged, its connection closed; serving goes
   header.writeUInt32BE(4097);
   socket.write(Buffer.concat([header, Buffer.alloc(100)]));
   await until(() => closed, 'the server to close the connection');
-  assert.match(logs[0]!, 'frame of 4097 bytes exceeds the maximum of 4096');
+  assert.match(logs[0]!, 'frame of 4097 bytes exceeds the maximum of 1024');
   b.transport.send('a', text('after'));
   await until(() => a.received.length === 1, 'a frame after the oversized one');
   a.transport.send('b', Buffer.alloc(5000));
@@ -228,6 +232,66 @@ test('isolate cuts a node off both ways; heal restores it', async () => {
   await until(() => a.received.length === 1 && b.received.length === 2, 'frames after heal');
   assert.equal(a.received, ['b:healed']);
   assert.equal(b.received, ['a:connect first', 'a:healed too']);
+});
+
+
+test('a client name proves the client secret; it cannot pass as a node with it', async () => {
+  const server = await start('g100-0', { clientSecret });
+  server.transport.onFrame((from, frame) => server.transport.send(from, frame));
+  const client = await start('client-1', { listen: undefined, secret: clientSecret });
+  client.transport.setPeer('g100-0', { ...localhost, port: server.transport.port! });
+  client.transport.send('g100-0', text('hello'));
+  await until(() => client.received.length === 1, 'the echo');
+  assert.equal(client.received, ['g100-0:hello']);
+  const impostor = await rawPeer(server.transport.port!, 'g100-1', 'g100-0', clientSecret);
+  assert.not.ok(impostor.proofValid);
+  await until(impostor.isClosed, 'the server to refuse the impostor');
+  assert.match(logs.join('\n'), 'g100-1 failed authentication (wrong cluster secret)');
+  const wrongClient = await rawPeer(server.transport.port!, 'client-2', 'g100-0', secret);
+  await until(wrongClient.isClosed, 'the server to refuse a client with the cluster secret');
+  assert.match(logs.join('\n'), 'client-2 failed authentication (wrong client secret)');
+});
+
+test('without a client secret, client names are refused', async () => {
+  const server = await start('a');
+  const client = await rawPeer(server.transport.port!, 'client-1', 'a', secret);
+  await until(client.isClosed, 'the server to refuse the client');
+  assert.match(logs.join('\n'), 'client-1 is not accepted here');
+});
+
+test('control frames pass isolation and unreliability; clients cannot send them', async () => {
+  const node = await start('g100-0', { clientSecret });
+  const control: string[] = [];
+  node.transport.onControl((from, frame) => {
+    control.push(`${from}:${Buffer.from(frame).toString()}`);
+    node.transport.sendControl(from, text('done'));
+  });
+  node.transport.faults.isolated = true;
+  node.transport.faults.setUnreliable(true, 1);
+  const admin = await start('admin-1', { listen: undefined });
+  const adminControl: string[] = [];
+  admin.transport.onControl((from, frame) => adminControl.push(`${from}:${frame}`));
+  admin.transport.setPeer('g100-0', { ...localhost, port: node.transport.port! });
+  for (let index = 0; index < 20; index++) admin.transport.sendControl('g100-0', text('heal'));
+  await until(() => adminControl.length === 20, 'every control reply');
+  assert.is(control.length, 20);
+  assert.is(node.received.length, 0);
+  const client = await start('client-1', { listen: undefined, secret: clientSecret });
+  client.transport.setPeer('g100-0', { ...localhost, port: node.transport.port! });
+  client.transport.sendControl('g100-0', text('heal'));
+  await until(() => logs.some((line) => line.includes('refused a control frame')), 'refusal');
+  assert.is(control.length, 20);
+  assert.match(logs.join('\n'), 'g100-0: refused a control frame from client-1');
+});
+
+test('a data frame relabelled as control fails its MAC', async () => {
+  const a = await start('a');
+  const intruder = await rawPeer(a.transport.port!, 'b', 'a', secret);
+  const payload = text('status');
+  const mac = dataMac(intruder.keys!.dialerToAcceptor, 0, payload);
+  intruder.socket.write(encodeFrame([Buffer.of(FrameType.Control), mac, payload]));
+  await until(intruder.isClosed, 'the server to close the connection');
+  assert.match(logs.join('\n'), 'bad HMAC on a control frame');
 });
 
 test.run();

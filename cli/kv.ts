@@ -1,0 +1,115 @@
+/**
+ * `shardkv kv get|put|append --dir DIR KEY [VALUE]` (CONTRACT): one operation through a clerk
+ * on a client connection (client.secret: no admin rights), retried through leader changes and
+ * reconfigurations until `--timeout`. VALUE `-` reads standard input. A key or value over the
+ * cluster's limits is refused before anything is sent (the nodes refuse it too).
+ */
+import { UsageError } from '../checker/params.js';
+import { openCluster } from '../impl/process/cluster-nodes.js';
+import { openClerk } from '../impl/process/clerk-session.js';
+import { utf8Length } from '../impl/node/request-limits.js';
+import type { Outcome } from '../impl/node/api.js';
+import { positiveNumberFlag, type FlagSpec, type ParsedArgs } from './args.js';
+import {
+  dirFlag, dispatch, failed, helpFlag, jsonFlag, requireDir, type Subcommand,
+} from './cluster-common.js';
+import { exitOk, type Io } from './io.js';
+
+export const timeoutFlag: FlagSpec = {
+  name: 'timeout', kind: 'value', valueName: 'SECONDS',
+  description: 'give up (exit 1) after this long (default 10)',
+};
+const flags = [dirFlag, timeoutFlag, jsonFlag, helpFlag];
+
+/** Standard input, up to `limitBytes` + 1 bytes (one more tells "too large"). */
+async function readStandardInput(limitBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    total += (chunk as Buffer).length;
+    if (total > limitBytes) break;
+  }
+  process.stdin.destroy();
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+/** Why this key/value pair is over the cluster's limits, or null. */
+function sizeRefusal(
+  key: string, value: string, limits: { maxKeyBytes: number; maxValueBytes: number },
+): string | null {
+  const keyBytes = utf8Length(key);
+  if (keyBytes > limits.maxKeyBytes) {
+    return `key of ${keyBytes} bytes exceeds the limit of ${limits.maxKeyBytes} bytes`;
+  }
+  const valueBytes = utf8Length(value);
+  if (valueBytes > limits.maxValueBytes) {
+    return `value of ${valueBytes} bytes exceeds the limit of ${limits.maxValueBytes} bytes`;
+  }
+  return null;
+}
+
+function operands(args: ParsedArgs, count: number): string[] {
+  if (args.positionals.length !== count) {
+    const what = count === 1 ? 'KEY' : 'KEY VALUE';
+    throw new UsageError(`expected ${what}, got ${args.positionals.length} arguments`);
+  }
+  return [...args.positionals];
+}
+
+async function operate(
+  args: ParsedArgs, io: Io, op: 'get' | 'put' | 'append',
+): Promise<number> {
+  const [key, given] = operands(args, op === 'get' ? 1 : 2) as [string, string | undefined];
+  const timeoutSeconds = positiveNumberFlag(args, 'timeout') ?? 10;
+  const cluster = openCluster(requireDir(args));
+  const limits = cluster.file.settings;
+  const value = given === '-' ? await readStandardInput(limits.maxValueBytes) : given ?? '';
+  const refusal = sizeRefusal(key, value, limits);
+  if (refusal !== null) {
+    return failed(`shardkv kv ${op}: ${refusal}; nothing was written`, args, io);
+  }
+  const session = await openClerk(cluster, 'client');
+  let outcome: Outcome<string | void>;
+  try {
+    const deadline = session.deadline(timeoutSeconds);
+    outcome = op === 'get'
+      ? await session.clerk.get(key, deadline)
+      : await session.clerk[op](key, value, deadline);
+  } finally {
+    await session.close();
+  }
+  if (outcome.status === 'refused') return failed(`shardkv kv ${op}: ${outcome.error}`, args, io);
+  if (outcome.status === 'unknown') {
+    const effect = op === 'get' ? '' : `; the ${op} may or may not have taken effect`;
+    return failed(`shardkv kv ${op}: no answer within ${timeoutSeconds} s${effect}`, args, io);
+  }
+  const json = args.booleans.has('json');
+  if (op === 'get') {
+    io.stdout(json ? JSON.stringify({ ok: true, value: outcome.value }) : String(outcome.value));
+  } else if (json) io.stdout(JSON.stringify({ ok: true }));
+  return exitOk;
+}
+
+const subcommands: Readonly<Record<string, Subcommand>> = {
+  get: {
+    usage: 'shardkv kv get --dir DIR KEY [--timeout SECONDS] [--json]',
+    summary: 'print the value of KEY ("" for a missing key)',
+    flags, run: (args, io) => operate(args, io, 'get'),
+  },
+  put: {
+    usage: 'shardkv kv put --dir DIR KEY VALUE [--timeout SECONDS] [--json]',
+    summary: 'set KEY to VALUE (`-`: read it from standard input); keys up to 1,024 bytes,\n' +
+      'values up to the cluster\'s --max-value-bytes (default 1 MiB)',
+    flags, run: (args, io) => operate(args, io, 'put'),
+  },
+  append: {
+    usage: 'shardkv kv append --dir DIR KEY VALUE [--timeout SECONDS] [--json]',
+    summary: 'append VALUE (`-`: standard input) to the value of KEY',
+    flags, run: (args, io) => operate(args, io, 'append'),
+  },
+};
+
+export function kvCommand(argv: readonly string[], io: Io): Promise<number> {
+  return dispatch('kv', subcommands, argv, io);
+}

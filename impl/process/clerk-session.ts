@@ -1,0 +1,56 @@
+/**
+ * A clerk (impl/clerk) on real adapters for one command or test: a client transport named
+ * `client-...` proving the client secret (kv), or an admin one proving the cluster secret
+ * (ctl, which may join / leave / move). Deadlines are in the clock's milliseconds.
+ */
+import { randomBytes } from 'node:crypto';
+import { Clerk } from '../clerk/clerk.js';
+import type { RequestLimits } from '../node/request-limits.js';
+import { clientNamePrefix, TcpTransport } from '../net/tcp-transport.js';
+import { entropySeed } from '../random/entropy-seed.js';
+import { SeededRandom } from '../random/seeded-random.js';
+import { RealClock, RealTimers } from '../real/real-clock.js';
+import { allNodes, layoutOf } from './cluster-file.js';
+import type { OpenCluster } from './cluster-nodes.js';
+import { readSecrets } from './secrets.js';
+
+export type ClerkRole = 'client' | 'admin';
+
+export interface ClerkSession {
+  readonly clerk: Clerk;
+  /** The deadline `seconds` from now, in the clerk's clock. */
+  deadline(seconds: number): number;
+  close(): Promise<void>;
+}
+
+/** `limits`: what the clerk checks before sending (default: the cluster's, as nodes check). */
+export async function openClerk(
+  cluster: OpenCluster, role: ClerkRole, limits: Partial<RequestLimits> = {},
+): Promise<ClerkSession> {
+  const secrets = readSecrets(cluster.paths);
+  const unique = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const name = role === 'client' ? `${clientNamePrefix}${unique}` : `admin-${unique}`;
+  const { file } = cluster;
+  const peers = Object.fromEntries(allNodes(file).map((node) => [node, file.addresses[node]!]));
+  const transport = await TcpTransport.start({
+    name, secret: role === 'client' ? secrets.client : secrets.cluster, peers,
+    reconnectDelayMsMin: 20, reconnectDelayMsMax: 500, log: () => undefined,
+    maxFrameBytes: 16 * 2 ** 20 + 8 * file.settings.maxValueBytes,
+  });
+  const clock = new RealClock();
+  const timers = new RealTimers();
+  const clerk = new Clerk({
+    transport, timers, clock, random: new SeededRandom(entropySeed()), layout: layoutOf(file),
+    maxKeyBytes: limits.maxKeyBytes ?? file.settings.maxKeyBytes,
+    maxValueBytes: limits.maxValueBytes ?? file.settings.maxValueBytes,
+  });
+  return {
+    clerk,
+    deadline: (seconds) => clock.now() + seconds * 1000,
+    close: async () => {
+      clerk.close();
+      timers.cancelAllTimers();
+      await transport.close();
+    },
+  };
+}

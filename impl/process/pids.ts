@@ -1,0 +1,79 @@
+/**
+ * Pid files and the question "is this node's process running?". A pid file can outlive its
+ * process (SIGKILL, a reboot) and the pid can be reused, so on Linux a pid counts only while
+ * /proc says that process is a node process of this node and DIR and not a zombie.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ClusterPaths } from './paths.js';
+
+/** Whether any process (zombies included) has this pid. */
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function readPid(paths: ClusterPaths, name: string): number | null {
+  try {
+    const pid = Number(readFileSync(paths.pidFile(name), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writePid(paths: ClusterPaths, name: string, pid: number): void {
+  writeFileSync(paths.pidFile(name), `${pid}\n`);
+}
+
+export function removePid(paths: ClusterPaths, name: string): void {
+  rmSync(paths.pidFile(name), { force: true });
+}
+
+/** The arguments node-main.ts is started with; also what identifies its process. */
+export function nodeArguments(paths: ClusterPaths, name: string): string[] {
+  return ['--dir', paths.root, '--node', name];
+}
+
+/** Whether `pid` is the running (not zombie) node process of `name` in this DIR. */
+export function isNodeProcess(paths: ClusterPaths, name: string, pid: number): boolean {
+  let stat: string;
+  let commandLine: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch (error) {
+    // Without /proc (not Linux) the pid file is trusted; on Linux the process is gone.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !hasProc()) {
+      return processExists(pid);
+    }
+    return false;
+  }
+  // The state follows the command name, which is in parentheses and may hold spaces.
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  if (state === 'Z' || state === 'X') return false;
+  return commandLine.includes(nodeArguments(paths, name).join('\0') + '\0');
+}
+
+let procMounted: boolean | null = null;
+
+function hasProc(): boolean {
+  if (procMounted === null) {
+    try {
+      readFileSync('/proc/self/stat');
+      procMounted = true;
+    } catch {
+      procMounted = false;
+    }
+  }
+  return procMounted;
+}
+
+/** The node's pid if its process is running, else null. */
+export function runningPid(paths: ClusterPaths, name: string): number | null {
+  const pid = readPid(paths, name);
+  return pid !== null && isNodeProcess(paths, name, pid) ? pid : null;
+}

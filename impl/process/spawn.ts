@@ -1,0 +1,88 @@
+/**
+ * Starting and ending node processes. A node runs `node-main` in a detached process of its own
+ * (it outlives the command that started it), with its output appended to its log file. From
+ * the sources (tests, `node --import tsx`) the entry is node-main.ts under tsx's loader; from
+ * the built package (bin/shardkv.js runs dist/) it is node-main.js, so `npx shardkv` needs no
+ * loader.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import type { ClusterPaths } from './paths.js';
+import { isNodeProcess, nodeArguments, removePid, writePid } from './pids.js';
+
+const exitPollMs = 20;
+
+function entryArguments(): string[] {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = fileURLToPath(new URL(`./node-main.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  // An absolute loader URL: the node runs in DIR, where a bare `tsx` would not resolve.
+  return fromSource ? ['--import', import.meta.resolve('tsx'), entry] : [entry];
+}
+
+/** Spawns the node's process and records its pid; returns the pid. */
+export function spawnNode(paths: ClusterPaths, name: string): number {
+  mkdirSync(paths.dataDirectory(name), { recursive: true });
+  const log = openSync(paths.logFile(name), 'a');
+  try {
+    const child = spawn(process.execPath, [...entryArguments(), ...nodeArguments(paths, name)], {
+      cwd: paths.root,
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: nodeEnvironment(),
+    });
+    if (child.pid === undefined) throw new Error(`could not spawn the process of ${name}`);
+    child.unref();
+    writePid(paths, name, child.pid);
+    return child.pid;
+  } finally {
+    closeSync(log);
+  }
+}
+
+/** The caller's environment without what would make a node do a test runner's work. */
+function nodeEnvironment(): NodeJS.ProcessEnv {
+  const environment = { ...process.env };
+  // c8 measures spec/ and checker/ through the test process; nodes writing coverage at exit
+  // would only slow them down.
+  delete environment['NODE_V8_COVERAGE'];
+  delete environment['NODE_OPTIONS'];
+  return environment;
+}
+
+/** Polls until the node's process has exited; false if it still runs at the deadline. */
+export async function waitForExit(
+  paths: ClusterPaths, name: string, pid: number, timeoutMs: number,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (isNodeProcess(paths, name, pid)) {
+    if (Date.now() > deadline) return false;
+    await sleep(exitPollMs);
+  }
+  return true;
+}
+
+/** SIGKILL, then wait for the process to be gone and drop its pid file. */
+export async function killNodeProcess(paths: ClusterPaths, name: string, pid: number) {
+  signal(pid, 'SIGKILL');
+  await waitForExit(paths, name, pid, 10_000);
+  removePid(paths, name);
+}
+
+/** SIGTERM (a clean shutdown), then SIGKILL after `graceMs`; drops the pid file. */
+export async function stopNodeProcess(
+  paths: ClusterPaths, name: string, pid: number, graceMs: number,
+): Promise<void> {
+  signal(pid, 'SIGTERM');
+  if (!(await waitForExit(paths, name, pid, graceMs))) await killNodeProcess(paths, name, pid);
+  removePid(paths, name);
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
