@@ -38,6 +38,9 @@ export const raftBugSwitches: Readonly<Record<string, RaftBugs>> = {
   'read-without-quorum': { readWithoutQuorum: true },
   'prevote-raises-term': { preVoteRaisesTerm: true },
   'vote-during-lease': { voteDuringLease: true },
+  'truncate-on-every-append': { truncateOnEveryAppend: true },
+  'snapshot-rollback': { snapshotRollback: true },
+  'follower-skips-apply': { followerSkipsApply: true },
 };
 
 function boundsOf(params: Params): RaftBounds {
@@ -250,6 +253,36 @@ export const raftDefinition: ModelDefinition = {
         'vote request (§9.6): a returning server deposes a healthy leader',
       breaks: ['LeaseRespected'],
       bounds: { 'check-quorum': true, 'max-restarts': 0, 'max-compactions': 0, 'max-reads': 0 },
+    },
+    {
+      name: 'truncate-on-every-append',
+      description:
+        'a follower cuts its log after the entries of every AppendEntries, even where they ' +
+        'match (§5.3 truncates only at a conflict): a late duplicate erases a committed entry',
+      breaks: ['CommittedDurable'],
+      bounds: {
+        'max-term': 1,
+        'max-log': 2,
+        'max-msgs': 2,
+        'max-restarts': 0,
+        'max-compactions': 0,
+        'max-reads': 0,
+      },
+    },
+    {
+      name: 'snapshot-rollback',
+      description:
+        'a follower installs a snapshot older than its commit index (§7), so its commit ' +
+        'index and its application go back and entries are applied again',
+      breaks: ['CommitMonotonic'],
+      bounds: { 'max-term': 1, 'max-log': 2, 'max-restarts': 0, 'max-reads': 0 },
+    },
+    {
+      name: 'follower-skips-apply',
+      description:
+        'a follower advances its commit index without handing the entries to its application',
+      breaks: ['AppliedUpToCommit'],
+      bounds: { 'max-term': 1, 'max-log': 1, 'max-restarts': 0, 'max-compactions': 0, 'max-reads': 0 },
     },
   ],
   create: (params, bug) => {
