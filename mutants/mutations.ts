@@ -123,11 +123,11 @@ export const mutations: readonly Mutation[] = [
     check: ['migration'],
   },
   {
-    name: 'delete-without-tombstone',
-    description: 'src deletes the shard but keeps no tombstone of the identity',
+    name: 'delete-keeps-data',
+    description: 'src deletes the shard (tombstone and all) but keeps its KV data and dedup table',
     file: 'spec/group/migration-steps.ts',
-    find: '    tombstone: identity,\n  };',
-    replace: '    tombstone: null,\n  };',
+    find: '...absentShard({ kv: record.kv.empty(), dedup: record.dedup.empty() }),',
+    replace: '...absentShard({ kv: record.kv, dedup: record.dedup }),',
     check: ['migration'],
   },
 ];

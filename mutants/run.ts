@@ -72,8 +72,8 @@ function verdict(summary: CheckSummary): string {
   return `${summary.result}${what === '' ? '' : ` ${what}`}`;
 }
 
-function checkBaseline(copy: string): boolean {
-  const checks = [...new Set(mutations.map((mutation) => mutation.check.join(' ')))];
+function checkBaseline(copy: string, chosen: readonly Mutation[]): boolean {
+  const checks = [...new Set(chosen.map((mutation) => mutation.check.join(' ')))];
   let passed = true;
   for (const check of checks) {
     const summary = runCheck(copy, check.split(' '));
@@ -100,7 +100,16 @@ function runMutation(copy: string, mutation: Mutation): boolean {
   }
 }
 
+/** `npm run mutants -- NAME...` runs only the named mutations; none named: all of them. */
+function selected(names: readonly string[]): readonly Mutation[] {
+  const unknown = names.filter((name) => !mutations.some((mutation) => mutation.name === name));
+  if (unknown.length > 0) throw new Error(`mutants: no mutation named ${unknown.join(', ')}`);
+  if (names.length === 0) return mutations;
+  return mutations.filter((mutation) => names.includes(mutation.name));
+}
+
 function main(): number {
+  const chosen = selected(process.argv.slice(2));
   const copy = mkdtempSync(join(tmpdir(), 'shardkv-mutants-'));
   try {
     copyTrackedFiles(copy);
@@ -109,14 +118,14 @@ function main(): number {
       for (const problem of problems) console.error(`mutants: ${problem}`);
       return 1;
     }
-    if (!checkBaseline(copy)) {
+    if (!checkBaseline(copy, chosen)) {
       console.error('mutants: the unmutated code fails a check; fix that first');
       return 1;
     }
     let killed = 0;
-    for (const mutation of mutations) if (runMutation(copy, mutation)) killed++;
-    console.log(`${killed} of ${mutations.length} mutations killed`);
-    return killed === mutations.length ? 0 : 1;
+    for (const mutation of chosen) if (runMutation(copy, mutation)) killed++;
+    console.log(`${killed} of ${chosen.length} mutations killed`);
+    return killed === chosen.length ? 0 : 1;
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
