@@ -68,8 +68,8 @@ export const mutations: readonly Mutation[] = [
     name: 'follower-skips-apply',
     description: 'a follower advances its commit index without applying the entries',
     file: 'spec/raft/replication.ts',
-    find: "if (options.bugs?.followerSkipsApply !== true) effects.push({ type: 'apply', entries });",
-    replace: '',
+    find: "effects.push({ type: 'apply', entries });",
+    replace: '{}',
     check: ['raft', '--max-term', '1', ...raftSmall],
   },
   {

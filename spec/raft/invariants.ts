@@ -2,7 +2,8 @@
  * Raft's safety properties (Raft paper Figure 3, and §5.4), named as DESIGN §3 lists them,
  * and those of ReadIndex (dissertation §6.4), PreVote and the leader lease (§9.6). Those about
  * history read the model's proof-only history variables: `elected` (who became leader in
- * which term), `committed` (what was committed, and when), and the flags.
+ * which term), `committed` (what was committed, and when), and the flags. Those about the
+ * applications read what the apply and restoreSnapshot effects left (`applied`).
  */
 import type { Invariant } from '../../checker/model.js';
 import { lastLogIndex, termAt, type LogHolder } from './log.js';

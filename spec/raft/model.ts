@@ -3,7 +3,8 @@
  * with a network bag and an environment (election timeouts, heartbeats to one peer, client
  * values, reads, crash + restart, the application's snapshots), within bounds. The model
  * decides nothing of the protocol: it picks inputs, performs the effects (the bag takes the
- * sends, the disk the saves) and keeps proof-only history for the invariants.
+ * sends, the disk the saves, each server's application the apply and restoreSnapshot
+ * effects) and keeps proof-only history for the invariants.
  *
  * How it differs from raft.tla (see tla-preset.ts for the exact transcription), always as a
  * refinement of the same protocol extended with snapshots, the no-op entry of §6.4, ReadIndex
