@@ -6,15 +6,16 @@
  */
 import type { StateCodec } from '../../checker/model.js';
 import { WordWriter, type WordReader } from '../../checker/words.js';
-import type {
-  CommitRecord,
-  ModelData,
-  ModelMessage,
-  ModelNode,
-  ModelPersisted,
-  RaftBounds,
-  RaftModelState,
-  ReadRecord,
+import {
+  commandAt,
+  type CommitRecord,
+  type ModelData,
+  type ModelMessage,
+  type ModelNode,
+  type ModelPersisted,
+  type RaftBounds,
+  type RaftModelState,
+  type ReadRecord,
 } from './model-state.js';
 import { envelopeKey, type Bag, type InFlight } from './network.js';
 import type { Entry, HardState, PendingRead, Role, Snapshot } from './types.js';
@@ -269,6 +270,39 @@ function readMessage(input: WordReader): Message {
   }
 }
 
+/** The commands 1..commitIndex of a node: what its application holds in the usual case. */
+function committedCommands(server: ModelNode): (number | null)[] {
+  const commands: (number | null)[] = [];
+  for (let index = 1; index <= server.commitIndex; index++) {
+    const command = commandAt(server, index);
+    if (command === undefined) break;
+    commands.push(command);
+  }
+  return commands;
+}
+
+/** An application that applied exactly its node's committed commands is written as one 0. */
+function writeApplied(applied: ModelData, server: ModelNode, out: WordWriter): void {
+  let usual = applied.length === server.commitIndex;
+  for (let index = 1; index <= applied.length && usual; index++) {
+    usual = commandAt(server, index) === applied[index - 1];
+  }
+  if (usual) {
+    out.push(0);
+    return;
+  }
+  out.push(applied.length + 1);
+  for (const command of applied) out.push(commandWord(command));
+}
+
+function readApplied(input: WordReader, server: ModelNode): ModelData {
+  const word = input.next();
+  if (word === 0) return committedCommands(server);
+  const applied: (number | null)[] = [];
+  for (let index = 1; index < word; index++) applied.push(commandOf(input.next()));
+  return applied;
+}
+
 /** Servers, saved state and history, with every server id renamed (messages apart). */
 function writeServersAndHistory(
   state: RaftModelState,
@@ -287,12 +321,15 @@ function writeServersAndHistory(
       writeHardState(hardState, snapshot, entries, rename, out);
     }
   }
+  for (const from of order) writeApplied(state.applied[from]!, state.servers[from]!, out);
   writeMessages(out);
   const flags =
     (state.leaderLogRewritten ? 1 : 0) |
     (state.termRaisedAlone ? 2 : 0) |
     (state.leaseBroken ? 4 : 0) |
-    (state.staleRead ? 8 : 0);
+    (state.staleRead ? 8 : 0) |
+    (state.commitRolledBack ? 16 : 0) |
+    (state.applyOutOfOrder ? 32 : 0);
   out.push(state.restarts | (state.compactions << 8) | (flags << 16));
   out.push(state.readsIssued | (state.readsWaiting.length << 8));
   for (const read of state.readsWaiting) out.push(read.requestId | (read.floor << 8));
@@ -344,6 +381,8 @@ function readHistory(input: WordReader) {
     leaderLogRewritten: (flags & 1) !== 0,
     termRaisedAlone: (flags & 2) !== 0,
     leaseBroken: (flags & 4) !== 0,
+    commitRolledBack: (flags & 16) !== 0,
+    applyOutOfOrder: (flags & 32) !== 0,
   };
 }
 
@@ -355,6 +394,7 @@ export function decodeRaftState(input: WordReader, clusterSize: number): RaftMod
     const { currentTerm, votedFor, commitIndex, snapshot, log } = server;
     return { hardState: { currentTerm, votedFor, commitIndex }, snapshot, entries: log };
   });
+  const applied = servers.map((server) => readApplied(input, server));
   const messages: InFlight[] = [];
   const messageCount = input.next();
   for (let index = 0; index < messageCount; index++) {
@@ -362,7 +402,7 @@ export function decodeRaftState(input: WordReader, clusterSize: number): RaftMod
     const envelope = { from: word & 0xff, to: (word >>> 8) & 0xff, message: readMessage(input) };
     messages.push({ key: envelopeKey(envelope), envelope, count: word >>> 16 });
   }
-  return { servers, persisted, messages, ...readHistory(input) };
+  return { servers, persisted, applied, messages, ...readHistory(input) };
 }
 
 export function raftCodec(bounds: RaftBounds): StateCodec<RaftModelState> {
@@ -497,6 +537,7 @@ export function renameServers(state: RaftModelState, rename: readonly number[]):
   const count = state.servers.length;
   const servers: ModelNode[] = Array(count);
   const persisted: ModelPersisted[] = Array(count);
+  const applied: ModelData[] = Array(count);
   const reorder = (values: readonly number[]) => {
     const result: number[] = Array(count);
     values.forEach((value, from) => (result[rename[from]!] = value));
@@ -522,6 +563,7 @@ export function renameServers(state: RaftModelState, rename: readonly number[]):
     const saved = state.persisted[from]!;
     const hardState = { ...saved.hardState, votedFor: vote(saved.hardState.votedFor) };
     persisted[to] = { ...saved, hardState };
+    applied[to] = state.applied[from]!;
   });
   const messages: Bag = state.messages
     .map((item) => {
@@ -534,5 +576,5 @@ export function renameServers(state: RaftModelState, rename: readonly number[]):
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const elected = state.elected.map((mask) => renameMask(mask, rename));
-  return { ...state, servers, persisted, messages, elected };
+  return { ...state, servers, persisted, applied, messages, elected };
 }

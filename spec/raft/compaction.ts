@@ -7,7 +7,7 @@
 import { assert } from '../assert.js';
 import { snapshotIndex, termAt } from './log.js';
 import { becomeFollower } from './node.js';
-import type { Effect, Message, RaftNode, Snapshot, Step } from './types.js';
+import type { Effect, Message, RaftNode, RaftOptions, Snapshot, Step } from './types.js';
 
 type InstallSnapshotRequest<C, S> = Extract<Message<C, S>, { type: 'InstallSnapshotRequest' }>;
 type InstallSnapshotResponse<C, S> = Extract<Message<C, S>, { type: 'InstallSnapshotResponse' }>;
@@ -44,12 +44,14 @@ export function snapshotRequestTo<C, S>(node: RaftNode<C, S>, peer: number): Eff
 /**
  * A follower takes a snapshot newer than what it has committed: it keeps the log after the
  * snapshot when its entry at lastIncludedIndex has the same term, else drops the whole log,
- * and hands the data to the application.
+ * and hands the data to the application. The bug snapshotRollback compares the snapshot with
+ * the follower's own snapshot instead of its commit index.
  */
 export function handleInstallSnapshotRequest<C, S>(
   node: RaftNode<C, S>,
   from: number,
   request: InstallSnapshotRequest<C, S>,
+  options: RaftOptions,
 ): Step<C, S> {
   const reply = (term: number, matchIndex: number): Effect<C, S> => ({
     type: 'send',
@@ -65,7 +67,9 @@ export function handleInstallSnapshotRequest<C, S>(
       : becomeFollower(node, node.currentTerm, from);
   const snapshot = request.snapshot;
   const effects: Effect<C, S>[] = [{ type: 'setTimer', timer: 'election' }];
-  if (snapshot.lastIncludedIndex <= follower.commitIndex) {
+  const held =
+    options.bugs?.snapshotRollback === true ? snapshotIndex(follower) : follower.commitIndex;
+  if (snapshot.lastIncludedIndex <= held) {
     effects.push(reply(follower.currentTerm, snapshot.lastIncludedIndex));
     return { node: follower, effects };
   }

@@ -30,6 +30,16 @@ export const defaultRaftBounds: RaftBounds = {
   maxReads: 1,
 };
 
+/**
+ * `--preset deep`: two copies in flight, so deliveries reorder and a late duplicate arrives
+ * after newer messages, with two terms and two entries; no restart, compaction or read (with
+ * them the space passes two million states up to renaming), counted up to server renaming.
+ */
+export const deepRaftBounds: Pick<
+  RaftBounds,
+  'maxTerm' | 'maxLog' | 'maxMsgs' | 'maxRestarts' | 'maxCompactions' | 'maxReads'
+> = { maxTerm: 2, maxLog: 2, maxMsgs: 2, maxRestarts: 0, maxCompactions: 0, maxReads: 0 };
+
 /** Each known bug's switch, by its name in `shardkv bugs` (the scenario tests use them too). */
 export const raftBugSwitches: Readonly<Record<string, RaftBugs>> = {
   'commit-prev-term': { commitPrevTerm: true },
@@ -38,6 +48,9 @@ export const raftBugSwitches: Readonly<Record<string, RaftBugs>> = {
   'read-without-quorum': { readWithoutQuorum: true },
   'prevote-raises-term': { preVoteRaisesTerm: true },
   'vote-during-lease': { voteDuringLease: true },
+  'truncate-on-every-append': { truncateOnEveryAppend: true },
+  'snapshot-rollback': { snapshotRollback: true },
+  'follower-skips-apply': { followerSkipsApply: true },
 };
 
 function boundsOf(params: Params): RaftBounds {
@@ -88,6 +101,24 @@ function createPreset(params: Params, bounds: RaftBounds, bug: string | undefine
       throw new UsageError(`--preset raft.tla supports --${name} up to ${maximum}, got ${value}`);
   }
   return createTlaModel(bounds);
+}
+
+/** The deep preset's bounds; a bound flag it sets is refused rather than silently ignored. */
+function deepBounds(params: Params, bounds: RaftBounds): RaftBounds {
+  const fixed = [
+    ['max-term', bounds.maxTerm, defaultRaftBounds.maxTerm],
+    ['max-log', bounds.maxLog, defaultRaftBounds.maxLog],
+    ['max-msgs', bounds.maxMsgs, defaultRaftBounds.maxMsgs],
+    ['max-restarts', bounds.maxRestarts, defaultRaftBounds.maxRestarts],
+    ['max-compactions', bounds.maxCompactions, defaultRaftBounds.maxCompactions],
+    ['max-reads', bounds.maxReads, defaultRaftBounds.maxReads],
+  ] as const;
+  for (const [name, value, fallback] of fixed) {
+    if (value !== fallback) throw new UsageError(`--preset deep sets --${name} itself`);
+  }
+  if (params['pre-vote'] === true || params['check-quorum'] === true)
+    throw new UsageError('--preset deep has neither --pre-vote nor --check-quorum');
+  return { ...bounds, ...deepRaftBounds };
 }
 
 export const raftDefinition: ModelDefinition = {
@@ -180,10 +211,12 @@ export const raftDefinition: ModelDefinition = {
     },
     {
       name: 'preset',
-      description: "raft.tla: Ongaro's raft.tla exactly (no restart, compaction or read bounds)",
+      description:
+        "raft.tla: Ongaro's raft.tla exactly (no restart, compaction or read bounds); deep: " +
+        'two messages in flight, two terms, two entries, up to server renaming',
       default: 'none',
       kind: 'choice',
-      choices: ['none', 'raft.tla'],
+      choices: ['none', 'raft.tla', 'deep'],
     },
   ],
   invariants: raftInvariantNames,
@@ -251,11 +284,58 @@ export const raftDefinition: ModelDefinition = {
       breaks: ['LeaseRespected'],
       bounds: { 'check-quorum': true, 'max-restarts': 0, 'max-compactions': 0, 'max-reads': 0 },
     },
+    {
+      name: 'truncate-on-every-append',
+      description:
+        'a follower cuts its log after the entries of every AppendEntries, even where they ' +
+        'match (§5.3 truncates only at a conflict): a late duplicate erases a committed entry',
+      breaks: ['CommittedDurable'],
+      bounds: {
+        'max-term': 1,
+        'max-log': 2,
+        'max-msgs': 2,
+        'max-restarts': 0,
+        'max-compactions': 0,
+        'max-reads': 0,
+      },
+    },
+    {
+      name: 'snapshot-rollback',
+      description:
+        'a follower installs a snapshot older than its commit index (§7), so its commit ' +
+        'index and its application go back and entries are applied again',
+      breaks: ['CommitMonotonic'],
+      bounds: {
+        'max-term': 1,
+        'max-log': 2,
+        'max-msgs': 2,
+        'max-restarts': 0,
+        'max-reads': 0,
+        symmetry: true,
+      },
+    },
+    {
+      name: 'follower-skips-apply',
+      description:
+        'a follower advances its commit index without handing the entries to its application',
+      breaks: ['AppliedUpToCommit'],
+      bounds: {
+        'max-term': 1,
+        'max-log': 1,
+        'max-restarts': 0,
+        'max-compactions': 0,
+        'max-reads': 0,
+      },
+    },
   ],
   create: (params, bug) => {
     const bounds = boundsOf(params);
     const symmetry = params['symmetry'] === true;
     if (params['preset'] === 'raft.tla') return createPreset(params, bounds, bug) as never;
-    return createRaftModel(bounds, raftOptionsOf(params, bug), symmetry) as never;
+    const options = raftOptionsOf(params, bug);
+    if (params['preset'] === 'deep') {
+      return createRaftModel(deepBounds(params, bounds), options, true) as never;
+    }
+    return createRaftModel(bounds, options, symmetry) as never;
   },
 };

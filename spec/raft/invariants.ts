@@ -2,7 +2,8 @@
  * Raft's safety properties (Raft paper Figure 3, and §5.4), named as DESIGN §3 lists them,
  * and those of ReadIndex (dissertation §6.4), PreVote and the leader lease (§9.6). Those about
  * history read the model's proof-only history variables: `elected` (who became leader in
- * which term), `committed` (what was committed, and when), and the flags.
+ * which term), `committed` (what was committed, and when), and the flags. Those about the
+ * applications read what the apply and restoreSnapshot effects left (`applied`).
  */
 import type { Invariant } from '../../checker/model.js';
 import { lastLogIndex, termAt, type LogHolder } from './log.js';
@@ -78,6 +79,39 @@ export function stateMachineSafety(state: RaftModelState): boolean {
   return true;
 }
 
+/**
+ * Applied Committed: every server's application applied a prefix of the one committed log
+ * (§5.4.3's State Machine Safety, read from what the application holds, not from the log).
+ */
+export function appliedCommitted(state: RaftModelState): boolean {
+  for (const applied of state.applied) {
+    if (applied.length > state.committed.length) return false;
+    for (let at = 0; at < applied.length; at++) {
+      if (applied[at] !== state.committed[at]!.command) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Applied Up To Commit: the model's application applies in the step that commits, so every
+ * server's applied index equals its commit index after every step: a node that commits an
+ * entry without handing it to the application breaks it.
+ */
+export function appliedUpToCommit(state: RaftModelState): boolean {
+  return state.servers.every((server, id) => state.applied[id]!.length === server.commitIndex);
+}
+
+/** Applied Once: every `apply` hands the next index, so no entry is applied twice or skipped. */
+export function appliedOnce(state: RaftModelState): boolean {
+  return !state.applyOutOfOrder;
+}
+
+/** Commit Monotonic: no step lowers a server's commit index or applied index (a restart too). */
+export function commitMonotonic(state: RaftModelState): boolean {
+  return !state.commitRolledBack;
+}
+
 /** Leader Append-Only: a leader never overwrites or deletes entries in its log (§5.3). */
 export function leaderAppendOnly(state: RaftModelState): boolean {
   return !state.leaderLogRewritten;
@@ -121,6 +155,10 @@ export const raftInvariants: readonly Invariant<RaftModelState>[] = [
   { name: 'StateMachineSafety', holds: stateMachineSafety },
   { name: 'LeaderAppendOnly', holds: leaderAppendOnly },
   { name: 'CommittedDurable', holds: committedDurable },
+  { name: 'AppliedCommitted', holds: appliedCommitted },
+  { name: 'AppliedUpToCommit', holds: appliedUpToCommit },
+  { name: 'AppliedOnce', holds: appliedOnce },
+  { name: 'CommitMonotonic', holds: commitMonotonic },
   { name: 'LinearizableReads', holds: linearizableReads },
   { name: 'NoTermRaisedAlone', holds: noTermRaisedAlone },
   { name: 'LeaseRespected', holds: leaseRespected },

@@ -44,6 +44,12 @@ export interface RaftModelState {
   readonly servers: readonly ModelNode[];
   /** What each node's save effects wrote: all a restart gets back. */
   readonly persisted: readonly ModelPersisted[];
+  /**
+   * Each server's application: the commands it applied, in order (index k's at k - 1), as
+   * the `apply` and `restoreSnapshot` effects left it; a crash empties it and the restart's
+   * effects rebuild it. Its length is the applied index.
+   */
+  readonly applied: readonly ModelData[];
   readonly messages: Bag;
   readonly restarts: number;
   readonly compactions: number;
@@ -63,6 +69,10 @@ export interface RaftModelState {
   readonly termRaisedAlone: boolean;
   /** Proof-only (CheckQuorum): set when a node in a leader lease heeded a vote request. */
   readonly leaseBroken: boolean;
+  /** Proof-only: set when a step lowered a server's commit index or applied index. */
+  readonly commitRolledBack: boolean;
+  /** Proof-only: set when an `apply` effect handed an entry already applied, or skipped one. */
+  readonly applyOutOfOrder: boolean;
 }
 
 export interface RaftBounds {

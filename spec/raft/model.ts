@@ -3,7 +3,8 @@
  * with a network bag and an environment (election timeouts, heartbeats to one peer, client
  * values, reads, crash + restart, the application's snapshots), within bounds. The model
  * decides nothing of the protocol: it picks inputs, performs the effects (the bag takes the
- * sends, the disk the saves) and keeps proof-only history for the invariants.
+ * sends, the disk the saves, each server's application the apply and restoreSnapshot
+ * effects) and keeps proof-only history for the invariants.
  *
  * How it differs from raft.tla (see tla-preset.ts for the exact transcription), always as a
  * refinement of the same protocol extended with snapshots, the no-op entry of §6.4, ReadIndex
@@ -29,6 +30,7 @@ import { lastLogIndex, termAt } from './log.js';
 import {
   commandAt,
   type CommitRecord,
+  type ModelData,
   type ModelEnvelope,
   type ModelNode,
   type ModelPersisted,
@@ -64,6 +66,7 @@ export function initialModelState(bounds: RaftBounds): RaftModelState {
   return {
     servers,
     persisted: servers.map(() => empty),
+    applied: servers.map(() => []),
     messages: [],
     restarts: 0,
     compactions: 0,
@@ -75,6 +78,8 @@ export function initialModelState(bounds: RaftBounds): RaftModelState {
     leaderLogRewritten: false,
     termRaisedAlone: false,
     leaseBroken: false,
+    commitRolledBack: false,
+    applyOutOfOrder: false,
   };
 }
 
@@ -97,10 +102,32 @@ function save(persisted: ModelPersisted, effect: ModelEffect): ModelPersisted {
   }
 }
 
-/** What the network, the disk and the clients do with a step's effects, in order. */
+/** The application's state after it performs the restoreSnapshot or apply effect. */
+interface Application {
+  readonly applied: ModelData;
+  /** Whether an apply handed an index other than the next one (twice, or one skipped). */
+  readonly outOfOrder: boolean;
+}
+
+function performApplication(application: Application, effect: ModelEffect): Application {
+  if (effect.type === 'restoreSnapshot') {
+    return { ...application, applied: effect.snapshot.data };
+  }
+  if (effect.type !== 'apply' || effect.entries.length === 0) return application;
+  const applied = application.applied.slice();
+  let outOfOrder = application.outOfOrder;
+  for (const entry of effect.entries) {
+    if (entry.index !== applied.length + 1) outOfOrder = true;
+    applied.push(entry.command);
+  }
+  return { applied, outOfOrder };
+}
+
+/** What the network, the disk, the application and the clients do with a step's effects. */
 function perform(state: RaftModelState, id: number, result: ModelStepResult): RaftModelState {
   let messages: Bag = state.messages;
   let persisted = state.persisted[id]!;
+  let application: Application = { applied: state.applied[id]!, outOfOrder: false };
   let { readsWaiting, staleRead } = state;
   for (const effect of result.effects) {
     if (effect.type === 'send') {
@@ -109,6 +136,8 @@ function perform(state: RaftModelState, id: number, result: ModelStepResult): Ra
       const record = readsWaiting.find((read) => read.requestId === effect.requestId)!;
       readsWaiting = readsWaiting.filter((read) => read !== record);
       if (effect.type === 'readReady' && effect.index < record.floor) staleRead = true;
+    } else if (effect.type === 'restoreSnapshot' || effect.type === 'apply') {
+      application = performApplication(application, effect);
     } else {
       persisted = save(persisted, effect);
     }
@@ -117,14 +146,19 @@ function perform(state: RaftModelState, id: number, result: ModelStepResult): Ra
   servers[id] = result.node;
   const allPersisted = state.persisted.slice();
   allPersisted[id] = persisted;
-  return { ...state, servers, messages, persisted: allPersisted, readsWaiting, staleRead };
-}
-
-/** The applied commands of a node up to its commit index: the application's snapshot. */
-function appliedData(node: ModelNode): (number | null)[] {
-  const data: (number | null)[] = [];
-  for (let index = 1; index <= node.commitIndex; index++) data.push(commandAt(node, index)!);
-  return data;
+  const applied = state.applied.slice();
+  applied[id] = application.applied;
+  const applyOutOfOrder = state.applyOutOfOrder || application.outOfOrder;
+  return {
+    ...state,
+    servers,
+    messages,
+    persisted: allPersisted,
+    applied,
+    applyOutOfOrder,
+    readsWaiting,
+    staleRead,
+  };
 }
 
 /** The input an action gives its node, or null when the environment's bounds forbid it. */
@@ -149,9 +183,10 @@ function inputOf(
       if (state.restarts >= bounds.maxRestarts) return null;
       return { type: 'restart', persisted: state.persisted[action.server]! };
     case 'CompactLog': {
+      // The application snapshots its own state, at the index it applied.
       if (state.compactions >= bounds.maxCompactions) return null;
-      const node = state.servers[action.server]!;
-      return { type: 'snapshot', index: node.commitIndex, data: appliedData(node) };
+      const data = state.applied[action.server]!;
+      return { type: 'snapshot', index: data.length, data };
     }
     case 'Deliver': {
       const { from, message } = action.envelope;
@@ -265,8 +300,13 @@ export function stepModel(
     const read = { requestId: next.readsIssued + 1, floor: next.committed.length };
     next = { ...next, readsIssued: read.requestId, readsWaiting: [...next.readsWaiting, read] };
   }
+  if (action.type === 'Restart') next = { ...next, applied: withApplied(next.applied, id, []) };
+  const appliedBefore = state.applied[id]!.length;
   next = perform(next, id, result);
   if (action.type === 'Restart') next = { ...next, restarts: next.restarts + 1 };
+  const lowered =
+    result.node.commitIndex < before.commitIndex || next.applied[id]!.length < appliedBefore;
+  if (lowered && !next.commitRolledBack) next = { ...next, commitRolledBack: true };
   if (action.type === 'CompactLog') next = { ...next, compactions: next.compactions + 1 };
   next = recordHistory(next, before, result.node);
   next = recordDisruption(next, action, before, result, options);
@@ -280,6 +320,13 @@ export function nextModelState(
   bounds: RaftBounds,
 ): RaftModelState | null {
   return stepModel(state, action, options, bounds)?.state ?? null;
+}
+
+/** A crash empties the application's state; the restart's effects rebuild it. */
+function withApplied(all: readonly ModelData[], id: number, data: ModelData): ModelData[] {
+  const copy = all.slice();
+  copy[id] = data;
+  return copy;
 }
 
 /** The bag key of an action's message: by identity first (the checker's own actions). */

@@ -105,15 +105,22 @@ function reply<C, S>(
  * The follower's log with the request's entries (§5.3, receiver rules 3 and 4): an entry held
  * with the same term is kept, since a late or duplicated request must not cut off what a newer
  * one appended; the first conflict truncates the log there and the rest is appended. Entries
- * at or below the snapshot are committed, hence already held, and skipped.
+ * at or below the snapshot are committed, hence already held, and skipped. The bug
+ * truncateOnEveryAppend cuts the log after the request's entries whether or not they match.
  */
 function mergeEntries<C>(
   follower: RaftNode<C, unknown>,
   prevLogIndex: number,
   entries: readonly Entry<C>[],
+  options: RaftOptions,
 ): readonly Entry<C>[] {
   const base = snapshotIndex(follower);
-  for (let offset = Math.max(0, base - prevLogIndex); offset < entries.length; offset++) {
+  const first = Math.max(0, base - prevLogIndex);
+  if (options.bugs?.truncateOnEveryAppend === true) {
+    const kept = follower.log.slice(0, prevLogIndex + first - base);
+    return [...kept, ...entries.slice(first)];
+  }
+  for (let offset = first; offset < entries.length; offset++) {
     const position = prevLogIndex + offset - base;
     if (follower.log[position]?.term === entries[offset]!.term) continue;
     return [...follower.log.slice(0, position), ...entries.slice(offset)];
@@ -132,12 +139,14 @@ function conflictHint(follower: RaftNode<unknown, unknown>, prevLogIndex: number
 /**
  * A follower (a (pre)candidate of the same term steps down first) checks that its log
  * matches at prevLogIndex, else names the conflict (§5.3); resolves conflicts by truncating,
- * appends, advances its commit index to what the leader knows committed, and replies.
+ * appends, advances its commit index to what the leader knows committed, hands the newly
+ * committed entries to the application (the bug followerSkipsApply does not), and replies.
  */
 export function handleAppendEntriesRequest<C, S>(
   node: RaftNode<C, S>,
   from: number,
   request: AppendEntriesRequest<C, S>,
+  options: RaftOptions,
 ): Step<C, S> {
   const sequence = request.readSequence;
   const refused = { success: false, matchIndex: 0, conflictTerm: 0, conflictIndex: 0 };
@@ -160,12 +169,13 @@ export function handleAppendEntriesRequest<C, S>(
     effects.push(reply(from, follower.currentTerm, hint, sequence));
     return { node: follower, effects };
   }
-  const log = mergeEntries(follower, request.prevLogIndex, request.entries);
+  const log = mergeEntries(follower, request.prevLogIndex, request.entries, options);
   let next: RaftNode<C, S> = log === follower.log ? follower : { ...follower, log };
   const lastNew = request.prevLogIndex + request.entries.length;
   const commit = Math.min(request.leaderCommit, lastNew);
   if (commit > next.commitIndex) {
-    effects.push({ type: 'apply', entries: entriesBetween(next, next.commitIndex, commit) });
+    const entries = entriesBetween(next, next.commitIndex, commit);
+    if (options.bugs?.followerSkipsApply !== true) effects.push({ type: 'apply', entries });
     next = { ...next, commitIndex: commit };
   }
   // The log now matches the leader's up to lastNew, and up to the snapshot in any case.

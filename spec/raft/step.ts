@@ -66,11 +66,11 @@ function handleMessage<C, S>(
     case 'PreVoteResponse':
       return handleVoteResponse(current, from, message);
     case 'AppendEntriesRequest':
-      return handleAppendEntriesRequest(current, from, message);
+      return handleAppendEntriesRequest(current, from, message, options);
     case 'AppendEntriesResponse':
       return handleAppendEntriesResponse(current, from, message);
     case 'InstallSnapshotRequest':
-      return handleInstallSnapshotRequest(current, from, message);
+      return handleInstallSnapshotRequest(current, from, message, options);
     case 'InstallSnapshotResponse':
       return handleInstallSnapshotResponse(current, from, message);
   }

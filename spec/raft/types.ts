@@ -227,6 +227,15 @@ export interface RaftBugs {
   readonly preVoteRaisesTerm?: boolean;
   /** ignoresVoteInLease (election.ts) lets a vote request through a leader lease (§9.6). */
   readonly voteDuringLease?: boolean;
+  /** mergeEntries (replication.ts) cuts the log after prevLogIndex even where it matches. */
+  readonly truncateOnEveryAppend?: boolean;
+  /**
+   * handleInstallSnapshotRequest (compaction.ts) installs any snapshot newer than its own,
+   * even one older than its commit index (§7: only a snapshot past what it has is news).
+   */
+  readonly snapshotRollback?: boolean;
+  /** handleAppendEntriesRequest (replication.ts) commits without the `apply` effect. */
+  readonly followerSkipsApply?: boolean;
 }
 
 /** How a node behaves: batch size, the §9.6 features, and the bug switches. */

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { defaultRaftBounds } from '../../spec/raft/index.js';
 import { raftInvariants } from '../../spec/raft/invariants.js';
-import type { ModelNode, RaftModelState } from '../../spec/raft/model-state.js';
+import { commandAt, type ModelNode, type RaftModelState } from '../../spec/raft/model-state.js';
 import { initialModelState, recordHistory } from '../../spec/raft/model.js';
 import type { Entry } from '../../spec/raft/types.js';
 
@@ -23,7 +23,11 @@ function withServers(changes: readonly Partial<ModelNode>[], extra: Partial<Raft
     snapshot,
     entries: log,
   }));
-  return { ...initial, servers, persisted, ...extra };
+  // Each application applied what its node committed, as the model's does after every step.
+  const applied = servers.map((server) =>
+    Array.from({ length: server.commitIndex }, (_, at) => commandAt(server, at + 1) ?? null),
+  );
+  return { ...initial, servers, persisted, applied, ...extra };
 }
 
 const entry = (term: number, command: number | null = 0): Entry<number> => ({ term, command });
@@ -66,8 +70,9 @@ test('StateMachineSafety counts snapshots: a compacted entry must be the committ
     [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }, { snapshot, commitIndex: 1 }],
     { committed },
   );
-  // The snapshot's entry 1 has term 1 like the logs' but another value: logs disagree too.
-  assert.equal(violated(state), ['LogMatching', 'StateMachineSafety']);
+  // The snapshot's entry 1 has term 1 like the logs' but another value: logs disagree too,
+  // and s3's application (restored from that snapshot) holds the other value.
+  assert.equal(violated(state), ['LogMatching', 'StateMachineSafety', 'AppliedCommitted']);
 });
 
 test('LeaderAppendOnly: the history flag a rewritten leader log sets', () => {
@@ -97,6 +102,36 @@ test('CommittedDurable: a committed entry persisted by fewer than a quorum', () 
   const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
   const state = withServers([{ log: [entry(1)] }], { committed });
   assert.equal(violated(state), ['CommittedDurable']);
+});
+
+test('AppliedCommitted: an application holds a value other than the committed one', () => {
+  const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
+  const servers = [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }];
+  const state = withServers(servers, { committed });
+  assert.equal(violated(state), []);
+  assert.equal(violated({ ...state, applied: [[1], [], []] }), ['AppliedCommitted']);
+});
+
+test('AppliedCommitted: an application ahead of the committed log', () => {
+  const state = withServers([{ log: [entry(1)], commitIndex: 0 }]);
+  // Applied index 1 with commit index 0 breaks AppliedUpToCommit as well.
+  assert.equal(violated({ ...state, applied: [[0], [], []] }), [
+    'AppliedCommitted',
+    'AppliedUpToCommit',
+  ]);
+});
+
+test('AppliedUpToCommit: a node committed an entry its application never got', () => {
+  const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
+  const state = withServers([{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }], {
+    committed,
+  });
+  assert.equal(violated({ ...state, applied: [[], [], []] }), ['AppliedUpToCommit']);
+});
+
+test('AppliedOnce and CommitMonotonic: the flags an apply out of order and a rollback set', () => {
+  assert.equal(violated({ ...initial, applyOutOfOrder: true }), ['AppliedOnce']);
+  assert.equal(violated({ ...initial, commitRolledBack: true }), ['CommitMonotonic']);
 });
 
 test('LinearizableReads: the flag a read served below its floor sets (§6.4)', () => {

@@ -7,7 +7,7 @@ import type { Model } from '../../checker/model.js';
 import { resolveParams } from '../../checker/params.js';
 import { WordReader, WordWriter } from '../../checker/words.js';
 import { raftCodec, renameServers, writeRaftView } from '../../spec/raft/codec.js';
-import { defaultRaftBounds, raftDefinition } from '../../spec/raft/index.js';
+import { deepRaftBounds, defaultRaftBounds, raftDefinition } from '../../spec/raft/index.js';
 import type { RaftBounds, RaftModelState } from '../../spec/raft/model-state.js';
 import type { RaftOptions } from '../../spec/raft/types.js';
 import {
@@ -253,6 +253,38 @@ test('the default bounds are the documented ones', () => {
     symmetry: false,
     preset: 'none',
   });
+});
+
+
+test('--preset deep: two copies in flight, two terms, two entries, up to renaming', () => {
+  const params = resolveParams(raftDefinition, undefined, { preset: 'deep' });
+  const model = raftDefinition.create(params, undefined) as Model<RaftModelState, RaftAction>;
+  assert.is(model.writeView !== undefined, true, 'symmetry is on');
+  assert.equal({ ...defaultRaftBounds, ...deepRaftBounds }, {
+    servers: 3,
+    values: 1,
+    maxTerm: 2,
+    maxLog: 2,
+    maxMsgs: 2,
+    maxRestarts: 0,
+    maxCompactions: 0,
+    maxReads: 0,
+  });
+  const given = resolveParams(raftDefinition, undefined, { preset: 'deep', 'max-msgs': '3' });
+  assert.throws(() => raftDefinition.create(given, undefined), /--preset deep sets --max-msgs/);
+});
+
+test('truncate-on-every-append needs two messages in flight: one copy never reorders', () => {
+  // The twoTerms bounds above (one copy in flight) pass with the bug: 84,168 states, as
+  // without it (a count from this code itself); the deep bounds (two copies) find it.
+  const bugs = { truncateOnEveryAppend: true };
+  const oneCopy = breadthFirstSearch(createRaftModel(twoTerms, { bugs }) as never);
+  assert.is(oneCopy.result, 'ok');
+  assert.is(oneCopy.distinctStates, 84168);
+  const deep = { ...twoTerms, ...deepRaftBounds };
+  const twoCopies = breadthFirstSearch(createRaftModel(deep, { bugs }, true) as never);
+  assert.is(twoCopies.result, 'violation');
+  assert.is(twoCopies.invariant, 'CommittedDurable');
 });
 
 test.run();

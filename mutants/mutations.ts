@@ -1,0 +1,133 @@
+/**
+ * The mutation list of `npm run mutants` (issue 10, item 7): each mutation is one text edit
+ * of the real source (not a bug switch), found exactly once in its file, and the check that
+ * must kill it: a model and the bounds at which BFS finds a violation. The catalog's bugs
+ * that live in code come first, written as edits of the correct code; then mutations of our
+ * own, each a slip a programmer could make.
+ */
+
+export interface Mutation {
+  readonly name: string;
+  /** What the edit breaks, in one line. */
+  readonly description: string;
+  /** A tracked file, relative to the repository root. */
+  readonly file: string;
+  /** Text that occurs exactly once in `file`. */
+  readonly find: string;
+  readonly replace: string;
+  /** `shardkv check` arguments: the model and its bounds. */
+  readonly check: readonly string[];
+}
+
+/** The bounds of the raft catalog entries (spec/raft/index.ts), as flags. */
+const raftSmall = ['--max-restarts', '0', '--max-compactions', '0', '--max-reads', '0'];
+const oneTermTwoMessages = ['raft', '--max-term', '1', '--max-log', '2', '--max-msgs', '2'];
+
+export const mutations: readonly Mutation[] = [
+  {
+    name: 'commit-prev-term',
+    description: 'a leader commits an entry of an earlier term by counting replicas (Figure 8)',
+    file: 'spec/raft/replication.ts',
+    find: 'if (ownTerm || options.bugs?.commitPrevTerm === true) newCommit = index;',
+    replace: 'newCommit = index;',
+    check: ['raft', '--max-term', '4', '--max-log', '2', ...raftSmall, '--symmetry'],
+  },
+  {
+    name: 'vote-ignores-log',
+    description: 'a vote is granted without the candidate-log-up-to-date check (§5.4.1)',
+    file: 'spec/raft/election.ts',
+    find: 'isUpToDate(node, request.lastLogIndex, request.lastLogTerm);',
+    replace: 'true;',
+    check: ['raft', ...raftSmall],
+  },
+  {
+    name: 'forget-vote-on-restart',
+    description: 'a restarted node forgets the vote it saved',
+    file: 'spec/raft/persistence.ts',
+    find: 'votedFor: hardState.votedFor,',
+    replace: 'votedFor: null,',
+    check: ['raft', '--max-term', '1', '--max-compactions', '0', '--max-reads', '0'],
+  },
+  {
+    name: 'truncate-on-every-append',
+    description: 'a follower truncates after prevLogIndex even where the entries match',
+    file: 'spec/raft/replication.ts',
+    find: '    if (follower.log[position]?.term === entries[offset]!.term) continue;\n',
+    replace: '',
+    check: [...oneTermTwoMessages, ...raftSmall],
+  },
+  {
+    name: 'snapshot-rollback',
+    description: 'a follower installs a snapshot older than its commit index',
+    file: 'spec/raft/compaction.ts',
+    find: ': follower.commitIndex;',
+    replace: ': snapshotIndex(follower);',
+    check: [...oneTermTwoMessages, '--max-restarts', '0', '--max-reads', '0', '--symmetry'],
+  },
+  {
+    name: 'follower-skips-apply',
+    description: 'a follower advances its commit index without applying the entries',
+    file: 'spec/raft/replication.ts',
+    find: "effects.push({ type: 'apply', entries });",
+    replace: '{}',
+    check: ['raft', '--max-term', '1', ...raftSmall],
+  },
+  {
+    name: 'quorum-off-by-one',
+    description: 'a quorum is half the cluster, not a majority',
+    file: 'spec/raft/node.ts',
+    find: 'return Math.floor(clusterSize / 2) + 1;',
+    replace: 'return Math.floor(clusterSize / 2);',
+    check: ['raft', '--max-term', '1', ...raftSmall],
+  },
+  {
+    name: 'vote-not-persisted',
+    description: 'the hard state a node saves leaves its vote out',
+    file: 'spec/raft/persistence.ts',
+    find: 'votedFor: options.bugs?.forgetVoteOnRestart === true ? null : node.votedFor,',
+    replace: 'votedFor: null,',
+    check: ['raft', '--max-term', '1', '--max-compactions', '0', '--max-reads', '0'],
+  },
+  {
+    name: 'commit-not-persisted',
+    description: 'a restarted node takes its commit index from the snapshot only',
+    file: 'spec/raft/persistence.ts',
+    find: 'const commitIndex = Math.max(base, hardState.commitIndex);',
+    replace: 'const commitIndex = base;',
+    check: ['raft', '--max-term', '1', '--max-compactions', '0', '--max-reads', '0'],
+  },
+  {
+    name: 'stale-term-append-accepted',
+    description: 'a follower accepts AppendEntries of an older term',
+    file: 'spec/raft/replication.ts',
+    find: 'if (request.term < node.currentTerm) {\n    return { node, effects: [reply(',
+    replace: 'if (false) {\n    return { node, effects: [reply(',
+    check: ['raft', ...raftSmall],
+  },
+  {
+    name: 'install-overwrites',
+    description: 'a repeated Install with the same identity replaces what dst served since',
+    file: 'spec/group/migration-steps.ts',
+    find: "return { state: group, result: { type: 'receipt', receipt: record.receipt } };",
+    replace:
+      "return { state: withShard(group, identity.shard, next), result: { type: 'receipt', " +
+      'receipt } };',
+    check: ['migration'],
+  },
+  {
+    name: 'missing-dedup-check',
+    description: 'a retried client request is applied again instead of answered from dedup',
+    file: 'spec/group/client-requests.ts',
+    find: 'if (previous !== undefined && previous.seq === request.seq) {',
+    replace: 'if (false) {',
+    check: ['migration'],
+  },
+  {
+    name: 'delete-keeps-data',
+    description: 'src deletes the shard (tombstone and all) but keeps its KV data and dedup table',
+    file: 'spec/group/migration-steps.ts',
+    find: '...absentShard({ kv: record.kv.empty(), dedup: record.dedup.empty() }),',
+    replace: '...absentShard({ kv: record.kv, dedup: record.dedup }),',
+    check: ['migration'],
+  },
+];
