@@ -15,6 +15,7 @@ import type {
 import { migrationBugNames, type MigrationBugName } from './bugs.js';
 import { migrationCodec } from './codec.js';
 import { invariantNames, migrationInvariants } from './invariants.js';
+import { migrationFairness, migrationProperties } from './liveness.js';
 import {
   actionLabel,
   allActions,
@@ -47,6 +48,8 @@ export function createMigrationModel(
     // no one). A stuck migration or message is still a deadlock.
     isTerminal: (state) => state.network.length === 0 && state.controller.next === null,
     invariants: migrationInvariants(bounds),
+    properties: migrationProperties,
+    fairness: migrationFairness,
     codec: migrationCodec(bounds),
     variables: (state) => ({ ...state }),
   };
@@ -120,6 +123,7 @@ function boundsOf(params: Params): MigrationBounds {
     maxCrashes: params['max-crashes'] as number,
     maxDuplicates: params['max-duplicates'] as number,
     maxExpiries: params['max-expiries'] as number,
+    maxReuses: params['max-reuses'] as number,
   };
 }
 
@@ -135,8 +139,9 @@ export const migrationDefinition: ModelDefinition = {
     integerParam('ops', 'operations per client', 2, 0, maximumOps),
     integerParam('max-reconfigs', 'admin join/leave/move', 2, 0, 3),
     integerParam('max-crashes', 'driver crashes', 1, 0, 3),
-    integerParam('max-duplicates', 'messages the network duplicates', 1, 0, 3),
+    integerParam('max-duplicates', 'messages the network duplicates', 0, 0, 3),
     integerParam('max-expiries', 'client session expiries (through the log)', 0, 0, 2),
+    integerParam('max-reuses', 'clients that reuse a seq for another request', 0, 0, 3),
   ],
   invariants: [...invariantNames],
   bugs: migrationBugSpecs,
