@@ -9,7 +9,6 @@ import type { GroupState } from '../group/types.js';
 import { keyOf, type MigrationBounds, type MigrationState } from './model-state.js';
 
 export const invariantNames = [
-  'ConfigsInOrder',
   'AtMostOneServer',
   'OnlyServerAnswers',
   'NoLostWrite',
@@ -37,16 +36,6 @@ export function holderOf(groups: readonly GroupState[], shard: number): GroupSta
     }
   }
   return best;
-}
-
-/**
- * A group never applies configuration N+2 before N+1: while `current` is N, no group takes
- * part in a migration of an epoch beyond N+1.
- */
-function configsInOrder(state: MigrationState): boolean {
-  const current = state.controller.current;
-  return state.groups.every((group) =>
-    group.shards.every((record) => (record.identity?.epoch ?? 0) <= current + 1));
 }
 
 /** Per shard, at most one group accepts reads and writes. */
@@ -164,7 +153,6 @@ function garbageBound(state: MigrationState): boolean {
 
 export function migrationInvariants(bounds: MigrationBounds): Invariant<MigrationState>[] {
   return [
-    { name: 'ConfigsInOrder', holds: configsInOrder },
     { name: 'AtMostOneServer', holds: atMostOneServer },
     { name: 'OnlyServerAnswers', holds: onlyServerAnswers },
     { name: 'NoLostWrite', holds: (state) => noLostWrite(bounds, state) },

@@ -59,34 +59,36 @@ export const migrationBugSpecs: readonly BugSpec[] = [
   {
     name: 'skip-freeze',
     description: 'src hands out its image for install at dst without freezing the shard',
-    breaks: ['AtMostOneServer'],
+    breaks: ['AtMostOneServer', 'NoLostWrite', 'ExactlyOnce', 'ReadsCurrent'],
   },
   {
     name: 'unfreeze-on-recovery',
     description: 'a recovering driver unfreezes src because current still names it',
-    breaks: ['AtMostOneServer'],
+    breaks: ['AtMostOneServer', 'NoLostWrite', 'ExactlyOnce', 'ReadsCurrent'],
   },
   {
     name: 'reinstall-overwrites',
     description: "a repeated Install overwrites what dst has served since the first one",
     breaks: ['NoLostWrite'],
+    bounds: { 'max-duplicates': 1 },
   },
   {
     name: 'delete-before-receipt',
     description:
       "the driver deletes at src as soon as it holds the image, with a receipt it made up",
-    breaks: ['NoLostWrite'],
+    breaks: ['NoLostWrite', 'UnaffectedServed'],
   },
   {
     name: 'accept-stale-epoch',
     description: 'groups act on freeze/install/delete messages of an older epoch',
-    breaks: ['StaleRejected', 'NoLostWrite'],
+    breaks: ['GarbageBound'],
+    bounds: { 'max-duplicates': 1 },
   },
   {
     name: 'skip-config',
     description:
       'the controller plans from current straight to the newest configuration, over next',
-    breaks: ['ConfigsInOrder', 'NoLostWrite', 'AtMostOneServer'],
+    breaks: ['GarbageBound', 'UnaffectedServed'],
   },
   {
     name: 'dedup-not-migrated',
@@ -100,6 +102,40 @@ export const migrationBugSpecs: readonly BugSpec[] = [
       'duplicate of its last request is applied again',
     breaks: ['ExactlyOnce'],
     bounds: { 'max-expiries': 1 },
+  },
+  {
+    name: 'frozen-source-serves-reads',
+    description: 'a frozen source keeps answering Gets from its fixed copy',
+    breaks: ['OnlyServerAnswers', 'ReadsCurrent'],
+  },
+  {
+    name: 'install-accepts-different-image',
+    description:
+      'dst, having installed the shard for an identity, installs another image for it ' +
+      '(checked behind recovery-needs-source-after-delete and migrate-returns-empty-after-gc)',
+    breaks: ['NoLostWrite'],
+  },
+  {
+    name: 'dedup-ignores-digest',
+    description:
+      'a request reusing a (client, seq) with another request gets the first result ' +
+      'instead of identity-conflict',
+    breaks: ['ExactlyOnce'],
+    bounds: { 'max-reuses': 1 },
+  },
+  {
+    name: 'migrate-returns-empty-after-gc',
+    description:
+      'a source asked for a shard it deleted answers with an empty image instead of ' +
+      'refusing (checked behind recovery-needs-source-after-delete, the driver that asks)',
+    breaks: ['OneImagePerIdentity'],
+  },
+  {
+    name: 'recovery-needs-source-after-delete',
+    description:
+      'a recovering driver asks src for its image even after src deleted the shard: the ' +
+      'migration never finishes (found by liveness)',
+    breaks: ['RecordedConfigsPublished'],
   },
 ];
 

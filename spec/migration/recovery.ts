@@ -33,9 +33,11 @@ function resumeFrom(
   dstFacts: ShardFacts | null,
   bugs: MigrationBugs,
 ): ShardProgress {
-  // recovery-needs-source-after-delete: asks src for its image again whatever dst's receipt
-  // and src's tombstone say; a source that deleted the shard refuses, forever.
-  if (bugs['recovery-needs-source-after-delete'] && srcFacts !== null) return { step: 'freeze' };
+  // recovery-needs-source-after-delete: a move with a source to delete asks src for its
+  // image again whatever dst's receipt and src's tombstone say; once src deleted the shard
+  // it refuses, forever.
+  const movesAway = srcFacts !== null && identity.src !== identity.dst;
+  if (bugs['recovery-needs-source-after-delete'] && movesAway) return { step: 'freeze' };
   const deleted = srcFacts !== null && sameIdentity(srcFacts.tombstone, identity);
   const receipt = dstFacts?.receipt ?? null;
   if (receipt !== null && sameIdentity(receipt.identity, identity)) {
