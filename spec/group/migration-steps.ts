@@ -17,7 +17,7 @@
  * A message whose epoch is older than what the group last took part in for the shard changes
  * nothing (`stale-epoch`), nor does another identity of the same epoch (`identity-conflict`).
  * Each function returns the very same state object when it changes nothing, so that callers
- * (and the model's StaleRejected history) can see it.
+ * (and the model's history variables) can see it.
  */
 import { unassignedGid } from '../controller/types.js';
 import type { MigrationBugs } from '../migration/bugs.js';

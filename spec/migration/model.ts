@@ -3,7 +3,8 @@
  * replicated state machines and C clients, composed with a network that loses replies,
  * duplicates messages and delivers the copies late, and an environment that crashes the
  * driver and changes the configuration (join / leave / move). It starts from configuration 1
- * (group 1 holds every shard) and checks the seven invariants of invariants.ts.
+ * (group 1 holds every shard), checks the eight invariants of invariants.ts and, under weak
+ * fairness, the liveness property of liveness.ts.
  */
 import type {
   BugSpec,
