@@ -309,6 +309,12 @@ export const controllerDefinition: ModelDefinition = {
       description: 'Join and Leave deal the shards out afresh, round robin, ignoring their holders',
       breaks: ['MinimalMoves'],
     },
+    {
+      name: 'non-minimal-by-gid-order',
+      description:
+        'the larger (avg + 1) shares go to the lowest gids, not to the groups holding the most',
+      breaks: ['MinimalMoves'],
+    },
   ],
   create: (params: Params, bug: string | undefined) => {
     const bounds = {
@@ -317,7 +323,9 @@ export const controllerDefinition: ModelDefinition = {
       ops: params['ops'] as number,
       moves: params['moves'] as number,
     };
-    assert(bug === undefined || bug === 'non-minimal-rebalance', `controller: unknown bug ${bug}`);
+    const known = bug === undefined || bug === 'non-minimal-rebalance' ||
+      bug === 'non-minimal-by-gid-order';
+    assert(known, `controller: unknown bug ${bug}`);
     const bugs = bug === undefined ? noControllerBugs : { ...noControllerBugs, [bug]: true };
     return createControllerModel(bounds, bugs);
   },

@@ -70,7 +70,7 @@ export function rebalanceShards(
   bugs: ControllerBugs,
 ): Gid[] {
   if (bugs['non-minimal-rebalance']) return rebalanceFromScratch(shards, gids);
-  return rebalance(shards, gids);
+  return rebalance(shards, gids, bugs);
 }
 
 /** Join: adds the groups (gid -> servers) and rebalances. */

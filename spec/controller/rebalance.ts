@@ -22,6 +22,7 @@
  * that lower bound independently.
  */
 import { assert } from '../assert.js';
+import { noControllerBugs, type ControllerBugs } from './bugs.js';
 import { unassignedGid, type Gid } from './types.js';
 
 /** The gids sorted ascending; asserts they are positive integers with no repeats. */
@@ -46,24 +47,29 @@ function countsOf(shards: readonly Gid[], sorted: readonly Gid[]): number[] {
 }
 
 /** Rule 1: each group's target count, in the order of `sorted`. */
-function targetsOf(counts: readonly number[], shardCount: number): number[] {
+function targetsOf(counts: readonly number[], shardCount: number, bugs: ControllerBugs): number[] {
   const groupCount = counts.length;
   const base = Math.floor(shardCount / groupCount);
   const larger = shardCount % groupCount;
   // Positions by current count descending, then by gid ascending (positions follow gids).
+  // non-minimal-by-gid-order: the larger counts go to the lowest gids, whatever they hold.
   const order = counts.map((_, position) => position);
-  order.sort((a, b) => counts[b]! - counts[a]! || a - b);
+  if (!bugs['non-minimal-by-gid-order']) order.sort((a, b) => counts[b]! - counts[a]! || a - b);
   const targets = counts.map(() => base);
   for (let rank = 0; rank < larger; rank++) targets[order[rank]!] = base + 1;
   return targets;
 }
 
 /** The balanced, minimal-move assignment of `shards` to the groups `gids` (any order). */
-export function rebalance(shards: readonly Gid[], gids: readonly Gid[]): Gid[] {
+export function rebalance(
+  shards: readonly Gid[],
+  gids: readonly Gid[],
+  bugs: ControllerBugs = noControllerBugs,
+): Gid[] {
   const sorted = sortedGids(gids);
   if (sorted.length === 0) return shards.map(() => unassignedGid);
   const counts = countsOf(shards, sorted);
-  const targets = targetsOf(counts, shards.length);
+  const targets = targetsOf(counts, shards.length, bugs);
   const result = shards.slice();
   const free: number[] = [];
   // Rule 2: walk shards from the highest number down so an over-full group keeps its lowest.

@@ -40,6 +40,10 @@ export function applyClientRequest(
   const shard = key2shard(request.key, group.shards.length);
   const record = group.shards[shard]!;
   if (record.phase !== 'serving') {
+    // frozen-source-serves-reads: a frozen copy answers a Get from its fixed data.
+    if (bugs['frozen-source-serves-reads'] && record.phase === 'frozen' && request.op === 'get') {
+      return { state: group, result: { type: 'value', value: readValue(record.kv, request.key) } };
+    }
     return { state: group, result: { type: 'error', error: 'ErrWrongGroup' } };
   }
   // expiry-forgets-session: the group drops expired records but serves their clients anyway.
@@ -49,7 +53,8 @@ export function applyClientRequest(
   const digest = requestDigest(request);
   const previous = record.dedup.get(request.client);
   if (previous !== undefined && previous.seq === request.seq) {
-    if (previous.digest !== digest) {
+    // dedup-ignores-digest: another request under the same (client, seq) passes for a retry.
+    if (previous.digest !== digest && !bugs['dedup-ignores-digest']) {
       return { state: group, result: { type: 'error', error: 'identity-conflict' } };
     }
     return { state: group, result: { type: 'value', value: previous.result } };

@@ -17,7 +17,7 @@
  * A message whose epoch is older than what the group last took part in for the shard changes
  * nothing (`stale-epoch`), nor does another identity of the same epoch (`identity-conflict`).
  * Each function returns the very same state object when it changes nothing, so that callers
- * (and the model's StaleRejected history) can see it.
+ * (and the model's history variables) can see it.
  */
 import { unassignedGid } from '../controller/types.js';
 import type { MigrationBugs } from '../migration/bugs.js';
@@ -84,7 +84,12 @@ export function freezeShard(group: GroupState, identity: Identity, bugs: Migrati
   if (problem) return refuse(group, problem);
   const record = group.shards[identity.shard]!;
   if (record.phase === 'absent') {
-    return refuse(group, sameIdentity(record.tombstone, identity) ? 'already-deleted' : 'not-held');
+    if (!sameIdentity(record.tombstone, identity)) return refuse(group, 'not-held');
+    // migrate-returns-empty-after-gc: asked again after its delete, src hands out what it
+    // has left, an empty image, instead of refusing.
+    if (!bugs['migrate-returns-empty-after-gc']) return refuse(group, 'already-deleted');
+    const image = imageOf(record, group.sessionFloor, bugs);
+    return { state: group, result: { type: 'image', identity, image } };
   }
   if (sameIdentity(record.identity, identity)) {
     const image = imageOf(record, group.sessionFloor, bugs);
@@ -118,9 +123,14 @@ export function installShard(
   const next = installed(record, identity, image);
   const receipt = next.receipt!;
   if (record.receipt !== null && sameIdentity(record.receipt.identity, identity)) {
-    if (record.receipt.digest !== receipt.digest) return refuse(group, 'digest-mismatch');
+    const other = record.receipt.digest !== receipt.digest;
+    // install-accepts-different-image: another image for the installed identity replaces
+    // dst's shard instead of being refused.
+    if (other && !bugs['install-accepts-different-image']) {
+      return refuse(group, 'digest-mismatch');
+    }
     // reinstall-overwrites: a repeated install replaces what dst has served since.
-    if (bugs['reinstall-overwrites']) {
+    if (other || bugs['reinstall-overwrites']) {
       const state = withShard(group, identity.shard, next);
       const floored = expireSessions(state, image?.sessionFloor ?? 0).state;
       return { state: floored, result: { type: 'receipt', receipt } };

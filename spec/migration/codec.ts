@@ -331,13 +331,15 @@ function readIntent(input: WordReader): Intent | null {
 function writeClient(client: ClientState, out: WordWriter): void {
   out.push(client.done);
   out.push(client.configNum);
+  out.push(client.reusedSeq);
   writeStrings(client.results, out);
 }
 
 function readClient(input: WordReader): ClientState {
   const done = input.next();
   const configNum = input.next();
-  return { done, configNum, results: readStrings(input, done) as string[] };
+  const reusedSeq = input.next();
+  return { done, configNum, results: readStrings(input, done) as string[], reusedSeq };
 }
 
 /** Configurations 0 and 1: every state of the model starts with the same two. */
@@ -400,10 +402,12 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     out.push(state.duplicates);
     out.push(state.expiries);
     const history = state.history;
-    for (const count of history.applied) out.push(count);
+    for (let slot = 0; slot < requests; slot++) {
+      out.push(history.applied[slot]! | (history.firstReused[slot] ? 4 : 0));
+    }
     writeStrings(history.first, out);
     writeStrings(history.ghost, out);
-    out.push(history.staleChanged ? 1 : 0);
+    out.push((history.staleRead ? 1 : 0) | (history.unservedAnswer ? 2 : 0));
   };
   const decode = (input: WordReader): MigrationState => {
     const { controller, driver } = readControllerAndDriver(input, bounds, initial);
@@ -425,11 +429,19 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     const duplicates = input.next();
     const expiries = input.next();
     const applied: number[] = [];
-    for (let index = 0; index < requests; index++) applied.push(input.next());
+    const firstReused: boolean[] = [];
+    for (let index = 0; index < requests; index++) {
+      const word = input.next();
+      applied.push(word & 3);
+      firstReused.push((word & 4) !== 0);
+    }
     const first = readStrings(input, requests);
     const ghost = readStrings(input, bounds.shards) as string[];
-    const staleChanged = input.next() === 1;
-    const history = { applied, first, ghost, staleChanged };
+    const flags = input.next();
+    const history = {
+      applied, first, firstReused, ghost,
+      staleRead: (flags & 1) !== 0, unservedAnswer: (flags & 2) !== 0,
+    };
     return { controller, driver, groups, clients, network, crashes, duplicates, expiries, history };
   };
   return { encode, decode };

@@ -1,34 +1,56 @@
 /**
  * Proof-only history (as ongardie/raft.tla marks its history variables): what the invariants
- * need to know about the past that no protocol state records. Updated only when a group's
- * state actually changed, never read by the protocol.
+ * need to know about the past that no protocol state records. Updated by the model when a
+ * group answers a client, never read by the protocol.
  */
 import { key2shard } from '../group/digest.js';
-import type { ClientRequest } from '../group/types.js';
+import type { ClientRequest, ShardState } from '../group/types.js';
 import type { History, MigrationBounds } from './model-state.js';
+import { scriptRequest } from './model-state.js';
 
-/** A client request took effect at some group with result `result`. */
-export function recordClientEffect(
+/** The copy's record of the request's shard before it answered, and its answer. */
+export interface ClientAnswer {
+  readonly record: ShardState;
+  readonly request: ClientRequest;
+  readonly value: string;
+}
+
+/**
+ * A group answered a client request with a value. A first answer to a (client, seq) that
+ * the copy's dedup table did not already hold is an effect: the request took effect there
+ * and then, so a write extends the sequential history (ghost) and a Get must have read
+ * ghost's value at that point. A copy that was not serving must not answer at all.
+ */
+export function recordClientAnswer(
   history: History,
   bounds: MigrationBounds,
-  request: ClientRequest,
-  result: string,
+  answer: ClientAnswer,
 ): History {
+  const { record, request, value } = answer;
+  let next = history;
+  if (record.phase !== 'serving' && !history.unservedAnswer) {
+    next = { ...next, unservedAnswer: true };
+  }
+  const retry = record.dedup.get(request.client)?.seq === request.seq;
+  if (retry) return next;
   const slot = request.client * bounds.ops + request.seq;
-  const applied = history.applied.slice();
+  const applied = next.applied.slice();
   applied[slot] = Math.min(2, applied[slot]! + 1);
-  let first = history.first;
-  if (first[slot] === null) {
-    const copy = first.slice();
-    copy[slot] = result;
-    first = copy;
+  next = { ...next, applied };
+  if (next.first[slot] === null) {
+    const first = next.first.slice();
+    first[slot] = value;
+    const reused = scriptRequest(bounds, request.client, request.seq, true);
+    const firstReused = next.firstReused.slice();
+    firstReused[slot] = request.op === reused.op && request.value === reused.value;
+    next = { ...next, first, firstReused };
   }
-  let ghost = history.ghost;
-  if (request.op !== 'get') {
-    const shard = key2shard(request.key, bounds.shards);
-    const copy = ghost.slice();
-    copy[shard] = request.op === 'put' ? request.value : copy[shard]! + request.value;
-    ghost = copy;
+  const shard = key2shard(request.key, bounds.shards);
+  const before = next.ghost[shard]!;
+  if (request.op === 'get') {
+    return value === before || next.staleRead ? next : { ...next, staleRead: true };
   }
-  return { ...history, applied, first, ghost };
+  const ghost = next.ghost.slice();
+  ghost[shard] = request.op === 'put' ? request.value : before + request.value;
+  return { ...next, ghost };
 }

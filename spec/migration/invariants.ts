@@ -6,14 +6,15 @@ import type { Invariant } from '../../checker/model.js';
 import { sameIdentity } from '../group/digest.js';
 import { readValue } from '../group/group.js';
 import type { GroupState } from '../group/types.js';
-import { keyOf, scriptRequest, type MigrationBounds, type MigrationState } from './model-state.js';
+import { keyOf, type MigrationBounds, type MigrationState } from './model-state.js';
 
 export const invariantNames = [
-  'StaleRejected',
-  'ConfigsInOrder',
   'AtMostOneServer',
+  'OnlyServerAnswers',
   'NoLostWrite',
+  'ReadsCurrent',
   'ExactlyOnce',
+  'OneImagePerIdentity',
   'UnaffectedServed',
   'GarbageBound',
 ] as const;
@@ -37,19 +38,6 @@ export function holderOf(groups: readonly GroupState[], shard: number): GroupSta
   return best;
 }
 
-/** A message of an older migration identity changes nothing. */
-const staleRejected = (state: MigrationState) => !state.history.staleChanged;
-
-/**
- * A group never applies configuration N+2 before N+1: while `current` is N, no group takes
- * part in a migration of an epoch beyond N+1.
- */
-function configsInOrder(state: MigrationState): boolean {
-  const current = state.controller.current;
-  return state.groups.every((group) =>
-    group.shards.every((record) => (record.identity?.epoch ?? 0) <= current + 1));
-}
-
 /** Per shard, at most one group accepts reads and writes. */
 function atMostOneServer(state: MigrationState): boolean {
   const shardCount = state.groups[0]?.shards.length ?? 0;
@@ -62,32 +50,71 @@ function atMostOneServer(state: MigrationState): boolean {
 }
 
 /**
- * Every acknowledged write is in the state of its shard's current holder, unless a later put
- * replaced it in the order the effects happened (the ghost value no longer contains it).
+ * The current holder's value of every key is the sequential application of the writes that
+ * took effect, in the order they took effect (ghost): no acknowledged write is lost, none is
+ * applied twice or out of order, a put replaces and an append appends. A shard with data
+ * and no holder has lost it.
  */
 function noLostWrite(bounds: MigrationBounds, state: MigrationState): boolean {
-  for (let client = 0; client < state.clients.length; client++) {
-    const done = state.clients[client]!.done;
-    for (let seq = 0; seq < done; seq++) {
-      const request = scriptRequest(bounds, client, seq);
-      if (request.op === 'get') continue;
-      const shard = (client + seq) % bounds.shards;
-      if (!state.history.ghost[shard]!.includes(request.value)) continue;
-      const holder = holderOf(state.groups, shard);
-      if (holder === null) return false;
-      const value = readValue(holder.shards[shard]!.kv, keyOf(shard, bounds.shards));
-      if (!value.includes(request.value)) return false;
+  for (let shard = 0; shard < bounds.shards; shard++) {
+    const expected = state.history.ghost[shard]!;
+    const holder = holderOf(state.groups, shard);
+    if (holder === null) {
+      if (expected !== '') return false;
+      continue;
+    }
+    if (readValue(holder.shards[shard]!.kv, keyOf(shard, bounds.shards)) !== expected) {
+      return false;
     }
   }
   return true;
 }
 
-/** Each (client, seq) takes effect at most once and every reply carries the first result. */
+/** Every Get, when it took effect, returned the value of the sequential history there. */
+const readsCurrent = (state: MigrationState) => !state.history.staleRead;
+
+/** Only a serving copy answers a client: a frozen or deleted copy never does. */
+const onlyServerAnswers = (state: MigrationState) => !state.history.unservedAnswer;
+
+/**
+ * Each (client, seq) takes effect at most once, every reply carries the first result, and
+ * a request that a client saw acknowledged is the one that took effect (not another request
+ * under the same seq).
+ */
 function exactlyOnce(bounds: MigrationBounds, state: MigrationState): boolean {
-  const { applied, first } = state.history;
+  const { applied, first, firstReused } = state.history;
   if (applied.some((count) => count > 1)) return false;
   return state.clients.every((client, index) =>
-    client.results.every((result, seq) => first[index * bounds.ops + seq] === result));
+    client.results.every((result, seq) => {
+      const slot = index * bounds.ops + seq;
+      return first[slot] === result && firstReused[slot] === (client.reusedSeq === seq);
+    }));
+}
+
+/**
+ * A migration identity binds one image (DESIGN §3: the receipt binds the identity to the
+ * image's digest): for every move of the intent, the digest src froze, the images the driver
+ * holds or the network carries for it, and dst's receipt for it are one digest.
+ */
+function oneImagePerIdentity(state: MigrationState): boolean {
+  const next = state.controller.next;
+  if (next === null) return true;
+  return next.moves.every((identity, index) => {
+    const digests = new Set<string>();
+    const src = identity.src === 0 ? null : state.groups[identity.src - 1]!.shards[identity.shard]!;
+    if (src?.frozenDigest && sameIdentity(src.identity, identity)) digests.add(src.frozenDigest);
+    const dst = identity.dst === 0 ? null : state.groups[identity.dst - 1]!.shards[identity.shard]!;
+    const receipt = dst?.receipt;
+    if (receipt && sameIdentity(receipt.identity, identity)) digests.add(receipt.digest);
+    const progress = state.driver.progress[index];
+    if (progress?.step === 'install' && progress.image) digests.add(progress.image.digest);
+    for (const copy of state.network) {
+      const command = copy.command;
+      if (command.type !== 'install' || !sameIdentity(command.identity, identity)) continue;
+      if (command.image) digests.add(command.image.digest);
+    }
+    return digests.size <= 1;
+  });
 }
 
 /** A shard that the intent does not move is served by its owner in `current` throughout. */
@@ -126,11 +153,12 @@ function garbageBound(state: MigrationState): boolean {
 
 export function migrationInvariants(bounds: MigrationBounds): Invariant<MigrationState>[] {
   return [
-    { name: 'StaleRejected', holds: staleRejected },
-    { name: 'ConfigsInOrder', holds: configsInOrder },
     { name: 'AtMostOneServer', holds: atMostOneServer },
+    { name: 'OnlyServerAnswers', holds: onlyServerAnswers },
     { name: 'NoLostWrite', holds: (state) => noLostWrite(bounds, state) },
+    { name: 'ReadsCurrent', holds: readsCurrent },
     { name: 'ExactlyOnce', holds: (state) => exactlyOnce(bounds, state) },
+    { name: 'OneImagePerIdentity', holds: oneImagePerIdentity },
     { name: 'UnaffectedServed', holds: unaffectedServed },
     { name: 'GarbageBound', holds: garbageBound },
   ];

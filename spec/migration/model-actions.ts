@@ -13,7 +13,9 @@
  *   nothing for a while). EarlyDelete(s) exists only with the delete-before-receipt bug: the
  *   second command driverSends returns.
  * - Clients: ClientRequest(c) to the owner in the configuration the client believes in (the
- *   reply may be lost; a copy may be kept), ClientQuery(c) to learn the published one.
+ *   reply may be lost; a copy may be kept), ClientQuery(c) to learn the latest recorded one
+ *   (published or not: CONTRACT's `ctl query`), ReuseSeq(c), within max-reuses: the client
+ *   replaces its outstanding request by another under the same seq.
  * - Network: Deliver(i) delivers a kept copy late; its reply reaches the sender, who takes it
  *   only if it answers what the sender is waiting for.
  * Losing a request is not an action: it is the same as not sending it yet.
@@ -30,9 +32,16 @@ import { applyGroupCommand } from '../group/state-machine.js';
 import type { GroupCommand, GroupResult, ShardFacts } from '../group/types.js';
 import type { MigrationBugName } from './bugs.js';
 import { driverSends, freshDriver, handleReply, moveIndex, readyToPublish } from './driver.js';
-import { recordClientEffect } from './history.js';
-import type { InFlight, MigrationBounds, MigrationState, ModelBugs } from './model-state.js';
-import { modelBugs, scriptRequest, serversOf } from './model-state.js';
+import { key2shard } from '../group/digest.js';
+import { recordClientAnswer } from './history.js';
+import type {
+  ClientState,
+  InFlight,
+  MigrationBounds,
+  MigrationState,
+  ModelBugs,
+} from './model-state.js';
+import { modelBugs, scriptRequest, scriptShard, serversOf } from './model-state.js';
 import { recoverShard, restartDriver } from './recovery.js';
 import { idleDriver, type ShardProgress } from './types.js';
 
@@ -58,7 +67,8 @@ export type MigrationAction =
     }
   | { readonly type: 'ClientQuery'; readonly client: number }
   | { readonly type: 'Deliver'; readonly index: number; readonly lost: boolean }
-  | { readonly type: 'ExpireSessions'; readonly gid: Gid };
+  | { readonly type: 'ExpireSessions'; readonly gid: Gid }
+  | { readonly type: 'ReuseSeq'; readonly client: number };
 
 export type DriverStepType = 'Freeze' | 'Install' | 'Delete' | 'EarlyDelete';
 
@@ -111,6 +121,9 @@ export function allActions(
   for (let gid = 1; bounds.maxExpiries > 0 && gid <= bounds.groups; gid++) {
     actions.push({ type: 'ExpireSessions', gid });
   }
+  for (let client = 0; bounds.maxReuses > 0 && client < bounds.clients; client++) {
+    actions.push({ type: 'ReuseSeq', client });
+  }
   return actions;
 }
 
@@ -140,6 +153,8 @@ export function actionLabel(action: MigrationAction): string {
       return `Deliver(${action.index}${action.lost ? ', reply-lost' : ''})`;
     case 'ExpireSessions':
       return `ExpireSessions(g${action.gid})`;
+    case 'ReuseSeq':
+      return `ReuseSeq(c${action.client})`;
     default:
       return action.type;
   }
@@ -193,11 +208,12 @@ export class MigrationStepper {
         return this.clientRequest(state, action.client, action.lost, action.duplicate);
       case 'ClientQuery': {
         const client = state.clients[action.client]!;
-        if (client.configNum >= state.controller.current) return null;
-        const clients = state.clients.slice();
-        clients[action.client] = { ...client, configNum: state.controller.current };
-        return { ...state, clients };
+        const latest = state.controller.configs.length - 1;
+        if (client.configNum >= latest) return null;
+        return withClient(state, action.client, { ...client, configNum: latest });
       }
+      case 'ReuseSeq':
+        return this.reuseSeq(state, action.client);
       case 'ExpireSessions':
         return this.expireSessions(state, action.gid);
       case 'Deliver': {
@@ -282,6 +298,15 @@ export class MigrationStepper {
     return { ...expired.state, expiries: state.expiries + 1 };
   }
 
+  /** A client replaces its outstanding request by another under the same seq (once). */
+  private reuseSeq(state: MigrationState, clientIndex: number): MigrationState | null {
+    const client = state.clients[clientIndex]!;
+    const reusing = state.clients.filter((candidate) => candidate.reusedSeq >= 0).length;
+    if (client.done >= this.bounds.ops || client.reusedSeq >= 0) return null;
+    if (reusing >= this.bounds.maxReuses) return null;
+    return withClient(state, clientIndex, { ...client, reusedSeq: client.done });
+  }
+
   private clientRequest(
     state: MigrationState,
     clientIndex: number,
@@ -290,8 +315,8 @@ export class MigrationStepper {
   ): MigrationState | null {
     const client = state.clients[clientIndex]!;
     if (client.done >= this.bounds.ops) return null;
-    const request = scriptRequest(this.bounds, clientIndex, client.done);
-    const shard = (clientIndex + client.done) % this.bounds.shards;
+    const request = outstandingRequest(this.bounds, clientIndex, client);
+    const shard = scriptShard(this.bounds, client.done);
     const owner = state.controller.configs[client.configNum]!.shards[shard]!;
     if (owner === 0) return null;
     const command: GroupCommand = { type: 'client', request };
@@ -318,13 +343,12 @@ export class MigrationStepper {
       const request = command.request;
       const client = state.clients[request.client]!;
       if (result.type !== 'value' || client.done !== request.seq) return state;
-      const clients = state.clients.slice();
-      clients[request.client] = {
-        ...client,
-        done: client.done + 1,
-        results: [...client.results, result.value],
-      };
-      return { ...state, clients };
+      // A reply names the request it answers: a reply to a request the client replaced
+      // (ReuseSeq) is not the answer to the one it waits for.
+      const waiting = outstandingRequest(this.bounds, request.client, client);
+      if (waiting.op !== request.op || waiting.value !== request.value) return state;
+      const results = [...client.results, result.value];
+      return withClient(state, request.client, { ...client, done: client.done + 1, results });
     }
     if (!('identity' in command)) return state;
     const index = moveIndex(state.controller, command.identity.shard);
@@ -341,20 +365,30 @@ export class MigrationStepper {
   ): { state: MigrationState; result: GroupResult } {
     const group = state.groups[to - 1]!;
     const applied = applyGroupCommand(group, command, this.bugs.migration);
-    if (applied.state === group) return { state, result: applied.result };
-    const groups = state.groups.slice();
-    groups[to - 1] = applied.state;
     let history = state.history;
     if (command.type === 'client' && applied.result.type === 'value') {
-      history = recordClientEffect(history, this.bounds, command.request, applied.result.value);
-    } else if ('identity' in command) {
-      const before = group.shards[command.identity.shard]!.identity;
-      if (before !== null && before.epoch > command.identity.epoch && !history.staleChanged) {
-        history = { ...history, staleChanged: true };
-      }
+      const record = group.shards[key2shard(command.request.key, this.bounds.shards)]!;
+      const answer = { record, request: command.request, value: applied.result.value };
+      history = recordClientAnswer(history, this.bounds, answer);
     }
+    if (applied.state === group && history === state.history) {
+      return { state, result: applied.result };
+    }
+    const groups = state.groups.slice();
+    groups[to - 1] = applied.state;
     return { state: { ...state, groups, history }, result: applied.result };
   }
+}
+
+/** The request client `index` sends for its seq `client.done`. */
+function outstandingRequest(bounds: MigrationBounds, index: number, client: ClientState) {
+  return scriptRequest(bounds, index, client.done, client.reusedSeq === client.done);
+}
+
+function withClient(state: MigrationState, index: number, client: ClientState): MigrationState {
+  const clients = state.clients.slice();
+  clients[index] = client;
+  return { ...state, clients };
 }
 
 /** The state with one more kept copy, in canonical order. */

@@ -16,7 +16,12 @@ import type { Gid } from '../controller/types.js';
 import { emptyGroup } from '../group/group.js';
 import { applyGroupCommand } from '../group/state-machine.js';
 import type { ClientOperation, ClientRequest, GroupCommand, GroupState } from '../group/types.js';
-import { noMigrationBugs, type MigrationBugName, type MigrationBugs } from './bugs.js';
+import {
+  bugContext,
+  noMigrationBugs,
+  type MigrationBugName,
+  type MigrationBugs,
+} from './bugs.js';
 import { driverSends, freshDriver, handleReply } from './driver.js';
 import { idleDriver, type DriverState } from './types.js';
 
@@ -33,15 +38,25 @@ export interface MigrationBounds {
   readonly maxDuplicates: number;
   /** Session expiries (each raises one group's session floor by one client). */
   readonly maxExpiries: number;
+  /**
+   * Clients that reuse the sequence number of their outstanding request for another request
+   * (a client restarted without its request: first "add 5", then "add 6" under one seq).
+   */
+  readonly maxReuses: number;
 }
 
 export interface ClientState {
   /** How many operations of its script were acknowledged. */
   readonly done: number;
-  /** The configuration the client routes by (it learns only published ones). */
+  /**
+   * The configuration the client routes by: the latest recorded one when it last asked
+   * (CONTRACT's `ctl query`), so it may reach a new owner before the move is published.
+   */
   readonly configNum: number;
   /** The results the client received, one per acknowledged operation. */
   readonly results: readonly string[];
+  /** The seq whose request the client replaced by another under the same seq, or -1. */
+  readonly reusedSeq: number;
 }
 
 /** A copy of a message that the network delivers late; its reply reaches the sender. */
@@ -50,16 +65,28 @@ export interface InFlight {
   readonly command: GroupCommand;
 }
 
-/** Proof-only history variables: never read by the protocol, only by invariants. */
+/**
+ * Proof-only history variables: never read by the protocol, only by invariants. Each flag
+ * records what one step did that no later state could show (as the controller model keeps
+ * its step measurements).
+ */
 export interface History {
   /** applied[c * ops + i]: how often client c's request i took effect (capped at 2). */
   readonly applied: readonly number[];
   /** first[c * ops + i]: the result of its first effect, or null. */
   readonly first: readonly (string | null)[];
-  /** ghost[s]: the value of shard s's key under the effects in the order they happened. */
+  /** firstReused[c * ops + i]: that first effect was the client's replacement request. */
+  readonly firstReused: readonly boolean[];
+  /**
+   * ghost[s]: the value of shard s's key under the writes that took effect, applied in the
+   * order they took effect (each write has a letter of its own, so the value shows the
+   * order of the appends since the last put).
+   */
   readonly ghost: readonly string[];
-  /** Some migration message older than its recipient's epoch changed the recipient. */
-  readonly staleChanged: boolean;
+  /** Some Get, when it took effect, returned another value than ghost's at that point. */
+  readonly staleRead: boolean;
+  /** Some client request was answered by a copy that was not serving (frozen or deleted). */
+  readonly unservedAnswer: boolean;
 }
 
 export interface MigrationState {
@@ -84,13 +111,15 @@ export interface ModelBugs {
   readonly migration: MigrationBugs;
 }
 
-/** The records with the switch `bug` on (none without one). */
+/** The records with the switch `bug` on, and those of its context (none without one). */
 export function modelBugs(bug: MigrationBugName | undefined): ModelBugs {
   if (bug === undefined) return { controller: noControllerBugs, migration: noMigrationBugs };
   if (bug === 'skip-config') {
     return { controller: { ...noControllerBugs, [bug]: true }, migration: noMigrationBugs };
   }
-  return { controller: noControllerBugs, migration: { ...noMigrationBugs, [bug]: true } };
+  const migration: Record<string, boolean> = { ...noMigrationBugs, [bug]: true };
+  for (const context of bugContext[bug] ?? []) migration[context] = true;
+  return { controller: noControllerBugs, migration: migration as unknown as MigrationBugs };
 }
 
 /** The servers of group `gid` in a configuration (CONTRACT: node names g<gid>-0..). */
@@ -105,17 +134,29 @@ export function keyOf(shard: number, shardCount: number): string {
 
 const operations: readonly ClientOperation[] = ['append', 'get', 'put'];
 
+/** The shard of client c's request number `seq`: every client walks the shards in order. */
+export const scriptShard = (bounds: MigrationBounds, seq: number) => seq % bounds.shards;
+
 /**
  * Client c's request number `seq` (its script is fixed, so states stay small): shard
- * (c + seq) mod S, operations append, get, put in turn, each write a letter of its own so
- * that every acknowledged write can be found in a value.
+ * seq mod S, so the clients meet on every shard; operations append, get, put in turn, client
+ * c starting at the (2c)-th, so that with two clients and two operations each a put and an
+ * append race on shard 0 and a get and an append on shard 1. Each write has a letter of its
+ * own. `reused`: the request the client sends instead under the same seq (an append of the
+ * lowercase letter), after a restart that lost the first one.
  */
-export function scriptRequest(bounds: MigrationBounds, client: number, seq: number): ClientRequest {
+export function scriptRequest(
+  bounds: MigrationBounds,
+  client: number,
+  seq: number,
+  reused = false,
+): ClientRequest {
   assert(seq < bounds.ops, `client ${client} has no request ${seq}`);
-  const op = operations[seq % operations.length]!;
-  const key = keyOf((client + seq) % bounds.shards, bounds.shards);
-  const value = op === 'get' ? '' : String.fromCharCode(65 + client * maximumOps + seq);
-  return { client, seq, op, key, value };
+  const letter = String.fromCharCode(65 + client * maximumOps + seq);
+  const key = keyOf(scriptShard(bounds, seq), bounds.shards);
+  if (reused) return { client, seq, op: 'append', key, value: letter.toLowerCase() };
+  const op = operations[(seq + 2 * client) % operations.length]!;
+  return { client, seq, op, key, value: op === 'get' ? '' : letter };
 }
 
 /**
@@ -151,7 +192,9 @@ export function initialState(bounds: MigrationBounds): MigrationState {
     controller: published.state,
     driver: idleDriver,
     groups,
-    clients: Array.from({ length: bounds.clients }, () => ({ done: 0, configNum: 1, results: [] })),
+    clients: Array.from({ length: bounds.clients }, () => ({
+      done: 0, configNum: 1, results: [], reusedSeq: -1,
+    })),
     network: [],
     crashes: 0,
     duplicates: 0,
@@ -159,8 +202,10 @@ export function initialState(bounds: MigrationBounds): MigrationState {
     history: {
       applied: Array<number>(requests).fill(0),
       first: Array<string | null>(requests).fill(null),
+      firstReused: Array<boolean>(requests).fill(false),
       ghost: Array<string>(bounds.shards).fill(''),
-      staleChanged: false,
+      staleRead: false,
+      unservedAnswer: false,
     },
   };
 }

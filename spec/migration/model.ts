@@ -3,7 +3,8 @@
  * replicated state machines and C clients, composed with a network that loses replies,
  * duplicates messages and delivers the copies late, and an environment that crashes the
  * driver and changes the configuration (join / leave / move). It starts from configuration 1
- * (group 1 holds every shard) and checks the seven invariants of invariants.ts.
+ * (group 1 holds every shard), checks the eight invariants of invariants.ts and, under weak
+ * fairness, the liveness property of liveness.ts.
  */
 import type {
   BugSpec,
@@ -15,6 +16,7 @@ import type {
 import { migrationBugNames, type MigrationBugName } from './bugs.js';
 import { migrationCodec } from './codec.js';
 import { invariantNames, migrationInvariants } from './invariants.js';
+import { migrationFairness, migrationProperties } from './liveness.js';
 import {
   actionLabel,
   allActions,
@@ -47,6 +49,8 @@ export function createMigrationModel(
     // no one). A stuck migration or message is still a deadlock.
     isTerminal: (state) => state.network.length === 0 && state.controller.next === null,
     invariants: migrationInvariants(bounds),
+    properties: migrationProperties,
+    fairness: migrationFairness,
     codec: migrationCodec(bounds),
     variables: (state) => ({ ...state }),
   };
@@ -56,34 +60,36 @@ export const migrationBugSpecs: readonly BugSpec[] = [
   {
     name: 'skip-freeze',
     description: 'src hands out its image for install at dst without freezing the shard',
-    breaks: ['AtMostOneServer'],
+    breaks: ['AtMostOneServer', 'NoLostWrite', 'ExactlyOnce', 'ReadsCurrent'],
   },
   {
     name: 'unfreeze-on-recovery',
     description: 'a recovering driver unfreezes src because current still names it',
-    breaks: ['AtMostOneServer'],
+    breaks: ['AtMostOneServer', 'NoLostWrite', 'ExactlyOnce', 'ReadsCurrent'],
   },
   {
     name: 'reinstall-overwrites',
     description: "a repeated Install overwrites what dst has served since the first one",
     breaks: ['NoLostWrite'],
+    bounds: { 'max-duplicates': 1 },
   },
   {
     name: 'delete-before-receipt',
     description:
       "the driver deletes at src as soon as it holds the image, with a receipt it made up",
-    breaks: ['NoLostWrite'],
+    breaks: ['NoLostWrite', 'UnaffectedServed'],
   },
   {
     name: 'accept-stale-epoch',
     description: 'groups act on freeze/install/delete messages of an older epoch',
-    breaks: ['StaleRejected', 'NoLostWrite'],
+    breaks: ['GarbageBound', 'UnaffectedServed'],
+    bounds: { clients: 1, ops: 1, 'max-duplicates': 1 },
   },
   {
     name: 'skip-config',
     description:
       'the controller plans from current straight to the newest configuration, over next',
-    breaks: ['ConfigsInOrder', 'NoLostWrite', 'AtMostOneServer'],
+    breaks: ['GarbageBound', 'UnaffectedServed'],
   },
   {
     name: 'dedup-not-migrated',
@@ -97,6 +103,41 @@ export const migrationBugSpecs: readonly BugSpec[] = [
       'duplicate of its last request is applied again',
     breaks: ['ExactlyOnce'],
     bounds: { 'max-expiries': 1 },
+  },
+  {
+    name: 'frozen-source-serves-reads',
+    description: 'a frozen source keeps answering Gets from its fixed copy',
+    breaks: ['OnlyServerAnswers', 'ExactlyOnce', 'ReadsCurrent'],
+  },
+  {
+    name: 'install-accepts-different-image',
+    description:
+      'dst, having installed the shard for an identity, installs another image for it ' +
+      '(checked behind recovery-needs-source-after-delete and migrate-returns-empty-after-gc)',
+    // OneImagePerIdentity fails in its context already; the other three only with its switch.
+    breaks: ['OneImagePerIdentity', 'NoLostWrite', 'ExactlyOnce', 'ReadsCurrent'],
+  },
+  {
+    name: 'dedup-ignores-digest',
+    description:
+      'a request reusing a (client, seq) with another request gets the first result ' +
+      'instead of identity-conflict',
+    breaks: ['ExactlyOnce'],
+    bounds: { 'max-reuses': 1 },
+  },
+  {
+    name: 'migrate-returns-empty-after-gc',
+    description:
+      'a source asked for a shard it deleted answers with an empty image instead of ' +
+      'refusing (checked behind recovery-needs-source-after-delete, the driver that asks)',
+    breaks: ['OneImagePerIdentity'],
+  },
+  {
+    name: 'recovery-needs-source-after-delete',
+    description:
+      'a recovering driver asks src for its image even after src deleted the shard: the ' +
+      'migration never finishes (found by liveness)',
+    breaks: ['RecordedConfigsPublished'],
   },
 ];
 
@@ -120,6 +161,7 @@ function boundsOf(params: Params): MigrationBounds {
     maxCrashes: params['max-crashes'] as number,
     maxDuplicates: params['max-duplicates'] as number,
     maxExpiries: params['max-expiries'] as number,
+    maxReuses: params['max-reuses'] as number,
   };
 }
 
@@ -135,8 +177,9 @@ export const migrationDefinition: ModelDefinition = {
     integerParam('ops', 'operations per client', 2, 0, maximumOps),
     integerParam('max-reconfigs', 'admin join/leave/move', 2, 0, 3),
     integerParam('max-crashes', 'driver crashes', 1, 0, 3),
-    integerParam('max-duplicates', 'messages the network duplicates', 1, 0, 3),
+    integerParam('max-duplicates', 'messages the network duplicates', 0, 0, 3),
     integerParam('max-expiries', 'client session expiries (through the log)', 0, 0, 2),
+    integerParam('max-reuses', 'clients that reuse a seq for another request', 0, 0, 3),
   ],
   invariants: [...invariantNames],
   bugs: migrationBugSpecs,

@@ -31,7 +31,13 @@ function resumeFrom(
   identity: Identity,
   srcFacts: ShardFacts | null,
   dstFacts: ShardFacts | null,
+  bugs: MigrationBugs,
 ): ShardProgress {
+  // recovery-needs-source-after-delete: a move with a source to delete asks src for its
+  // image again whatever dst's receipt and src's tombstone say; once src deleted the shard
+  // it refuses, forever.
+  const movesAway = srcFacts !== null && identity.src !== identity.dst;
+  if (bugs['recovery-needs-source-after-delete'] && movesAway) return { step: 'freeze' };
   const deleted = srcFacts !== null && sameIdentity(srcFacts.tombstone, identity);
   const receipt = dstFacts?.receipt ?? null;
   if (receipt !== null && sameIdentity(receipt.identity, identity)) {
@@ -72,6 +78,6 @@ export function recoverShard(
     sends.push({ to: identity.src, command: { type: 'unfreeze', identity } });
   }
   const list = driver.progress.slice();
-  list[index] = resumeFrom(identity, srcFacts, dstFacts);
+  list[index] = resumeFrom(identity, srcFacts, dstFacts, bugs);
   return { driver: { num: driver.num, progress: list }, sends };
 }

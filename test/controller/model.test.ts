@@ -31,6 +31,7 @@ test('registered as "controller" with its bounds and bug', () => {
   });
   assert.equal(controllerDefinition.bugs.map((bug) => [bug.name, bug.breaks]), [
     ['non-minimal-rebalance', ['MinimalMoves']],
+    ['non-minimal-by-gid-order', ['MinimalMoves']],
   ]);
 });
 
@@ -90,6 +91,21 @@ test('the kept counterexample of non-minimal-rebalance replays to MinimalMoves',
     result: 'ok',
     steps: 2,
   });
+});
+
+// Join(2) gives g2 all ten shards; Join(1,3) must give 4 to the group holding the most (g2,
+// keeping 4 of its 10) and 3 to g1 and g3: 6 moves. Giving the 4 to g1, the lowest gid,
+// moves 7 (the bound is the catalog's MinimalMoves, computed independently).
+test('non-minimal-by-gid-order: MinimalMoves broken after 2 steps; the trace replays', () => {
+  const bug = 'non-minimal-by-gid-order';
+  const buggy = controllerDefinition.create(resolveParams(controllerDefinition, bug, {}), bug);
+  const result = breadthFirstSearch(buggy);
+  assert.is(result.invariant, 'MinimalMoves');
+  const { actions } = executePath(buggy, result.path!);
+  assert.equal(actions.map((action) => buggy.label(action)), ['Join(2)', 'Join(1,3)']);
+  const text = readFileSync(`traces/controller/${bug}.trace.json`, 'utf8');
+  const outcome = replayTrace(controllerDefinition, parseTrace(text));
+  assert.equal(outcome, { result: 'violation', steps: 2, invariant: 'MinimalMoves', step: 2 });
 });
 
 test('refused and no-op requests leave the state as it was; bounds are guards', () => {

@@ -326,4 +326,47 @@ test('bug switches change exactly their step', () => {
   assert.equal(accepted.result, { type: 'error', error: 'shard-present' });
 });
 
+// Issue 10's bug switches at the state machine: each changes exactly the guarded answer.
+test('bug switches: a frozen Get answered, a conflicting retry passed, an empty image', () => {
+  const g1 = servingBoth(1);
+  const written = client(g1, request(1, 0, 'append', 'b', 'x')).state;
+  const frozen = applyCommand(written, { type: 'freeze', identity: move }).state;
+  const get = { type: 'client', request: request(2, 0, 'get', 'b') } as const;
+  assert.equal(applyCommand(frozen, get).result, wrongGroup);
+  const read = applyCommand(frozen, get, { 'frozen-source-serves-reads': true });
+  assert.equal(read.result, { type: 'value', value: 'x' });
+  assert.is(read.state, frozen);
+  const other = { type: 'client', request: request(1, 0, 'append', 'b', 'y') } as const;
+  assert.equal(applyCommand(written, other).result,
+    { type: 'error', error: 'identity-conflict' });
+  assert.equal(applyCommand(written, other, { 'dedup-ignores-digest': true }).result,
+    { type: 'value', value: 'x' });
+  const image = applyCommand(written, { type: 'freeze', identity: move }).result;
+  assert.ok(image.type === 'image');
+  const receipt = { identity: move, digest: image.image.digest };
+  const deleted = applyCommand(frozen, { type: 'delete', identity: move, receipt }).state;
+  const refreeze = { type: 'freeze', identity: move } as const;
+  assert.equal(applyCommand(deleted, refreeze).result,
+    { type: 'error', error: 'already-deleted' });
+  const empty = applyCommand(deleted, refreeze, { 'migrate-returns-empty-after-gc': true });
+  assert.ok(empty.result.type === 'image' && empty.result.image.kv.size === 0);
+  assert.ok(empty.result.type === 'image' && empty.result.image.digest !== receipt.digest);
+});
+
+test('install-accepts-different-image: dst replaces its shard by another image', () => {
+  const g1 = client(servingBoth(1), request(1, 0, 'append', 'b', 'x')).state;
+  const frozen = applyCommand(g1, { type: 'freeze', identity: move });
+  assert.ok(frozen.result.type === 'image');
+  const install = { type: 'install', identity: move, image: frozen.result.image } as const;
+  const g2 = applyCommand(emptyGroup(2, 2), install).state;
+  const kv = SortedArrayMap.empty<string, string>();
+  const other = { kv, dedup: noDedup, sessionFloor: 0, digest: imageDigest(kv, noDedup) };
+  const again = { type: 'install', identity: move, image: other } as const;
+  assert.equal(applyCommand(g2, again).result, { type: 'error', error: 'digest-mismatch' });
+  const replaced = applyCommand(g2, again, { 'install-accepts-different-image': true });
+  assert.equal(entriesOf(replaced.state.shards[0]!.kv), []);
+  assert.equal(replaced.result, { type: 'receipt', receipt: { identity: move,
+    digest: other.digest } });
+});
+
 test.run();
