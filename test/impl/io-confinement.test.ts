@@ -45,8 +45,8 @@ test('checker/ touches no network, disk, child process or unseeded randomness', 
   assert.equal(offences(files, [network, disk, processes, unseeded]), []);
 });
 
-test('the simulated adapters and the WAL read no real clock, timer or entropy', () => {
-  const files = ['impl/io', 'impl/wal', 'impl/sim'].flatMap(sourceFiles)
+test('the node shell, the clerk, the simulated adapters and the WAL read no real clock, timer or entropy', () => {
+  const files = ['impl/io', 'impl/wal', 'impl/sim', 'impl/node', 'impl/clerk'].flatMap(sourceFiles)
     .concat(['impl/random/seeded-random.ts', 'impl/random/splitmix64.ts']);
   assert.ok(files.length > 15, `found only ${files.length} files`);
   assert.equal(offences(files, [network, disk, processes, unseeded, clock, timers]), []);
