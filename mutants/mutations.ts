@@ -112,7 +112,8 @@ export const mutations: readonly Mutation[] = [
     replace:
       "return { state: withShard(group, identity.shard, next), result: { type: 'receipt', " +
       'receipt } };',
-    check: ['migration'],
+    // Only a duplicated Install repeats one (as the catalog's reinstall-overwrites needs).
+    check: ['migration', '--max-duplicates', '1'],
   },
   {
     name: 'missing-dedup-check',
