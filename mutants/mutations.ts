@@ -131,4 +131,13 @@ export const mutations: readonly Mutation[] = [
     replace: '...absentShard({ kv: record.kv, dedup: record.dedup }),',
     check: ['migration'],
   },
+  {
+    name: 'delete-without-tombstone',
+    description: 'src deletes the shard but keeps no tombstone: a repeated Delete is refused forever',
+    file: 'spec/group/migration-steps.ts',
+    find: '    tombstone: identity,\n',
+    replace: '    tombstone: null,\n',
+    // Safe but wedged: only the liveness pass (RecordedConfigsPublished) sees it.
+    check: ['migration'],
+  },
 ];
