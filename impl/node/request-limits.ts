@@ -4,20 +4,9 @@
  * bound what it accepts whoever the client is.
  */
 
-/** The UTF-8 length of `text` without encoding it (a value may be a mebibyte). */
+/** The UTF-8 length of `text`, counted without encoding it (a value may be a mebibyte). */
 export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index++) {
-    const unit = text.charCodeAt(index);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
-      // A surrogate pair is one code point of four bytes.
-      bytes += 4;
-      index++;
-    } else bytes += 3;
-  }
-  return bytes;
+  return Buffer.byteLength(text, 'utf8');
 }
 
 export interface RequestLimits {

@@ -88,6 +88,15 @@ test('a client without a listening port gets replies on the connection it dialed
   assert.equal(client.received, ['g100-0:echo get k']);
 });
 
+/** A plain socket to `port`, and whether the other side has closed it. */
+function rawSocket(port: number): { socket: Socket; closed: () => boolean } {
+  const socket = connect(port, '127.0.0.1');
+  let closed = false;
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => undefined);
+  return { socket, closed: () => closed };
+}
+
 /** A raw socket that performs the handshake as `from`, with `key` as the secret. */
 async function rawPeer(port: number, from: string, to: string, key: Buffer) {
   const socket = connect(port, '127.0.0.1');
@@ -147,14 +156,11 @@ test('an oversized frame is dropped, logged, its connection closed; serving goes
   const a = await start('a', { maxFrameBytes: 4096 });
   const b = await start('b');
   link(a.transport, b.transport);
-  const socket: Socket = connect(a.transport.port!, '127.0.0.1');
-  let closed = false;
-  socket.on('close', () => (closed = true));
-  socket.on('error', () => undefined);
+  const { socket, closed } = rawSocket(a.transport.port!);
   const header = Buffer.alloc(4);
   header.writeUInt32BE(4097);
   socket.write(Buffer.concat([header, Buffer.alloc(100)]));
-  await until(() => closed, 'the server to close the connection');
+  await until(closed, 'the server to close the connection');
   assert.match(logs[0]!, 'frame of 4097 bytes exceeds the maximum of 1024');
   b.transport.send('a', text('after'));
   await until(() => a.received.length === 1, 'a frame after the oversized one');
@@ -166,12 +172,9 @@ test('garbage for a hello is logged, closing only its connection', async () => {
   const a = await start('a');
   const b = await start('b');
   link(a.transport, b.transport);
-  const socket: Socket = connect(a.transport.port!, '127.0.0.1');
-  let closed = false;
-  socket.on('close', () => (closed = true));
-  socket.on('error', () => undefined);
+  const { socket, closed } = rawSocket(a.transport.port!);
   socket.write(encodeFrame([Buffer.from('GET / HTTP/1.1')]));
-  await until(() => closed, 'the server to close the connection');
+  await until(closed, 'the server to close the connection');
   assert.match(logs[0]!, /^a: closed the connection with 127\.0\.0\.1:\d+: malformed hello$/);
   b.transport.send('a', text('after'));
   await until(() => a.received.length === 1, 'a frame after the malformed one');
