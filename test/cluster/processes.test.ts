@@ -3,8 +3,10 @@
 // exit codes of a DIR with or without a cluster.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { withClusterLock } from '../../impl/process/lock.js';
 import { isNodeProcess, runningPid } from '../../impl/process/pids.js';
 import { runCli } from '../helpers/cli.js';
 import { eventually, TestCluster } from './harness.js';
@@ -142,6 +144,20 @@ test('net --unreliable on then off: applied by every node and recorded for resta
     assert.is(JSON.parse(readFileSync(cluster.cluster.paths.networkFile, 'utf8')).unreliable,
       false);
   });
+
+test('isolate waits for cluster.lock before it changes network.json', async () => {
+  const paths = cluster.cluster.paths;
+  const readIsolated = () => JSON.parse(readFileSync(paths.networkFile, 'utf8')).isolated;
+  let isolating: Promise<unknown> = Promise.resolve();
+  await withClusterLock(paths, 1000, async () => {
+    isolating = cluster.ok('cluster', 'isolate', '--node', 'g100-0');
+    await sleep(1500);
+    assert.equal(readIsolated(), [], 'network.json changed while another command held the lock');
+  });
+  await isolating;
+  assert.equal(readIsolated(), ['g100-0']);
+  await cluster.ok('cluster', 'heal');
+});
 
 test('stop ends every process and leaves none behind; status then reports all dead',
   async () => {
