@@ -4,6 +4,7 @@
  */
 import type { ModelDefinition, Params } from '../../checker/model.js';
 import { UsageError } from '../../checker/params.js';
+import { flagName } from '../../checker/define-model.js';
 import { raftInvariantNames } from './invariants.js';
 import type { RaftBounds } from './model-state.js';
 import { createRaftModel } from './model.js';
@@ -337,5 +338,17 @@ export const raftDefinition: ModelDefinition = {
       return createRaftModel(deepBounds(params, bounds), options, true) as never;
     }
     return createRaftModel(bounds, options, symmetry) as never;
+  },
+  boundsInUse: (params) => {
+    if (params['preset'] === 'raft.tla') {
+      // raft.tla restarts without bound, never compacts and serves no reads.
+      const used = ['servers', 'values', 'max-term', 'max-log', 'max-msgs', 'preset'];
+      return Object.fromEntries(used.map((name) => [name, params[name]!]));
+    }
+    if (params['preset'] !== 'deep') return params;
+    const deep: Record<string, number> = {};
+    for (const [name, value] of Object.entries(deepRaftBounds)) deep[flagName(name)] = value;
+    // The deep preset explores every renaming as one state.
+    return { ...params, ...deep, symmetry: true };
   },
 };

@@ -126,14 +126,14 @@ test('replay checks the whole file: version, step numbers, changed values (exit 
   }
 });
 
-test('replay names the field a recorded raft state gets wrong (servers[0].currentTerm)', () => {
+test('replay names the field a recorded raft state gets wrong (servers.s1.currentTerm)', () => {
   const trace = JSON.parse(readFileSync('traces/raft/forget-vote-on-restart.trace.json', 'utf8'));
-  trace.states[1].servers[0].currentTerm = { '#bigint': '2' };
+  trace.states[1].servers.s1.currentTerm = { '#bigint': '2' };
   const file = join(scratch, 'raft-edited.trace.json');
   writeFileSync(file, JSON.stringify(trace));
   const run = runChild('replay', file);
   assert.is(run.code, 2);
-  assert.is(run.stderr, `${file}: step 1: servers[0].currentTerm: recorded 2, spec 1`);
+  assert.is(run.stderr, `${file}: step 1: servers.s1.currentTerm: recorded 2, spec 1`);
 });
 
 test('unbounded input: replay and lincheck of /dev/urandom fail at once with one line', () => {
