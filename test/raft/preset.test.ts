@@ -40,7 +40,8 @@ test('the bag counts copies; the last copy leaves its domain', () => {
   assert.is(withoutMessage(once, 8, 0), once);
 });
 
-// One server: Timeout, RequestVote to itself, the vote, BecomeLeader, ClientRequest... with
+// From the code itself (TLC's figure is for three servers, below). One server: Timeout,
+// RequestVote to itself, the vote, BecomeLeader, ClientRequest... with
 // allLogs and elections as history; two servers: the space TLC's figure for three builds on.
 for (const [servers, distinct, generated, depth] of [
   [1, 19, 66, 7],
