@@ -213,8 +213,9 @@ export const raftDefinition: ModelDefinition = {
     {
       name: 'preset',
       description:
-        "raft.tla: Ongaro's raft.tla exactly (no restart, compaction or read bounds); deep: " +
-        'two messages in flight, two terms, two entries, up to server renaming',
+        "raft.tla: Ongaro's raft.tla exactly (it has no restart, compaction or read bound and " +
+        'refuses those flags); deep: two messages in flight, two terms, two entries, up to ' +
+        'server renaming (it sets those bounds and refuses their flags)',
       default: 'none',
       kind: 'choice',
       choices: ['none', 'raft.tla', 'deep'],
