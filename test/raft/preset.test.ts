@@ -78,7 +78,9 @@ test('the preset builds through the registry and writes raft.tla variables in tr
     [
       'Timeout(s1)',
       'RequestVote(s1, s1)',
-      'Receive({"mtype":"RequestVoteRequest","mterm":2,"mlastLogTerm":0,"mlastLogIndex":0,"msource":0,"mdest":0})',
+      // Servers named as in every label (issue 11.7), not by their index.
+      'Receive({"mtype":"RequestVoteRequest","mterm":2,"mlastLogTerm":0,"mlastLogIndex":0,' +
+        '"msource":"s1","mdest":"s1"})',
     ],
   );
   assert.equal(Object.keys(trace.states[0]!), [
