@@ -3,8 +3,9 @@
  * them: integers as {"#bigint": "n"}, Sets as {"#set": [...]}, Maps as {"#map": [[k, v]...]},
  * arrays as sequences, plain objects as records. A plain object whose keys are all integers
  * (gid -> servers) is a function of integers, so a map too: TLA+ records have names for
- * fields. ITF has no null: null is Quint's `None`, {"tag": "None", "value": {"#tup": []}}.
- * Sets and maps are written in a canonical order, so equal values encode to equal JSON.
+ * fields. An object with an `entries()` method (the spec's ordered maps) is a map too. ITF
+ * has no null: null is Quint's `None`, {"tag": "None", "value": {"#tup": []}}. Sets and maps
+ * are written in a canonical order, so equal values encode to equal JSON.
  */
 export type ItfValue =
   | boolean
@@ -32,6 +33,20 @@ function sortEntries(entries: [ItfValue, ItfValue][]): [ItfValue, ItfValue][] {
   return entries.sort((a, b) => compareText(JSON.stringify(a[0]), JSON.stringify(b[0])));
 }
 
+/** A map that is not a Map: an ordered map of the spec (its `entries()` ascend by key). */
+interface EntriesMap {
+  entries(): Iterable<readonly [unknown, unknown]>;
+}
+
+function isEntriesMap(value: unknown): value is EntriesMap {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as Partial<EntriesMap>).entries === 'function'
+  );
+}
+
 export function toItfValue(value: unknown, nesting = 0): ItfValue {
   if (nesting > maximumNesting) return { '#unserializable': 'nested too deeply' };
   const inner = (item: unknown) => toItfValue(item, nesting + 1);
@@ -45,8 +60,9 @@ export function toItfValue(value: unknown, nesting = 0): ItfValue {
   if (Array.isArray(value)) return value.map(inner);
   if (value instanceof Set) return { '#set': sortCanonically([...value].map(inner)) };
   if (value === null) return itfNone;
-  if (value instanceof Map) {
-    return { '#map': sortEntries([...value].map(([key, item]) => [inner(key), inner(item)])) };
+  if (value instanceof Map || isEntriesMap(value)) {
+    const entries = [...(value as EntriesMap).entries()];
+    return { '#map': sortEntries(entries.map(([key, item]) => [inner(key), inner(item)])) };
   }
   if (typeof value === 'object') {
     const defined = Object.entries(value).filter(([, item]) => item !== undefined);

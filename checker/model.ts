@@ -170,4 +170,9 @@ export interface ModelDefinition {
   readonly modulePath?: string;
   /** Builds the model; `bug` is one of `bugs` or undefined. Must be deterministic. */
   create(params: Params, bug: string | undefined): AnyModel;
+  /**
+   * Optional: the bounds the model actually runs with, for the `Checking ...` header, when a
+   * preset fixes some (their values) or ignores some (left out). Absent: `params` themselves.
+   */
+  boundsInUse?(params: Params): Params;
 }

@@ -80,6 +80,9 @@ class WorkerHandle {
   }
 }
 
+/** How often the coordinator looks at the caller's stop flag. */
+const stopPollMs = 50;
+
 export async function parallelBreadthFirstSearch(
   request: ParallelRequest,
   options: SearchOptions,
@@ -110,12 +113,22 @@ export async function parallelBreadthFirstSearch(
         options.progressIntervalMs ?? 3000,
       )
     : undefined;
+  // The caller's stop flag (Ctrl-C) stops every worker as a time limit does, mid-level.
+  const stopFlag = options.stopFlag;
+  const stopWatch = stopFlag
+    ? setInterval(() => {
+        if (Atomics.load(stopFlag, 0) !== 0) {
+          Atomics.compareExchange(control, 0, StopReason.None, StopReason.TimeLimit);
+        }
+      }, stopPollMs)
+    : undefined;
   try {
     await connectPeers(handles);
     const stopAtViolation = options.continueAfterViolation !== true;
     return await runLevels(handles, control, request.workers, seconds, stopAtViolation);
   } finally {
     if (progressTimer) clearInterval(progressTimer);
+    if (stopWatch) clearInterval(stopWatch);
     await Promise.all(handles.map((handle) => handle.worker.terminate()));
   }
 }

@@ -28,30 +28,36 @@ export function permutations(count: number): readonly (readonly number[])[] {
   }
 }
 
-const candidate = new WordWriter();
-const least = new WordWriter();
+let least = new WordWriter();
+let candidate = new WordWriter();
 
-/** Writes into `out` the least (by length, then word by word) of the permuted encodings. */
-export function writeLeastView(
+/**
+ * Writes into `out` the least (by length, then word by word) of the encodings that `write`
+ * gives for each renaming that `admits` accepts (all by default; a model may skip renamings
+ * it knows cannot be least, as long as every image of a state admits the same encodings).
+ */
+export function writeLeastView<Renaming>(
   out: WordWriter,
-  ids: readonly (readonly number[])[],
-  write: (permutation: readonly number[], out: WordWriter) => void,
+  renamings: readonly Renaming[],
+  write: (renaming: Renaming, out: WordWriter) => void,
+  admits: (renaming: Renaming) => boolean = () => true,
 ): void {
-  assert(ids.length > 0, 'at least the identity permutation is needed');
-  least.reset();
-  write(ids[0]!, least);
-  for (let index = 1; index < ids.length; index++) {
+  let found = false;
+  for (const renaming of renamings) {
+    if (!admits(renaming)) continue;
     candidate.reset();
-    write(ids[index]!, candidate);
-    if (compareWords(candidate, least) < 0) {
-      least.reset();
-      least.pushWords(candidate.words, 0, candidate.length);
+    write(renaming, candidate);
+    if (!found || compareWords(candidate, least) < 0) {
+      [least, candidate] = [candidate, least];
+      found = true;
     }
   }
+  assert(found, 'at least one renaming must be admitted');
   out.pushWords(least.words, 0, least.length);
 }
 
-function compareWords(a: WordWriter, b: WordWriter): number {
+/** Orders two encodings: the shorter first, then word by word. */
+export function compareWords(a: WordWriter, b: WordWriter): number {
   if (a.length !== b.length) return a.length - b.length;
   for (let index = 0; index < a.length; index++) {
     const difference = a.words[index]! - b.words[index]!;

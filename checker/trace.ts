@@ -9,7 +9,7 @@
  */
 import { assert } from '../spec/assert.js';
 import { itfToText, itfTrace, toItfValue, type ItfTrace, type ItfValue } from './itf.js';
-import { differences, formatDifference, maximumDifferences } from './itf-diff.js';
+import { children, differences, formatDifference, maximumDifferences } from './itf-diff.js';
 import type { AnyModel, Params } from './model.js';
 import type { Path } from './search.js';
 
@@ -134,6 +134,9 @@ export function traceToItf(trace: Trace): ItfTrace {
   );
 }
 
+/** An initial variable printed longer than this is printed a part per line. */
+const initialLineWidth = 100;
+
 /**
  * Numbered steps, each with the fields it changed as `path: old -> new`, as the CLI prints a
  * counterexample. Values are in a TLA+-like notation (records [a |-> 1], sequences <<1, 2>>,
@@ -143,11 +146,13 @@ export function traceToItf(trace: Trace): ItfTrace {
 export function formatTrace(trace: Trace): string {
   const lines = ['State 0 (initial):'];
   for (const [name, value] of Object.entries(trace.states[0] ?? {})) {
-    // A non-empty sequence gets a line per element: one server, one group per line.
-    if (Array.isArray(value) && value.length > 0) {
-      value.forEach((item, index) => lines.push(`    ${name}[${index}] = ${itfToText(item)}`));
+    // A long value with parts gets a line per part: one server, one group per line.
+    const text = itfToText(value);
+    const parts = text.length > initialLineWidth ? children(value) : null;
+    if (parts && parts.length > 0) {
+      for (const [suffix, item] of parts) lines.push(`    ${name}${suffix} = ${itfToText(item)}`);
     } else {
-      lines.push(`    ${name} = ${itfToText(value)}`);
+      lines.push(`    ${name} = ${text}`);
     }
   }
   for (const step of trace.steps) {

@@ -5,9 +5,10 @@
  */
 import type { AnyModel, ModelDefinition, Params } from '../checker/model.js';
 import { checkLiveness, type LivenessResult } from '../checker/liveness.js';
-import { buildLassoTrace, formatLasso, lassoToItf } from '../checker/liveness-trace.js';
+import { buildLassoTrace, formatLasso } from '../checker/liveness-trace.js';
 import type { SearchResult } from '../checker/search.js';
 import type { Io } from './io.js';
+import { writeTraceFiles } from './trace-files.js';
 
 export interface LivenessRequest {
   readonly definition: ModelDefinition;
@@ -32,7 +33,6 @@ export function runLivenessPass(
   model: AnyModel,
   search: SearchResult,
   tracePathOf: (property: string) => string,
-  writeTraceFile: (path: string, content: unknown) => void,
   io: Io,
 ): LivenessOutcome | undefined {
   const properties = model.properties ?? [];
@@ -50,9 +50,7 @@ export function runLivenessPass(
     result.property!);
   const trace = definition.modulePath ? { ...built, module: definition.modulePath } : built;
   const path = tracePathOf(result.property!);
-  const itfPath = path.replace(/(\.trace)?\.json$/, '') + '.itf.json';
-  writeTraceFile(path, trace);
-  writeTraceFile(itfPath, lassoToItf(trace));
+  const itfPath = writeTraceFiles(path, trace);
   if (!request.json) {
     io.stdout(`Temporal property ${result.property} is violated by a lasso:`);
     io.stdout(formatLasso(trace));

@@ -1,6 +1,5 @@
 /** `shardkv check MODEL [bounds...]`: a bounded model check, per CONTRACT. */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { AnyModel, ModelDefinition, Params } from '../checker/model.js';
 import { resolveParams, UsageError } from '../checker/params.js';
 import { runCheck, strategies, type CheckRequest, type Strategy } from '../checker/run.js';
@@ -9,7 +8,6 @@ import {
   buildTrace,
   executePath,
   formatTrace,
-  traceToItf,
   type TraceIdentity,
 } from '../checker/trace.js';
 import { resolveModel } from '../checker/load-model.js';
@@ -18,6 +16,7 @@ import { livenessLine, livenessSummary, runLivenessPass, type LivenessOutcome } 
 import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
 import { catchInterrupt, exitInterrupted, type Interrupt } from './interrupt.js';
 import { exitOk, exitProblem, type Io } from './io.js';
+import { writeTraceFiles } from './trace-files.js';
 
 const commonFlags: readonly FlagSpec[] = [
   {
@@ -209,11 +208,8 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     continued: settings.continued,
     invariants: prebuilt.invariants.map((invariant) => invariant.name),
   };
-  // bfs on several workers cannot read the stop flag: Ctrl-C reports its last progress.
-  const interrupt = catchInterrupt(
-    io,
-    strategy === 'bfs' && workers > 1 ? (last) => exitWithProgress(summary, last) : undefined,
-  );
+  // Every strategy reads the stop flag (bfs on several workers passes it to all of them).
+  const interrupt = catchInterrupt(io);
   let outcome: Awaited<ReturnType<typeof runCheck>>;
   try {
     // Printed once Ctrl-C is caught: from the header on, Ctrl-C prints a summary.
@@ -231,7 +227,7 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   });
   const liveness = settings.liveness
     ? runLivenessPass(settings, model, outcome.search,
-      (property) => tracePath(settings, property, 0), writeTraceFile, io)
+      (property) => tracePath(settings, property, 0), io)
     : undefined;
   const stopped = interrupt.interrupted && outcome.search.stoppedBy === 'time-limit';
   const search: Reported = stopped ? { ...outcome.search, stoppedBy: 'interrupt' } : outcome.search;
@@ -265,7 +261,6 @@ function checkRequest(
       deadlock: settings.deadlock,
       stopFlag: interrupt.stopFlag,
       onProgress: (progress: Progress) => {
-        interrupt.noteProgress(progress);
         if (!settings.quiet) io.stderr(formatProgress(progress));
       },
     },
@@ -371,25 +366,6 @@ function printSummary(
   );
 }
 
-/** Ctrl-C on bfs with workers: the summary from the last progress report, then exit. */
-function exitWithProgress(context: SummaryContext, last: Progress | undefined): never {
-  context.io.stderr('interrupted: the summary so far is the last progress report');
-  printSummary(
-    context,
-    {
-      result: 'incomplete',
-      stoppedBy: 'interrupt',
-      distinctStates: last?.distinctStates ?? 0,
-      statesGenerated: last?.statesGenerated ?? 0,
-      depth: last?.depth ?? 0,
-      seconds: last?.seconds ?? 0,
-      exhaustive: false,
-    },
-    [],
-  );
-  process.exit(exitInterrupted);
-}
-
 interface WrittenViolation {
   readonly invariant: string;
   readonly trace: string;
@@ -417,9 +393,7 @@ export function writeViolation(
   const built = buildTrace(model, identity, violation.path, violation.invariant);
   // A model loaded from a file: replay finds it again by its module path.
   const trace = module ? { ...built, module } : built;
-  const itfPath = tracePath.replace(/(\.trace)?\.json$/, '') + '.itf.json';
-  writeTraceFile(tracePath, trace);
-  writeTraceFile(itfPath, traceToItf(trace));
+  const itfPath = writeTraceFiles(tracePath, trace);
   const { states } = executePath(model, violation.path);
   const invariant = model.invariants.find((candidate) => candidate.name === violation.invariant);
   const witness = invariant?.explain?.(states.at(-1));
@@ -438,17 +412,6 @@ export function writeViolation(
     traceLength: trace.steps.length,
     ...(witness ? { witness } : {}),
   };
-}
-
-/** Writes a trace file; a path that cannot be written is the user's to fix (exit 2). */
-function writeTraceFile(path: string, content: unknown): void {
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, JSON.stringify(content, null, 1) + '\n');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new UsageError(`cannot write the counterexample to ${path}: ${code}`);
-  }
 }
 
 function summaryLine(search: Reported, statesPerSecond: number, exhaustive: boolean): string {
@@ -506,18 +469,21 @@ function refuseOptionsOfOtherStrategies(
 }
 
 /**
- * The bounds worth printing: every integer bound, a boolean only when on, a choice only when
- * it is not its default (no `symmetry=false preset=none`).
+ * The bounds worth printing: every integer bound the model runs with, a boolean only when
+ * on, a choice only when it is not its default (no `symmetry=false preset=none`).
  */
 export function describeBounds(definition: ModelDefinition, params: Params): string {
+  // A preset's own bounds, without those it ignores (boundsInUse).
+  const inUse = definition.boundsInUse?.(params) ?? params;
   return definition.params
     .filter((spec) => {
-      const value = params[spec.name];
+      const value = inUse[spec.name];
+      if (value === undefined) return false;
       if (spec.kind === 'boolean') return value === true;
       if (spec.kind === 'choice') return value !== spec.default;
       return true;
     })
-    .map((spec) => (spec.kind === 'boolean' ? spec.name : `${spec.name}=${params[spec.name]}`))
+    .map((spec) => (spec.kind === 'boolean' ? spec.name : `${spec.name}=${inUse[spec.name]}`))
     .join(' ');
 }
 

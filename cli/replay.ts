@@ -5,6 +5,10 @@ import { parseTrace, replayTrace, type ReplayOutcome } from '../checker/replay.j
 import { renderTraceHtml } from '../checker/trace-html.js';
 import { loadModelModule } from '../checker/load-model.js';
 import { findModel } from '../spec/registry.js';
+import type { ModelDefinition } from '../checker/model.js';
+import { rewriteTrace } from '../checker/rewrite-trace.js';
+import type { Trace } from '../checker/trace.js';
+import { writeTraceFiles } from './trace-files.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
 import { mebibyte, readTextFile, writeTextFile } from './input.js';
 import { exitOk, exitProblem, exitUsage, type Io } from './io.js';
@@ -20,17 +24,25 @@ const flags: readonly FlagSpec[] = [
     valueName: 'OUT',
     description: 'write a self-contained page: the diagram and each step\'s changes',
   },
+  {
+    name: 'rewrite',
+    kind: 'boolean',
+    description: 'recompute labels, indexes and states of kept traces from the spec (FILE...)',
+  },
   { name: 'json', kind: 'boolean', description: 'print one JSON object as the last line' },
   { name: 'help', kind: 'boolean', description: 'show this help' },
 ];
 
 export const replayHelp = helpText(
-  'shardkv replay FILE [--mermaid | --html OUT] [--json]',
+  'shardkv replay FILE [--mermaid | --html OUT] [--json]\n       shardkv replay --rewrite FILE...',
   'Re-executes a trace written by `shardkv check` through the spec.\n' +
     'Exit: 0 every step valid and no invariant fails, 1 the violation reproduces,\n' +
     '2 the file is unreadable, larger than 64 MiB or not a valid trace, or a step is not\n' +
     'enabled in its state or does not produce the recorded state (step and field printed).\n' +
-    'With --mermaid or --html the valid trace is drawn (exit 0) and the verdict goes to stderr.',
+    'With --mermaid or --html the valid trace is drawn (exit 0) and the verdict goes to stderr.\n' +
+    'With --rewrite each FILE keeps its actions; its labels, action indexes, changed fields\n' +
+    'and states (and the ITF file beside it) are recomputed through the spec, and it must\n' +
+    'replay to the verdict it names (else nothing is written, exit 2).',
   flags,
 );
 
@@ -40,18 +52,23 @@ export async function replayCommand(argv: readonly string[], io: Io): Promise<nu
     io.stdout(replayHelp);
     return exitOk;
   }
+  if (args.booleans.has('rewrite')) return rewriteCommand(args.positionals, args.booleans, io);
   const [file, ...extra] = args.positionals;
   if (file === undefined) throw new UsageError('replay needs a trace FILE');
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const trace = parseTrace(readTextFile(file, traceLimitBytes));
-  const module = typeof trace.module === 'string' ? trace.module : undefined;
-  const definition =
-    findModel(trace.model) ?? (module ? await loadModelModule(module) : undefined);
-  if (!definition) throw new UsageError(`the trace names an unknown model '${trace.model}'`);
+  const definition = await traceDefinition(trace);
   let drawn: DiagramStep[] = [];
+  let witnessAt: ((step: number, invariant: string) => string | undefined) | undefined;
   const outcome = replayTrace(definition, trace, (model, states, actions) => {
     drawn = diagramSteps(model, states, actions);
+    witnessAt = (step, invariant) =>
+      model.invariants.find((candidate) => candidate.name === invariant)?.explain?.(states[step]);
   });
+  const witness =
+    outcome.result === 'violation' && outcome.loop === undefined
+      ? witnessAt?.(outcome.step, outcome.invariant)
+      : undefined;
   const json = args.booleans.has('json');
   const mermaid = args.booleans.has('mermaid');
   const htmlFile = args.values['html'];
@@ -85,11 +102,13 @@ export async function replayCommand(argv: readonly string[], io: Io): Promise<nu
             step: outcome.step,
             steps: outcome.steps,
             ...(outcome.loop !== undefined ? { loop: outcome.loop } : {}),
+            ...(witness ? { witness } : {}),
             error: `invariant ${outcome.invariant} is violated at step ${outcome.step}`,
           }),
         );
       } else {
         io.stdout(verdictLine(outcome));
+        if (witness) io.stdout(`Why ${outcome.invariant} fails: ${witness}`);
       }
       return exitProblem;
     case 'ok':
@@ -97,6 +116,41 @@ export async function replayCommand(argv: readonly string[], io: Io): Promise<nu
       else io.stdout(verdictLine(outcome));
       return exitOk;
   }
+}
+
+async function traceDefinition(trace: Trace): Promise<ModelDefinition> {
+  const module = typeof trace.module === 'string' ? trace.module : undefined;
+  const definition =
+    findModel(trace.model) ?? (module ? await loadModelModule(module) : undefined);
+  if (!definition) throw new UsageError(`the trace names an unknown model '${trace.model}'`);
+  return definition;
+}
+
+/** `replay --rewrite FILE...`: every file rewritten from the spec, or the first error. */
+async function rewriteCommand(
+  files: readonly string[],
+  booleans: ReadonlySet<string>,
+  io: Io,
+): Promise<number> {
+  if (files.length === 0) throw new UsageError('replay --rewrite needs a trace FILE');
+  for (const other of ['mermaid', 'json']) {
+    if (booleans.has(other)) throw new UsageError(`--rewrite writes files; drop --${other}`);
+  }
+  for (const file of files) {
+    const trace = parseTrace(readTextFile(file, traceLimitBytes));
+    const definition = await traceDefinition(trace);
+    let rewritten: Trace;
+    try {
+      rewritten = rewriteTrace(definition, trace);
+    } catch (error) {
+      if (error instanceof UsageError) throw new UsageError(`${file}: ${error.message}`);
+      throw error;
+    }
+    writeTraceFiles(file, rewritten);
+    const verdict = rewritten.property ?? rewritten.invariant ?? 'no violation';
+    io.stdout(`${file}: rewritten, ${rewritten.steps.length} steps, replays to ${verdict}`);
+  }
+  return exitOk;
 }
 
 function verdictLine(outcome: Exclude<ReplayOutcome, { result: 'invalid' }>): string {

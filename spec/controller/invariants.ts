@@ -143,3 +143,38 @@ export function keepsFrozenHistory(before: ControllerState, after: ControllerSta
   const appended = after.configs[after.configs.length - 1]!;
   return previous === undefined ? appended.num === 0 : appended.num === previous.num + 1;
 }
+
+/** Each member group's shard count, by gid ascending ("gid 1: 3, gid 2: 1"). */
+function shareText(config: Config): string {
+  const counts = memberGids(config).map(
+    (gid) => `gid ${gid}: ${config.shards.filter((owner) => owner === gid).length}`,
+  );
+  return counts.join(', ');
+}
+
+/** Why ValidConfig fails (the checker's `explain`): the first defect found. */
+export function explainValidConfig(config: Config, shardCount: number): string {
+  if (config.shards.length !== shardCount) {
+    return `configuration ${config.num} has ${config.shards.length} shards, not ${shardCount}`;
+  }
+  const stranger = config.shards.findIndex(
+    (gid) => gid !== unassignedGid && !(gid in config.groups),
+  );
+  if (stranger >= 0) {
+    return `shard ${stranger} is assigned to gid ${config.shards[stranger]}, which is not a ` +
+      `group of configuration ${config.num}`;
+  }
+  return `configuration ${config.num} has a malformed gid, number or group`;
+}
+
+/** Why Balanced fails: an unassigned shard while groups exist, or the shares. */
+export function explainBalanced(config: Config): string {
+  if (!isFullyAssigned(config)) {
+    const groups = memberGids(config).length;
+    const shard = config.shards.findIndex((gid) => (gid === unassignedGid) === groups > 0);
+    return groups > 0
+      ? `shard ${shard} is unassigned while ${groups} groups exist`
+      : `shard ${shard} is assigned to gid ${config.shards[shard]} but no group exists`;
+  }
+  return `configuration ${config.num} is unbalanced (max - min > 1): ${shareText(config)}`;
+}

@@ -23,6 +23,8 @@ import type { Model, ModelDefinition, Params } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
 import { assert } from '../assert.js';
 import {
+  explainBalanced,
+  explainValidConfig,
   freezeConfig,
   isBalanced,
   isFullyAssigned,
@@ -143,14 +145,16 @@ export function summarizeRebalance(
   };
 }
 
+/** Labels name gids and shards by their numbers, as the printed states do. */
 export function label(action: ControllerAction): string {
+  const gids = (list: readonly number[]) => list.map((gid) => `gid ${gid}`).join(', ');
   switch (action.type) {
     case 'join':
-      return `Join(${memberGids({ num: 0, shards: [], groups: action.groups }).join(',')})`;
+      return `Join(${gids(memberGids({ num: 0, shards: [], groups: action.groups }))})`;
     case 'leave':
-      return `Leave(${action.gids.join(',')})`;
+      return `Leave(${gids(action.gids)})`;
     case 'move':
-      return `Move(${action.shard},${action.gid})`;
+      return `Move(shard ${action.shard}, gid ${action.gid})`;
   }
 }
 
@@ -252,29 +256,43 @@ export function createControllerModel(
     },
     label,
     invariants: [
-      { name: 'ValidConfig', holds: (state) => isValidConfig(state.latest, bounds.shards) },
+      {
+        name: 'ValidConfig',
+        holds: (state) => isValidConfig(state.latest, bounds.shards),
+        explain: (state) => explainValidConfig(state.latest, bounds.shards),
+      },
       {
         name: 'Balanced',
         holds: (state) =>
           isFullyAssigned(state.latest) && rebalanced(state, () => isBalanced(state.latest)),
+        explain: (state) => explainBalanced(state.latest),
       },
       {
         name: 'MinimalMoves',
         holds: (state) => rebalanced(state, (summary) => summary.moved === summary.minimum),
+        explain: (state) =>
+          `configuration ${state.latest.num} moved ${state.lastRebalance?.moved} shards, ` +
+          `the lower bound is ${state.lastRebalance?.minimum}`,
       },
       {
         name: 'Deterministic',
         holds: (state) => rebalanced(state, (summary) => summary.orderIndependent),
+        explain: (state) =>
+          `configuration ${state.latest.num} changes when its gids are listed in another order`,
       },
-      { name: 'HistoryImmutable', holds: (state) => state.historyKept },
+      {
+        name: 'HistoryImmutable',
+        holds: (state) => state.historyKept,
+        explain: () => 'a step changed or dropped an earlier configuration',
+      },
     ],
     codec: { encode, decode: decoder(bounds.shards) },
     variables: (state) => ({
       num: state.latest.num,
       shards: state.latest.shards,
       groups: state.latest.groups,
-      // ITF has no null: an empty record stands for "not made by Join or Leave".
-      lastRebalance: state.lastRebalance ?? {},
+      // None: the latest configuration was not made by Join or Leave.
+      lastRebalance: state.lastRebalance,
       historyKept: state.historyKept,
       movesDone: state.movesDone,
     }),

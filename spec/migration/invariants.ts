@@ -7,6 +7,15 @@ import { sameIdentity } from '../group/digest.js';
 import { readValue } from '../group/group.js';
 import type { GroupState } from '../group/types.js';
 import { keyOf, type MigrationBounds, type MigrationState } from './model-state.js';
+import {
+  explainAtMostOneServer,
+  explainExactlyOnce,
+  explainGarbageBound,
+  explainNoLostWrite,
+  explainOneImagePerIdentity,
+  explainReadsCurrent,
+  explainUnaffectedServed,
+} from './witnesses.js';
 
 export const invariantNames = [
   'AtMostOneServer',
@@ -153,13 +162,33 @@ function garbageBound(state: MigrationState): boolean {
 
 export function migrationInvariants(bounds: MigrationBounds): Invariant<MigrationState>[] {
   return [
-    { name: 'AtMostOneServer', holds: atMostOneServer },
-    { name: 'OnlyServerAnswers', holds: onlyServerAnswers },
-    { name: 'NoLostWrite', holds: (state) => noLostWrite(bounds, state) },
-    { name: 'ReadsCurrent', holds: readsCurrent },
-    { name: 'ExactlyOnce', holds: (state) => exactlyOnce(bounds, state) },
-    { name: 'OneImagePerIdentity', holds: oneImagePerIdentity },
-    { name: 'UnaffectedServed', holds: unaffectedServed },
-    { name: 'GarbageBound', holds: garbageBound },
+    { name: 'AtMostOneServer', holds: atMostOneServer, explain: explainAtMostOneServer },
+    {
+      name: 'OnlyServerAnswers',
+      holds: onlyServerAnswers,
+      explain: () => 'a frozen or deleted copy answered a client request',
+    },
+    {
+      name: 'NoLostWrite',
+      holds: (state) => noLostWrite(bounds, state),
+      explain: (state) => explainNoLostWrite(bounds, state),
+    },
+    {
+      name: 'ReadsCurrent',
+      holds: readsCurrent,
+      explain: (state) => explainReadsCurrent(bounds, state),
+    },
+    {
+      name: 'ExactlyOnce',
+      holds: (state) => exactlyOnce(bounds, state),
+      explain: (state) => explainExactlyOnce(bounds, state),
+    },
+    {
+      name: 'OneImagePerIdentity',
+      holds: oneImagePerIdentity,
+      explain: explainOneImagePerIdentity,
+    },
+    { name: 'UnaffectedServed', holds: unaffectedServed, explain: explainUnaffectedServed },
+    { name: 'GarbageBound', holds: garbageBound, explain: explainGarbageBound },
   ];
 }

@@ -1,6 +1,9 @@
 /**
  * The `migration` model's actions: one per atomic step of an actor or of the environment.
  *
+ * Labels name shards, gids and clients by number: `Freeze(shard 1)`, `Join(gid 2)`,
+ * `ClientRequest(client 0)`, as the printed states do (printing.ts).
+ *
  * - Admin: Join(g), Leave(g), Move(s, g) record one configuration each (the controller state
  *   machine's operations), within max-reconfigs. The last group may leave, as in the MIT lab:
  *   its shards become unassigned and stay frozen at it until a later configuration assigns
@@ -127,34 +130,31 @@ export function allActions(
   return actions;
 }
 
+/** Labels name shards, gids and clients by their numbers, as the printed states do. */
 export function actionLabel(action: MigrationAction): string {
+  const extras = (fault: { readonly lost: boolean; readonly duplicate?: boolean }) =>
+    (fault.lost ? ', reply-lost' : '') + (fault.duplicate ? ', duplicated' : '');
   switch (action.type) {
     case 'Join':
     case 'Leave':
-      return `${action.type}(g${action.gid})`;
+    case 'ExpireSessions':
+      return `${action.type}(gid ${action.gid})`;
     case 'Move':
-      return `Move(s${action.shard}, g${action.gid})`;
+      return `Move(shard ${action.shard}, gid ${action.gid})`;
     case 'Freeze':
     case 'Install':
     case 'Delete':
-    case 'EarlyDelete': {
-      const extras = [action.lost ? ', reply-lost' : '', action.duplicate ? ', duplicated' : ''];
-      return `${action.type}(s${action.shard}${extras.join('')})`;
-    }
+    case 'EarlyDelete':
+      return `${action.type}(shard ${action.shard}${extras(action)})`;
     case 'RecoverShard':
-      return `RecoverShard(s${action.shard})`;
-    case 'ClientRequest': {
-      const extras = [action.lost ? ', reply-lost' : '', action.duplicate ? ', duplicated' : ''];
-      return `ClientRequest(c${action.client}${extras.join('')})`;
-    }
+      return `RecoverShard(shard ${action.shard})`;
+    case 'ClientRequest':
+      return `ClientRequest(client ${action.client}${extras(action)})`;
     case 'ClientQuery':
-      return `ClientQuery(c${action.client})`;
-    case 'Deliver':
-      return `Deliver(${action.index}${action.lost ? ', reply-lost' : ''})`;
-    case 'ExpireSessions':
-      return `ExpireSessions(g${action.gid})`;
     case 'ReuseSeq':
-      return `ReuseSeq(c${action.client})`;
+      return `${action.type}(client ${action.client})`;
+    case 'Deliver':
+      return `Deliver(network[${action.index}]${extras(action)})`;
     default:
       return action.type;
   }

@@ -15,6 +15,7 @@ import type {
 } from '../../checker/model.js';
 import { migrationBugNames, type MigrationBugName } from './bugs.js';
 import { migrationCodec } from './codec.js';
+import { migrationVariables } from './printing.js';
 import { invariantNames, migrationInvariants } from './invariants.js';
 import { migrationFairness, migrationProperties } from './liveness.js';
 import {
@@ -52,7 +53,7 @@ export function createMigrationModel(
     properties: migrationProperties,
     fairness: migrationFairness,
     codec: migrationCodec(bounds),
-    variables: (state) => ({ ...state }),
+    variables: (state) => migrationVariables(bounds, state),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { StateCodec } from '../../checker/model.js';
 import { WordWriter, type WordReader } from '../../checker/words.js';
+import { compareWords, permutations, writeLeastView } from '../../checker/symmetry.js';
 import {
   commandAt,
   type CommitRecord,
@@ -411,18 +412,6 @@ export function raftCodec(bounds: RaftBounds): StateCodec<RaftModelState> {
 
 // ---- symmetry ----
 
-function permutations(count: number): number[][] {
-  let all: number[][] = [[]];
-  for (let size = 0; size < count; size++) {
-    const grown: number[][] = [];
-    for (const partial of all) {
-      for (let id = 0; id < count; id++) if (!partial.includes(id)) grown.push([...partial, id]);
-    }
-    all = grown;
-  }
-  return all;
-}
-
 /**
  * The encoding of the state with server `from` renamed `rename[from]` (`order` is the
  * inverse renaming), written without building the renamed state. Messages are written in the
@@ -452,24 +441,8 @@ function writeRenamedMessages(bag: Bag, rename: readonly number[], out: WordWrit
     writeMessage(message, scratchWriter);
     return scratchWriter;
   });
-  written.sort((a, b) => compareWords(a, b.words, 0, b.length));
+  written.sort(compareWords);
   for (const scratchWriter of written) out.pushWords(scratchWriter.words, 0, scratchWriter.length);
-}
-
-/** Orders `candidate` against words[start, start + length). */
-function compareWords(
-  candidate: WordWriter,
-  words: Int32Array,
-  start: number,
-  length: number,
-): number {
-  const shorter = Math.min(candidate.length, length);
-  for (let index = 0; index < shorter; index++) {
-    const a = candidate.words[index]!;
-    const b = words[start + index]!;
-    if (a !== b) return a < b ? -1 : 1;
-  }
-  return candidate.length - length;
 }
 
 interface Renaming {
@@ -478,7 +451,6 @@ interface Renaming {
 }
 
 const renamings = new Map<number, Renaming[]>();
-const scratch = new WordWriter();
 
 function renamingsOf(count: number): Renaming[] {
   let all = renamings.get(count);
@@ -511,25 +483,24 @@ function localKey(server: ModelNode): number {
 
 const keys: number[] = [];
 
-/** Writes the least encoding over all renamings of the servers (the symmetric view). */
+/**
+ * Writes the least encoding over the renamings of the servers (the symmetric view). Only the
+ * renamings that list the servers in order of their local keys are tried: every image of a
+ * state admits the same set of encodings, so the least is still the same for all of them.
+ */
 export function writeRaftView(state: RaftModelState, out: WordWriter, bounds: RaftBounds): void {
-  const start = out.length;
-  let first = true;
   for (let id = 0; id < bounds.servers; id++) keys[id] = localKey(state.servers[id]!);
-  for (const { rename, order } of renamingsOf(bounds.servers)) {
-    let sorted = true;
-    for (let position = 1; position < order.length && sorted; position++) {
-      sorted = keys[order[position - 1]!]! <= keys[order[position]!]!;
-    }
-    if (!sorted) continue;
-    scratch.reset();
-    writeRenamed(state, rename, order, scratch);
-    if (first || compareWords(scratch, out.words, start, out.length - start) < 0) {
-      out.length = start;
-      out.pushWords(scratch.words, 0, scratch.length);
-      first = false;
-    }
-  }
+  writeLeastView(
+    out,
+    renamingsOf(bounds.servers),
+    ({ rename, order }, target) => writeRenamed(state, rename, order, target),
+    ({ order }) => {
+      for (let position = 1; position < order.length; position++) {
+        if (keys[order[position - 1]!]! > keys[order[position]!]!) return false;
+      }
+      return true;
+    },
+  );
 }
 
 /** The same state with server `from` renamed `rename[from]` (for tests of the view). */

@@ -8,8 +8,9 @@
 import type { DiagramEvent } from '../../checker/diagram.js';
 import type { RaftAction } from './model.js';
 import type { ModelMessage, RaftModelState } from './model-state.js';
+import { serverName, valueName } from './printing.js';
 
-const name = (id: number) => `s${id + 1}`;
+const name = serverName;
 
 /** A message in a few words: its kind, term and what it carries. */
 export function messageSummary(message: ModelMessage): string {
@@ -52,7 +53,11 @@ function actionEvent(before: RaftModelState, action: RaftAction, after: RaftMode
     case 'Heartbeat':
       return { kind: 'note', over: name(action.server), text: `contacts ${name(action.peer)}` };
     case 'ClientRequest':
-      return { kind: 'note', over: name(action.server), text: `client proposes v${action.value + 1}` };
+      return {
+        kind: 'note',
+        over: name(action.server),
+        text: `client proposes ${valueName(action.value)}`,
+      };
     case 'ReadIndex':
       return { kind: 'note', over: name(action.server), text: 'client read' };
     case 'Restart':

@@ -4,6 +4,7 @@
  */
 import type { ModelDefinition, Params } from '../../checker/model.js';
 import { UsageError } from '../../checker/params.js';
+import { flagName } from '../../checker/define-model.js';
 import { raftInvariantNames } from './invariants.js';
 import type { RaftBounds } from './model-state.js';
 import { createRaftModel } from './model.js';
@@ -212,8 +213,9 @@ export const raftDefinition: ModelDefinition = {
     {
       name: 'preset',
       description:
-        "raft.tla: Ongaro's raft.tla exactly (no restart, compaction or read bounds); deep: " +
-        'two messages in flight, two terms, two entries, up to server renaming',
+        "raft.tla: Ongaro's raft.tla exactly (it has no restart, compaction or read bound and " +
+        'refuses those flags); deep: two messages in flight, two terms, two entries, up to ' +
+        'server renaming (it sets those bounds and refuses their flags)',
       default: 'none',
       kind: 'choice',
       choices: ['none', 'raft.tla', 'deep'],
@@ -337,5 +339,17 @@ export const raftDefinition: ModelDefinition = {
       return createRaftModel(deepBounds(params, bounds), options, true) as never;
     }
     return createRaftModel(bounds, options, symmetry) as never;
+  },
+  boundsInUse: (params) => {
+    if (params['preset'] === 'raft.tla') {
+      // raft.tla restarts without bound, never compacts and serves no reads.
+      const used = ['servers', 'values', 'max-term', 'max-log', 'max-msgs', 'preset'];
+      return Object.fromEntries(used.map((name) => [name, params[name]!]));
+    }
+    if (params['preset'] !== 'deep') return params;
+    const deep: Record<string, number> = {};
+    for (const [name, value] of Object.entries(deepRaftBounds)) deep[flagName(name)] = value;
+    // The deep preset explores every renaming as one state.
+    return { ...params, ...deep, symmetry: true };
   },
 };

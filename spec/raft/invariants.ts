@@ -6,23 +6,23 @@
  * applications read what the apply and restoreSnapshot effects left (`applied`).
  */
 import type { Invariant } from '../../checker/model.js';
-import { lastLogIndex, termAt, type LogHolder } from './log.js';
+import { lastLogIndex, termAt } from './log.js';
 import {
   commandAt,
-  type CommitRecord,
-  type ModelCommand,
-  type ModelData,
+  holdsCommitted,
   type RaftModelState,
 } from './model-state.js';
 import { countVotes, quorum } from './node.js';
-
-/** Whether a log (with its snapshot) holds the committed entry. */
-function holds(state: LogHolder<ModelCommand, ModelData>, record: CommitRecord): boolean {
-  if (commandAt(state, record.index) !== record.command) return false;
-  const term = termAt(state, record.index);
-  // A compacted entry keeps only its value (and the last one its term).
-  return term === undefined || term === record.term;
-}
+import {
+  explainAppliedCommitted,
+  explainAppliedUpToCommit,
+  explainCommittedDurable,
+  explainElectionSafety,
+  explainLeaderCompleteness,
+  explainLogMatching,
+  explainStateMachineSafety,
+  flagWitnesses,
+} from './witnesses.js';
 
 /** Election Safety: at most one leader can be elected in a given term (§5.2). */
 export function electionSafety(state: RaftModelState): boolean {
@@ -58,7 +58,7 @@ export function leaderCompleteness(state: RaftModelState): boolean {
   for (const server of state.servers) {
     if (server.role !== 'leader') continue;
     for (const record of state.committed) {
-      if (server.currentTerm > record.inTerm && !holds(server, record)) return false;
+      if (server.currentTerm > record.inTerm && !holdsCommitted(server, record)) return false;
     }
   }
   return true;
@@ -73,7 +73,7 @@ export function stateMachineSafety(state: RaftModelState): boolean {
   for (const server of state.servers) {
     for (let index = 1; index <= server.commitIndex; index++) {
       const record = state.committed[index - 1];
-      if (record === undefined || !holds(server, record)) return false;
+      if (record === undefined || !holdsCommitted(server, record)) return false;
     }
   }
   return true;
@@ -123,7 +123,7 @@ export function committedDurable(state: RaftModelState): boolean {
   for (const record of state.committed) {
     let copies = 0;
     for (const { snapshot, entries } of state.persisted) {
-      if (holds({ snapshot, log: entries }, record)) copies++;
+      if (holdsCommitted({ snapshot, log: entries }, record)) copies++;
     }
     if (copies < needed) return false;
   }
@@ -149,19 +149,23 @@ export function leaseRespected(state: RaftModelState): boolean {
 }
 
 export const raftInvariants: readonly Invariant<RaftModelState>[] = [
-  { name: 'ElectionSafety', holds: electionSafety },
-  { name: 'LogMatching', holds: logMatching },
-  { name: 'LeaderCompleteness', holds: leaderCompleteness },
-  { name: 'StateMachineSafety', holds: stateMachineSafety },
+  { name: 'ElectionSafety', holds: electionSafety, explain: explainElectionSafety },
+  { name: 'LogMatching', holds: logMatching, explain: explainLogMatching },
+  { name: 'LeaderCompleteness', holds: leaderCompleteness, explain: explainLeaderCompleteness },
+  { name: 'StateMachineSafety', holds: stateMachineSafety, explain: explainStateMachineSafety },
   { name: 'LeaderAppendOnly', holds: leaderAppendOnly },
-  { name: 'CommittedDurable', holds: committedDurable },
-  { name: 'AppliedCommitted', holds: appliedCommitted },
-  { name: 'AppliedUpToCommit', holds: appliedUpToCommit },
+  { name: 'CommittedDurable', holds: committedDurable, explain: explainCommittedDurable },
+  { name: 'AppliedCommitted', holds: appliedCommitted, explain: explainAppliedCommitted },
+  { name: 'AppliedUpToCommit', holds: appliedUpToCommit, explain: explainAppliedUpToCommit },
   { name: 'AppliedOnce', holds: appliedOnce },
   { name: 'CommitMonotonic', holds: commitMonotonic },
   { name: 'LinearizableReads', holds: linearizableReads },
   { name: 'NoTermRaisedAlone', holds: noTermRaisedAlone },
   { name: 'LeaseRespected', holds: leaseRespected },
-];
+].map((invariant) => {
+  // A flag's witness is what the step that set it did.
+  const flag = flagWitnesses[invariant.name];
+  return flag === undefined ? invariant : { ...invariant, explain: () => flag };
+});
 
 export const raftInvariantNames = raftInvariants.map((invariant) => invariant.name);

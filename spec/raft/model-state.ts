@@ -4,7 +4,7 @@
  * instantiates Raft's command as a small number (a client value) and the snapshot's data as
  * the list of applied commands (null for a no-op), so that index k's command is data[k - 1].
  */
-import { entryAt, snapshotIndex, type LogHolder } from './log.js';
+import { entryAt, snapshotIndex, termAt, type LogHolder } from './log.js';
 import type { Bag } from './network.js';
 import type { Envelope, Message, Persisted, RaftNode } from './types.js';
 
@@ -22,6 +22,17 @@ export function commandAt(
 ): ModelCommand | null | undefined {
   if (index <= snapshotIndex(holder)) return holder.snapshot!.data[index - 1];
   return entryAt(holder, index)?.command;
+}
+
+/** Whether a log (with its snapshot) holds the committed entry. */
+export function holdsCommitted(
+  state: LogHolder<ModelCommand, ModelData>,
+  record: CommitRecord,
+): boolean {
+  if (commandAt(state, record.index) !== record.command) return false;
+  const term = termAt(state, record.index);
+  // A compacted entry keeps only its value (and the last one its term).
+  return term === undefined || term === record.term;
 }
 
 /** A committed entry, recorded when a leader first commits its index. Proof-only. */

@@ -39,6 +39,7 @@ import {
 } from './model-state.js';
 import { copiesInFlight, envelopeKey, removeMessage, sendMessage, type Bag } from './network.js';
 import { initialNode, quorum } from './node.js';
+import { printedMessage, raftVariables, serverName, valueName } from './printing.js';
 import { step } from './step.js';
 import type { Effect, Input, RaftOptions, Step } from './types.js';
 
@@ -360,17 +361,17 @@ function localActions(bounds: RaftBounds): RaftAction[] {
 }
 
 export function raftLabel(action: RaftAction): string {
-  const name = (id: number) => `s${id + 1}`;
+  const name = serverName;
   switch (action.type) {
     case 'Heartbeat':
       return `${action.type}(${name(action.server)}, ${name(action.peer)})`;
     case 'ClientRequest':
-      return `ClientRequest(${name(action.server)}, v${action.value + 1})`;
+      return `ClientRequest(${name(action.server)}, ${valueName(action.value)})`;
     case 'Deliver':
     case 'Duplicate':
     case 'Drop': {
       const { from, to, message } = action.envelope;
-      const { type, ...fields } = message;
+      const { type, ...fields } = printedMessage(message);
       return `${action.type}(${type} ${name(from)}->${name(to)} ${JSON.stringify(fields)})`;
     }
     default:
@@ -402,11 +403,7 @@ export function createRaftModel(
     invariants: raftInvariants,
     withinBounds: (state) => withinRaftBounds(state, bounds),
     codec: raftCodec(bounds),
-    // Traces show the bag as envelopes with counts (its sort key is an implementation detail).
-    variables: (state) => ({
-      ...state,
-      messages: state.messages.map(({ envelope, count }) => ({ ...envelope, count })),
-    }),
+    variables: raftVariables,
     ...(symmetry
       ? { writeView: (state: RaftModelState, out) => writeRaftView(state, out, bounds) }
       : {}),

@@ -50,7 +50,6 @@ import {
   messageDestination,
   messageLow,
   messagePayload,
-  messageRecord,
   messageSource,
   messageTerm,
   messageType,
@@ -75,7 +74,8 @@ import {
   type TlaState,
 } from './tla-state.js';
 import { tlaInvariants } from './tla-invariants.js';
-import { tlaVariables } from './tla-variables.js';
+import { printedMessageRecord, tlaVariables } from './tla-variables.js';
+import { serverName, valueName } from './printing.js';
 
 export interface TlaBounds {
   readonly servers: number;
@@ -524,21 +524,17 @@ function decoder(raft: TlaRaft) {
   };
 }
 
-function serverName(server: number): string {
-  return `s${server + 1}`;
-}
-
 export function tlaLabel(action: TlaAction): string {
   switch (action.type) {
     case 'RequestVote':
     case 'AppendEntries':
       return `${action.type}(${serverName(action.i)}, ${serverName(action.j)})`;
     case 'ClientRequest':
-      return `ClientRequest(${serverName(action.i)}, v${action.v + 1})`;
+      return `ClientRequest(${serverName(action.i)}, ${valueName(action.v)})`;
     case 'Receive':
     case 'DuplicateMessage':
     case 'DropMessage':
-      return `${action.type}(${JSON.stringify(messageRecord(action.low, action.high))})`;
+      return `${action.type}(${JSON.stringify(printedMessageRecord(action.low, action.high))})`;
     default:
       return `${action.type}(${serverName(action.i)})`;
   }

@@ -20,26 +20,40 @@ import {
   votesRespondedOffset,
   type TlaState,
 } from './tla-state.js';
+import { serverName, serverSet, valueName } from './printing.js';
 
 interface RaftShape {
   readonly bounds: { readonly servers: number };
   readonly width: number;
 }
 
-const name = (server: number) => `s${server + 1}`;
+const name = serverName;
 
-function members(mask: number, count: number): Set<string> {
-  const set = new Set<string>();
-  for (let server = 0; server < count; server++)
-    if ((mask & (1 << server)) !== 0) set.add(name(server));
-  return set;
+/** A packed log as raft.tla's sequence of [term, value], values named v1.. as the labels. */
+function printedLog(log: number) {
+  return logToArray(log).map(({ term, value }) => ({ term, value: valueName(value) }));
+}
+
+const members = serverSet;
+
+/** A message as raft.tla's record, its servers and values named as everywhere else. */
+export function printedMessageRecord(low: number, high: number): Record<string, unknown> {
+  const record = messageRecord(low, high);
+  record['msource'] = name(record['msource'] as number);
+  record['mdest'] = name(record['mdest'] as number);
+  for (const field of ['mlog', 'mentries']) {
+    const entries = record[field] as { term: number; value: number }[] | undefined;
+    if (!entries) continue;
+    record[field] = entries.map(({ term, value }) => ({ term, value: valueName(value) }));
+  }
+  return record;
 }
 
 function voterLogMap(words: ArrayLike<number>, start: number, count: number): Map<string, unknown> {
   const map = new Map<string, unknown>();
   for (let voter = 0; voter < count; voter++) {
     const log = words[start + voter]!;
-    if (log !== absent) map.set(name(voter), logToArray(log));
+    if (log !== absent) map.set(name(voter), printedLog(log));
   }
   return map;
 }
@@ -56,9 +70,7 @@ export function tlaVariables(raft: RaftShape, state: TlaState): Record<string, u
   const words = state.servers;
   const messages = new Map<unknown, number>();
   for (let at = 0; at < state.messages.length; at += 3) {
-    const record = messageRecord(state.messages[at]!, state.messages[at + 1]!);
-    record['msource'] = name(record['msource'] as number);
-    record['mdest'] = name(record['mdest'] as number);
+    const record = printedMessageRecord(state.messages[at]!, state.messages[at + 1]!);
     messages.set(record, state.messages[at + 2]!);
   }
   const peers = (base: number, offset: number) =>
@@ -69,19 +81,19 @@ export function tlaVariables(raft: RaftShape, state: TlaState): Record<string, u
       state.elections.map((election) => ({
         eterm: election[0]! & 31,
         eleader: name((election[0]! >>> 5) & 7),
-        elog: logToArray(election[1]!),
+        elog: printedLog(election[1]!),
         evotes: members(election[0]! >>> 8, count),
         evoterLog: voterLogMap(election, 2, count),
       })),
     ),
-    allLogs: new Set(Array.from(state.allLogs, logToArray)),
+    allLogs: new Set(Array.from(state.allLogs, printedLog)),
     currentTerm: perServer((base) => words[base + termOffset]!),
     state: perServer((base) => roleNames[words[base + roleOffset]!]),
     votedFor: perServer((base) => {
       const votedFor = words[base + votedForOffset]!;
       return votedFor === nil ? 'Nil' : name(votedFor);
     }),
-    log: perServer((base) => logToArray(words[base + logOffset]!)),
+    log: perServer((base) => printedLog(words[base + logOffset]!)),
     commitIndex: perServer((base) => words[base + commitIndexOffset]!),
     votesResponded: perServer((base) => members(words[base + votesRespondedOffset]!, count)),
     votesGranted: perServer((base) => members(words[base + votesGrantedOffset]!, count)),

@@ -14,6 +14,7 @@ const scratch = scratchDirectory('shardkv-cli-');
 const aFile = join(scratch, 'a-file');
 writeFileSync(aFile, 'not a directory');
 
+// Independent: 8832 (5 RMs), 1568 (4 RMs) and DieHard's 16 are TLC's counts.
 test('check twophase --rms 5 --json: ok with 8832 distinct states', async () => {
   const run = await runCli('check', 'twophase', '--rms', '5', '--json', '--quiet');
   assert.is(run.code, 0);
@@ -126,14 +127,14 @@ test('replay checks the whole file: version, step numbers, changed values (exit 
   }
 });
 
-test('replay names the field a recorded raft state gets wrong (servers[0].currentTerm)', () => {
+test('replay names the field a recorded raft state gets wrong (servers.s1.currentTerm)', () => {
   const trace = JSON.parse(readFileSync('traces/raft/forget-vote-on-restart.trace.json', 'utf8'));
-  trace.states[1].servers[0].currentTerm = { '#bigint': '2' };
+  trace.states[1].servers.s1.currentTerm = { '#bigint': '2' };
   const file = join(scratch, 'raft-edited.trace.json');
   writeFileSync(file, JSON.stringify(trace));
   const run = runChild('replay', file);
   assert.is(run.code, 2);
-  assert.is(run.stderr, `${file}: step 1: servers[0].currentTerm: recorded 2, spec 1`);
+  assert.is(run.stderr, `${file}: step 1: servers.s1.currentTerm: recorded 2, spec 1`);
 });
 
 test('unbounded input: replay and lincheck of /dev/urandom fail at once with one line', () => {
@@ -224,7 +225,7 @@ test('limits make the result incomplete, clearly said', async () => {
   assert.is(run.code, 0);
   assert.is(run.json()['result'], 'incomplete');
   assert.is(run.json()['stoppedBy'], 'max-states');
-  assert.is(run.json()['distinctStates'], 100);
+  assert.is(run.json()['distinctStates'], 100, 'the --max-states limit given');
   assert.is(run.json()['exhaustive'], false);
   const human = await runCli('check', 'twophase', '--rms', '5', '--max-states', '100', '--quiet');
   assert.match(human.stdout, 'INCOMPLETE: stopped by max-states');
@@ -241,26 +242,32 @@ test('--continue lists every violated invariant with its own trace', async () =>
   assert.is(summary['distinctStates'], 16);
 });
 
-test('Ctrl-C (SIGINT to a real process) prints the summary so far, exit 130', async () => {
-  // raft at its default bounds runs for seconds; the signal goes once the header is printed,
-  // which the CLI does only after it catches SIGINT.
-  const child = spawnChild('check', 'raft', '--json');
-  let stderr = '';
-  let stdout = '';
-  let signalled = false; // once: a second Ctrl-C quits without a summary
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => {
-    stderr += chunk;
-    if (!signalled && stderr.includes('Checking raft')) signalled = child.kill('SIGINT');
+for (const workers of ['1', '2']) {
+  const title = `Ctrl-C (SIGINT to a real process) prints the summary so far, exit 130: ` +
+    `${workers} worker(s)`;
+  test(title, async () => {
+    // raft at its default bounds runs for seconds; the signal goes once the header is printed,
+    // which the CLI does only after it catches SIGINT. With two workers both stop and the
+    // summary sums their counts (not a stale progress line: none is printed in this time).
+    const child = spawnChild('check', 'raft', '--json', '--workers', workers);
+    let stderr = '';
+    let stdout = '';
+    let signalled = false; // once: a second Ctrl-C quits without a summary
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+      if (!signalled && stderr.includes('Checking raft')) signalled = child.kill('SIGINT');
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    assert.is(code, 130, stderr);
+    assert.match(stderr, 'interrupted: stopping the search and printing the summary so far');
+    const summary = JSON.parse(stdout.trim().split('\n').at(-1)!);
+    assert.equal([summary.result, summary.stoppedBy, summary.exhaustive],
+      ['incomplete', 'interrupt', false]);
+    assert.ok(summary.distinctStates < 705_144, `${summary.distinctStates} distinct states`);
+    assert.ok(summary.distinctStates > 0, 'the counts so far, not zeros');
   });
-  const code = await new Promise((resolve) => child.on('close', resolve));
-  assert.is(code, 130, stderr);
-  assert.match(stderr, 'interrupted: stopping the search and printing the summary so far');
-  const summary = JSON.parse(stdout.trim().split('\n').at(-1)!);
-  assert.equal([summary.result, summary.stoppedBy, summary.exhaustive],
-    ['incomplete', 'interrupt', false]);
-  assert.ok(summary.distinctStates < 417_144, `${summary.distinctStates} distinct states`);
-});
+}
 
 test('random simulation is reproducible from its seed', async () => {
   const argv = 'check twophase --strategy random --seed 7 --walks 50 --json --quiet'.split(' ');
@@ -344,8 +351,16 @@ test('check-all bounds: no symmetry=false preset=none, and a table under 110 col
   const bounds = describeBounds(raft, resolveParams(raft, undefined, {}));
   assert.is(bounds, 'servers=3 values=1 max-term=2 max-log=1 max-msgs=1 max-restarts=1 ' +
     'max-compactions=1 max-reads=1');
-  const withPreset = resolveParams(raft, undefined, { preset: 'raft.tla', symmetry: 'true' });
-  assert.match(describeBounds(raft, withPreset), / symmetry preset=raft\.tla$/);
+  // A preset prints the bounds it runs with (issue 11.6): raft.tla has no restarts,
+  // compactions or reads bounds; deep sets its own and is symmetric.
+  const tla = resolveParams(raft, undefined, { preset: 'raft.tla' });
+  assert.is(describeBounds(raft, tla),
+    'servers=3 values=1 max-term=2 max-log=1 max-msgs=1 preset=raft.tla');
+  const deep = resolveParams(raft, undefined, { preset: 'deep' });
+  assert.is(describeBounds(raft, deep), 'servers=3 values=1 max-term=2 max-log=2 max-msgs=2 ' +
+    'max-restarts=0 max-compactions=0 max-reads=0 symmetry preset=deep');
+  const withSymmetry = resolveParams(raft, undefined, { symmetry: 'true' });
+  assert.match(describeBounds(raft, withSymmetry), / max-reads=1 symmetry$/);
   const migration = findModel('migration')!;
   const text = table(['model', 'bounds', 'result', 'distinct states', 'seconds'], [
     ['migration', describeBounds(migration, resolveParams(migration, undefined, {})),
@@ -379,6 +394,33 @@ test('an invariant that can explain itself prints its witness with the trace', (
   );
   assert.is(written.witness, 'big holds 4');
   assert.ok(printed.includes('Why NotSolved fails: big holds 4'), printed.join('\n'));
+});
+
+
+// traces/ is regenerated by a command (npm run traces:rewrite), never by hand (issue 11.7).
+test('replay --rewrite recomputes labels, changed fields and states from the actions', async () => {
+  const kept = 'traces/raft/forget-vote-on-restart';
+  const original = readFileSync(`${kept}.trace.json`, 'utf8');
+  const trace = JSON.parse(original);
+  trace.steps[0].label = 'Timeout(server 0)';
+  trace.steps[0].changed = {};
+  trace.states[3].servers.s3.currentTerm = { '#bigint': '7' };
+  const file = join(scratch, 'rewrite.trace.json');
+  writeFileSync(file, JSON.stringify(trace));
+  assert.is((await runCli('replay', file)).code, 2, 'the edited trace is invalid');
+  const run = await runCli('replay', '--rewrite', file);
+  assert.is(run.code, 0, run.stderr);
+  assert.is(run.stdout, `${file}: rewritten, 9 steps, replays to ElectionSafety`);
+  assert.is(readFileSync(file, 'utf8'), original);
+  const itf = readFileSync(join(scratch, 'rewrite.itf.json'), 'utf8');
+  assert.is(itf, readFileSync(`${kept}.itf.json`, 'utf8'));
+  // An action that is not enabled is not a behaviour: nothing is written, exit 2.
+  trace.steps[8].action = { type: 'Timeout', server: 9 };
+  writeFileSync(file, JSON.stringify(trace));
+  const refused = await runCli('replay', '--rewrite', file);
+  assert.is(refused.code, 2);
+  assert.match(refused.stderr, 'step 9: action {"type":"Timeout","server":9} is not enabled');
+  assert.is(JSON.parse(readFileSync(file, 'utf8')).steps[8].action.server, 9);
 });
 
 test.run();

@@ -23,6 +23,7 @@ function climber(top: number, extra: Partial<Model<number, number>> = {}): Model
   };
 }
 
+// The counts here are hand counts of the toy models: the climber's states are 0..5.
 test('a state without successors is a Deadlock, with a shortest trace', () => {
   const result = breadthFirstSearch(climber(5));
   assert.is(result.result, 'violation');

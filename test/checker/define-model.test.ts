@@ -145,7 +145,7 @@ test('shardkv check ./my-model.ts loads and checks an external model on 1 and 2 
     assert.is(check.status, 0, check.stderr);
     const summary = summaryOf(check.stdout);
     assert.is(summary.model, 'counter');
-    assert.is(summary.distinctStates, 7, 'x = 0..6');
+    assert.is(summary.distinctStates, 7, 'a hand count: x = 0..6');
     assert.equal(summary.invariantsChecked, ['InRange']);
     assert.is(summary.liveness.result, 'ok');
   }

@@ -70,7 +70,7 @@ test('--html: one self-contained page; a real browser draws every arrow', async 
   const html = readFileSync(page, 'utf8');
   assert.not.match(html, /https?:\/\/(?!www\.w3\.org\/2000\/svg)|<script|<link|src=/);
   assert.match(html, /<h1>raft with bug forget-vote-on-restart: \d+ steps<\/h1>/);
-  assert.match(html, /servers\[\d\]\.role: &quot;candidate&quot; -&gt; &quot;leader&quot;/);
+  assert.match(html, /servers\.s\d\.role: &quot;candidate&quot; -&gt; &quot;leader&quot;/);
   const arrows = (html.match(/<g class="message/g) ?? []).length;
   assert.ok(arrows >= 4, `${arrows} arrows`);
   const { png, drawn, title } = await withBrowser(async (browser) => ({

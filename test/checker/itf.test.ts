@@ -1,7 +1,9 @@
 // ITF encoding (Apalache ADR-015) and its TLA+ rendering for people.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { itfToText, toItfValue } from '../../checker/itf.js';
+import { differences, formatDifference } from '../../checker/itf-diff.js';
+import { itfToText, toItfValue, type ItfValue } from '../../checker/itf.js';
+import { SortedArrayMap } from '../../spec/group/ordered-map.js';
 
 test('ITF values: integers as #bigint, sets and maps canonical, records and sequences', () => {
   const value = toItfValue({
@@ -58,6 +60,31 @@ test('ITF values render in TLA+ notation', () => {
   );
   assert.is(itfToText(toItfValue(new Map())), '<<>>');
   assert.is(itfToText({ '#tup': [{ '#bigint': '1' }, 'x'] }), '<<1, "x">>');
+});
+
+test('an ordered map of the spec (an object with entries()) is an ITF map', () => {
+  const map = SortedArrayMap.empty<string, string>().set('b', 'B').set('a', 'A');
+  assert.equal(toItfValue({ kv: map }), { kv: { '#map': [['a', 'A'], ['b', 'B']] } });
+});
+
+const variables = (value: Record<string, unknown>) =>
+  toItfValue(value) as Record<string, ItfValue>;
+const changes = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+  differences(variables(before), variables(after)).map(formatDifference);
+
+test('differences: a grown sequence, a map by key, a record by field (issue 11.7)', () => {
+  assert.equal(changes({ configs: [1, 2] }, { configs: [1, 2, 3] }), ['configs[2]: (none) -> 3']);
+  assert.equal(changes({ configs: [1, 5] }, { configs: [1] }), ['configs[1]: 5 -> (none)']);
+  const bag = (entries: [string, number][]) => ({ messages: new Map(entries) });
+  assert.equal(changes(bag([['m1', 1]]), bag([['m1', 2], ['m2', 1]])), [
+    'messages["m1"]: 1 -> 2',
+    'messages["m2"]: (none) -> 1',
+  ]);
+  assert.equal(changes({ s: { s1: { term: 1 } } }, { s: { s1: { term: 2 } } }), [
+    's.s1.term: 1 -> 2',
+  ]);
+  // Another kind of value (a sequence becomes a map) is reported whole.
+  assert.equal(changes({ p: [] }, { p: new Map([[1, 'x']]) }), ['p: <<>> -> (1 :> "x")']);
 });
 
 test.run();

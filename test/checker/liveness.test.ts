@@ -58,7 +58,7 @@ test('a liveness pass stopped by --max-states is incomplete, never ok', () => {
   const result = checkLiveness(createTwoPhaseModel(3), { maxStates: 100 });
   assert.is(result.result, 'incomplete');
   assert.is(result.stoppedBy, 'max-states');
-  assert.is(result.distinctStates, 100);
+  assert.is(result.distinctStates, 100, 'the --max-states limit given');
 });
 
 test('no fairness at all: the initial state may stutter forever (TLC without WF)', () => {

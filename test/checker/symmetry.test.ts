@@ -36,4 +36,22 @@ test('the least view is the same for every image of a state', () => {
   assert.not.equal(viewOf([3, 5, 2]), [1, 3, 5]);
 });
 
+test('admits: only the admitted renamings are tried (the raft view admits those that sort)', () => {
+  const tried: number[][] = [];
+  const out = new WordWriter();
+  writeLeastView(
+    out,
+    permutations(3),
+    (permutation, target) => {
+      tried.push([...permutation]);
+      for (const id of permutation) target.push(id);
+    },
+    (permutation) => permutation[0] === 2,
+  );
+  assert.equal(tried, [[2, 0, 1], [2, 1, 0]]);
+  assert.equal([...out.words.subarray(0, out.length)], [2, 0, 1]);
+  assert.throws(() => writeLeastView(new WordWriter(), permutations(2), () => {}, () => false),
+    /at least one renaming/);
+});
+
 test.run();

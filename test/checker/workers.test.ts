@@ -48,6 +48,7 @@ test('twice with 2 workers: the same trace (batches arrive in another order)', a
   const [, first] = await bothWays('raft', 'forget-vote-on-restart', {});
   const [one, second] = await bothWays('raft', 'forget-vote-on-restart', {});
   assert.is(one.invariant, 'ElectionSafety');
+  // From the code itself (BFS up to the level of the first violation).
   assert.is(one.distinctStates, 1588);
   assertSame(one, first);
   assertSame(one, second);
@@ -56,6 +57,7 @@ test('twice with 2 workers: the same trace (batches arrive in another order)', a
 test('raft --symmetry: the stored representative follows the least path', async () => {
   const [one, two] = await bothWays('raft', 'vote-ignores-log', { symmetry: 'true' });
   assert.is(one.invariant, 'LeaderCompleteness');
+  // From the code itself: 743 states up to renaming, an 11-step counterexample.
   assert.is(one.distinctStates, 743);
   assert.is(one.path?.actionIndexes.length, 11);
   assertSame(one, two);

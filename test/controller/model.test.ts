@@ -46,6 +46,7 @@ test('gids 2, shards 1, ops 2, moves 1: the 10 states counted by hand', () => {
   assert.is(result.depth, 2);
 });
 
+// From the code itself (no independent count), checked two ways: bfs and dfs agree.
 for (const [gids, shards, ops, moves, distinct] of [
   [2, 3, 4, 4, 83],
   [3, 4, 4, 2, 686],
@@ -65,7 +66,8 @@ test('actions: every Join and Leave of a non-empty gid set, then every Move, lab
   const actions = controllerActions({ gids: 4, shards: 10, ops: 6, moves: 1 });
   assert.is(actions.length, 15 + 15 + 40);
   assert.equal([0, 14, 15, 29, 30, 69].map((index) => label(actions[index]!)), [
-    'Join(1)', 'Join(1,2,3,4)', 'Leave(1)', 'Leave(1,2,3,4)', 'Move(0,1)', 'Move(9,4)',
+    'Join(gid 1)', 'Join(gid 1, gid 2, gid 3, gid 4)', 'Leave(gid 1)',
+    'Leave(gid 1, gid 2, gid 3, gid 4)', 'Move(shard 0, gid 1)', 'Move(shard 9, gid 4)',
   ]);
   assert.equal(actions[2], { type: 'join', groups: { 1: ['g1-0'], 2: ['g2-0'] } });
 });
@@ -77,7 +79,7 @@ test('non-minimal-rebalance: BFS finds MinimalMoves broken after 2 steps', () =>
   assert.is(result.result, 'violation');
   assert.is(result.invariant, 'MinimalMoves');
   const { actions } = executePath(buggy, result.path!);
-  assert.equal(actions.map((action) => buggy.label(action)), ['Join(2)', 'Join(1,3)']);
+  assert.equal(actions.map((action) => buggy.label(action)), ['Join(gid 2)', 'Join(gid 1, gid 3)']);
 });
 
 test('the kept counterexample of non-minimal-rebalance replays to MinimalMoves', () => {
@@ -102,7 +104,7 @@ test('non-minimal-by-gid-order: MinimalMoves broken after 2 steps; the trace rep
   const result = breadthFirstSearch(buggy);
   assert.is(result.invariant, 'MinimalMoves');
   const { actions } = executePath(buggy, result.path!);
-  assert.equal(actions.map((action) => buggy.label(action)), ['Join(2)', 'Join(1,3)']);
+  assert.equal(actions.map((action) => buggy.label(action)), ['Join(gid 2)', 'Join(gid 1, gid 3)']);
   const text = readFileSync(`traces/controller/${bug}.trace.json`, 'utf8');
   const outcome = replayTrace(controllerDefinition, parseTrace(text));
   assert.equal(outcome, { result: 'violation', steps: 2, invariant: 'MinimalMoves', step: 2 });

@@ -141,8 +141,8 @@ test('leave every group, then join another: the data waits frozen at g1 and move
     const broken = model.invariants.filter((invariant) => !invariant.holds(state));
     assert.equal(broken.map((invariant) => invariant.name), [], `after ${label}`);
   };
-  for (const label of ['ClientRequest(c0)', 'Leave(g1)', 'PlanNext', 'Freeze(s0)', 'Freeze(s1)',
-    'Publish']) run(label);
+  for (const label of ['ClientRequest(client 0)', 'Leave(gid 1)', 'PlanNext',
+    'Freeze(shard 0)', 'Freeze(shard 1)', 'Publish']) run(label);
   assert.equal(state.controller.configs[state.controller.current]!.shards, [0, 0]);
   assert.equal(state.groups[0]!.shards.map((record) => record.phase), ['frozen', 'frozen']);
   const requests = model.actions(state).filter((action) => action.type === 'ClientRequest');
@@ -150,11 +150,11 @@ test('leave every group, then join another: the data waits frozen at g1 and move
     const next = model.next(state, action);
     assert.ok(next === null || next.groups === state.groups, 'no group serves the shard');
   }
-  for (const label of ['Join(g2)', 'PlanNext']) run(label);
+  for (const label of ['Join(gid 2)', 'PlanNext']) run(label);
   assert.equal(state.controller.next!.moves.map((identity) => [identity.src, identity.dst]),
     [[1, 2], [1, 2]]);
-  for (const label of ['Freeze(s0)', 'Install(s0)', 'Delete(s0)', 'Freeze(s1)', 'Install(s1)',
-    'Delete(s1)', 'Publish']) run(label);
+  for (const label of ['Freeze(shard 0)', 'Install(shard 0)', 'Delete(shard 0)',
+    'Freeze(shard 1)', 'Install(shard 1)', 'Delete(shard 1)', 'Publish']) run(label);
   assert.equal(state.groups[1]!.shards.map((record) => record.phase), ['serving', 'serving']);
   assert.equal(state.groups[0]!.shards.map((record) => record.phase), ['absent', 'absent']);
   const written = state.groups[1]!.shards.flatMap((record) => [...record.kv.entries()]);

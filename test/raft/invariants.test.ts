@@ -32,17 +32,26 @@ function withServers(changes: readonly Partial<ModelNode>[], extra: Partial<Raft
 
 const entry = (term: number, command: number | null = 0): Entry<number> => ({ term, command });
 
+/** Why `name` fails in `state` (issue 11.7): its `explain` witness, in the labels' names. */
+function witness(state: RaftModelState, name: string): string {
+  return raftInvariants.find((invariant) => invariant.name === name)!.explain!(state);
+}
+
 test('the initial state satisfies every invariant', () => {
   assert.equal(violated(initial), []);
 });
 
 test('ElectionSafety: two leaders elected in one term (§5.2)', () => {
   assert.equal(violated({ ...initial, elected: [0, 0b011] }), ['ElectionSafety']);
+  assert.is(witness({ ...initial, elected: [0, 0b011] }, 'ElectionSafety'),
+    's1 and s2 both became leader in term 1');
 });
 
 test('LogMatching: same index and term, different earlier entries (§5.3)', () => {
   const state = withServers([{ log: [entry(1, 0), entry(2)] }, { log: [entry(1, 1), entry(2)] }]);
   assert.equal(violated(state), ['LogMatching']);
+  assert.is(witness(state, 'LogMatching'), 's1 and s2 both hold term 2 at index 2 but differ ' +
+    'at index 1: s1 has (term 1, v1), s2 has (term 1, v2)');
 });
 
 test('LeaderCompleteness: a later leader lacks a committed entry (§5.4)', () => {
@@ -52,6 +61,8 @@ test('LeaderCompleteness: a later leader lacks a committed entry (§5.4)', () =>
     { committed },
   );
   assert.equal(violated(state), ['LeaderCompleteness']);
+  assert.is(witness(state, 'LeaderCompleteness'), 'leader s3 of term 2 holds nothing at ' +
+    'index 1, where (term 1, v1) committed in term 1');
 });
 
 test('StateMachineSafety: a server commits another entry at a committed index', () => {
@@ -61,6 +72,8 @@ test('StateMachineSafety: a server commits another entry at a committed index', 
     { committed },
   );
   assert.equal(violated(state), ['StateMachineSafety']);
+  assert.is(witness(state, 'StateMachineSafety'), 's3 has committed index 1 holding ' +
+    '(term 2, v1), where (term 1, v1) committed in term 1');
 });
 
 test('StateMachineSafety counts snapshots: a compacted entry must be the committed one', () => {
@@ -102,6 +115,8 @@ test('CommittedDurable: a committed entry persisted by fewer than a quorum', () 
   const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
   const state = withServers([{ log: [entry(1)] }], { committed });
   assert.equal(violated(state), ['CommittedDurable']);
+  assert.is(witness(state, 'CommittedDurable'), 'index 1 (term 1, v1) committed in term 1 is ' +
+    'saved by 1 of 3 servers (s1), a quorum is 2');
 });
 
 test('AppliedCommitted: an application holds a value other than the committed one', () => {
@@ -110,6 +125,8 @@ test('AppliedCommitted: an application holds a value other than the committed on
   const state = withServers(servers, { committed });
   assert.equal(violated(state), []);
   assert.equal(violated({ ...state, applied: [[1], [], []] }), ['AppliedCommitted']);
+  assert.is(witness({ ...state, applied: [[1], [], []] }, 'AppliedCommitted'),
+    's1 applied v2 at index 1, where (term 1, v1) committed in term 1');
 });
 
 test('AppliedCommitted: an application ahead of the committed log', () => {
@@ -127,6 +144,8 @@ test('AppliedUpToCommit: a node committed an entry its application never got', (
     committed,
   });
   assert.equal(violated({ ...state, applied: [[], [], []] }), ['AppliedUpToCommit']);
+  assert.is(witness({ ...state, applied: [[], [], []] }, 'AppliedUpToCommit'),
+    's1 applied 0 entries, its commitIndex is 1');
 });
 
 test('AppliedOnce and CommitMonotonic: the flags an apply out of order and a rollback set', () => {

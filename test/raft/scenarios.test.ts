@@ -1,6 +1,7 @@
-// Golden Raft scenarios (etcd-style testdata/*.txt). REWRITE=1 rewrites the expected outputs;
-// review the diff before committing it.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Golden Raft scenarios (etcd-style testdata/*.txt): each file's recorded outputs must equal
+// what the spec prints now. The test never rewrites a file: `npm run scenarios:rewrite`
+// (rewrite-scenarios.ts) does, as its own command, and the diff is reviewed before commit.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -12,11 +13,8 @@ for (const file of readdirSync(directory)
   .filter((name) => name.endsWith('.txt'))
   .sort()) {
   test(`scenario ${file}`, () => {
-    const path = join(directory, file);
-    const expected = readFileSync(path, 'utf8');
-    const actual = runScenarioFile(expected);
-    if (process.env['REWRITE'] === '1') writeFileSync(path, actual);
-    else assert.fixture(actual, expected);
+    const expected = readFileSync(join(directory, file), 'utf8');
+    assert.fixture(runScenarioFile(expected), expected);
   });
 }
 
