@@ -8,6 +8,7 @@ import { raftInvariantNames } from './invariants.js';
 import type { RaftBounds } from './model-state.js';
 import { createRaftModel } from './model.js';
 import { createRaftLivenessModel, type LivenessBudgets } from './liveness.js';
+import { createRefinementModel, refinementRefusal } from './refinement-model.js';
 import { createTlaModel } from './tla-preset.js';
 import { maximumLogLength, maximumServers, maximumTerm, maximumValues } from './tla-state.js';
 import type { RaftBugs, RaftOptions } from './types.js';
@@ -140,6 +141,13 @@ function presetBounds(
   return { ...bounds, ...fixedBounds };
 }
 
+function createRefinement(params: Params, bounds: RaftBounds, options: RaftOptions) {
+  if (params['preset'] !== 'none') throw new UsageError('--refines takes no --preset');
+  const refusal = refinementRefusal(bounds, options);
+  if (refusal !== null) throw new UsageError(`--refines raft.tla: ${refusal}`);
+  return createRefinementModel(bounds, options, params['symmetry'] === true) as never;
+}
+
 export const raftDefinition: ModelDefinition = {
   name: 'raft',
   description:
@@ -237,6 +245,15 @@ export const raftDefinition: ModelDefinition = {
       default: 'none',
       kind: 'choice',
       choices: ['none', 'raft.tla', 'deep', 'liveness'],
+    },
+    {
+      name: 'refines',
+      description:
+        'raft.tla: also check that every step maps onto raft.tla steps (invariant ' +
+        'RefinesRaftTla; no compaction, PreVote or CheckQuorum)',
+      default: 'none',
+      kind: 'choice',
+      choices: ['none', 'raft.tla'],
     },
   ],
   invariants: raftInvariantNames,
@@ -353,6 +370,7 @@ export const raftDefinition: ModelDefinition = {
     const symmetry = params['symmetry'] === true;
     if (params['preset'] === 'raft.tla') return createPreset(params, bounds, bug) as never;
     const options = raftOptionsOf(params, bug);
+    if (params['refines'] === 'raft.tla') return createRefinement(params, bounds, options);
     if (params['preset'] === 'deep') {
       const fixed = presetBounds('deep', params, bounds, deepRaftBounds);
       return createRaftModel(fixed, options, true) as never;

@@ -27,6 +27,7 @@
 import type { Fairness, Model, TemporalProperty } from '../../checker/model.js';
 import { assert } from '../assert.js';
 import { isUpToDate, lastLogIndex, lastLogTerm } from './log.js';
+import { extendCodec, liftInvariants } from './model-extension.js';
 import { commandAt, type ModelNode, type RaftBounds, type RaftModelState } from './model-state.js';
 import { createRaftModel, raftLabel, type RaftAction } from './model.js';
 import { quorum } from './node.js';
@@ -172,7 +173,6 @@ export function createRaftLivenessModel(
   assert(budgets.maxDrops >= 0 && budgets.maxTimeouts >= 0, 'raft liveness: negative budget');
   assert(options.preVote !== true && options.checkQuorum !== true, 'liveness: no §9.6 options');
   const raft = createRaftModel(bounds, options, false);
-  const { codec } = raft;
   return {
     name: 'raft',
     initialStates: () =>
@@ -186,25 +186,16 @@ export function createRaftLivenessModel(
     },
     label: raft.label,
     diagram: (before, action, after) => raft.diagram!(before.raft, action, after.raft),
-    invariants: raft.invariants.map((invariant) => ({
-      name: invariant.name,
-      holds: (state: LivenessState) => invariant.holds(state.raft),
-      ...(invariant.explain
-        ? { explain: (state: LivenessState) => invariant.explain!(state.raft) }
-        : {}),
-    })),
+    invariants: liftInvariants<LivenessState>(raft.invariants),
     withinBounds: (state) => raft.withinBounds!(state.raft),
-    codec: {
-      encode: (state, out) => {
-        codec.encode(state.raft, out);
+    codec: extendCodec<LivenessState>(
+      raft.codec,
+      (state, out) => {
         out.push(state.drops);
         out.push(state.timeouts);
       },
-      decode: (input) => {
-        const decoded = codec.decode(input);
-        return { raft: decoded, drops: input.next(), timeouts: input.next() };
-      },
-    },
+      (decoded, input) => ({ raft: decoded, drops: input.next(), timeouts: input.next() }),
+    ),
     variables: (state) => ({
       ...raft.variables!(state.raft),
       drops: state.drops,
