@@ -123,6 +123,15 @@ export const mutations: readonly Mutation[] = [
     check: ['raft', '--preset', 'liveness'],
   },
   {
+    name: 'vote-reply-echoes-term',
+    description: "a vote reply carries the request's term instead of the voter's own",
+    file: 'spec/raft/election.ts',
+    find: 'term: grant && preVote ? request.term : node.currentTerm,',
+    replace: 'term: request.term,',
+    // Safe (a refusal is ignored whatever its term) but not raft.tla's reply: RefinesRaftTla.
+    check: ['raft', '--refines', 'raft.tla', ...raftSmall],
+  },
+  {
     name: 'install-overwrites',
     description: 'a repeated Install with the same identity replaces what dst served since',
     file: 'spec/group/migration-steps.ts',
