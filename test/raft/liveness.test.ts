@@ -116,7 +116,12 @@ test('--preset liveness: its bounds and budgets, and the flags it refuses', () =
     maxReads: 0,
   });
   assert.equal(livenessBudgets, { maxDrops: 1, maxTimeouts: 1 });
-  for (const flags of [{ 'max-term': '4' }, { symmetry: 'true' }, { 'pre-vote': 'true' }]) {
+  const refusedFlags: Record<string, string>[] = [
+    { 'max-term': '4' },
+    { symmetry: 'true' },
+    { 'pre-vote': 'true' },
+  ];
+  for (const flags of refusedFlags) {
     const refused = resolveParams(raftDefinition, undefined, { preset: 'liveness', ...flags });
     assert.throws(() => raftDefinition.create(refused, undefined), (error: unknown) =>
       error instanceof UsageError);

@@ -147,7 +147,7 @@ test('a late AppendEntries: raft.tla lowers the commit index, ours keeps it (a d
   assert.is(mapping.tlaSteps, 1);
 });
 
-test('check --refines raft.tla: ok at small bounds; compaction and PreVote are refused', async () => {
+test('check --refines raft.tla: ok at small bounds; compaction, PreVote refused', async () => {
   const flags = ['--max-term', '1', '--max-restarts', '0', '--max-compactions', '0'];
   const checked = await runCli('check', 'raft', '--refines', 'raft.tla', ...flags,
     '--max-reads', '0', '--quiet', '--json');
