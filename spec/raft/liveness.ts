@@ -65,6 +65,7 @@ export function leaderOfHighestTerm(state: RaftModelState): boolean {
  * count: fair delivery and heartbeats resend what is lost.
  */
 function canStillWin(state: RaftModelState, candidate: ModelNode): boolean {
+  assert(candidate.role === 'candidate', 'only a candidate can win an election');
   const index = lastLogIndex(candidate);
   const term = lastLogTerm(candidate);
   let possible = 0;
@@ -79,6 +80,7 @@ function canStillWin(state: RaftModelState, candidate: ModelNode): boolean {
     else if ((olderTerm || server.votedFor === null) && isUpToDate(server, index, term))
       possible++;
   }
+  assert(possible <= state.servers.length, 'more votes than servers');
   return possible >= quorum(candidate.clusterSize);
 }
 

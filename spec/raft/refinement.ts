@@ -1,5 +1,5 @@
 /**
- * Refinement of raft.tla (issue 10, item 5): every step of the `raft` model, seen through an
+ * Refinement of Ongaro's raft.tla (dissertation appendix B; issue 10, item 5): every step of the `raft` model, seen through an
  * abstraction function, is a stuttering step or a sequence of at most `maxTlaSteps` actions
  * of the raft.tla transcription (tla-preset.ts, the one that counts TLC's 2,379,781 states).
  * So the TLC calibration covers spec/raft, not only the transcription.
@@ -24,7 +24,6 @@
  * a check with them is refused (refinement-model.ts).
  */
 import { assert } from '../assert.js';
-import { lastLogIndex } from './log.js';
 import type { ModelMessage, ModelNode, RaftModelState } from './model-state.js';
 import type { RaftAction } from './model.js';
 import { TlaRaft, type TlaAction } from './tla-preset.js';
@@ -188,7 +187,7 @@ function candidateActions(
 ): TlaAction[] {
   const i = server;
   const actions: TlaAction[] = [];
-  // A packed log holds four entries; our logs stay within three (fitsTla).
+  // A packed log holds four entries; our logs stay within three (--max-log 3 at most).
   const roomInLog = logLength(state.servers[i * raft.width + logOffset]!) < 3;
   if (action.type === 'Timeout') {
     actions.push({ type: 'Timeout', i }, { type: 'RequestVote', i, j: i });
@@ -300,6 +299,7 @@ export function mapStep(
     return next && keyOf(normalise(raft, next)) === target ? { tlaSteps: 1, actions: [tla] } : null;
   }
   const server = 'envelope' in action ? action.envelope.to : action.server;
+  assert(server >= 0 && server < raft.bounds.servers, `refinement: no server ${server}`);
   const exact = searchSequence(raft, from, target, action, server);
   if (exact !== null) return exact;
   const departure = deviationOf(before, action, after);
@@ -318,6 +318,7 @@ function searchSequence(
   action: RaftAction,
   server: number,
 ): StepMapping | null {
+  assert(target !== keyOf(from), 'a stuttering step needs no search');
   let level: { state: TlaState; actions: readonly TlaAction[] }[] = [{ state: from, actions: [] }];
   const seen = new Set<string>([keyOf(from)]);
   for (let depth = 1; depth <= maxTlaSteps && level.length > 0; depth++) {
@@ -337,9 +338,4 @@ function searchSequence(
     level = upcoming;
   }
   return null;
-}
-
-/** Whether the node's log fits raft.tla's packed log (at most three entries here). */
-export function fitsTla(state: RaftModelState): boolean {
-  return state.servers.every((node) => lastLogIndex(node) <= 3);
 }
