@@ -105,6 +105,33 @@ export const mutations: readonly Mutation[] = [
     check: ['raft', ...raftSmall],
   },
   {
+    name: 'commit-needs-more-than-last',
+    description: 'a replica counts toward a commit only when it holds entries past the index',
+    file: 'spec/raft/replication.ts',
+    find: 'if (peer === node.id || match >= index) agree++;',
+    replace: 'if (peer === node.id || match > index) agree++;',
+    // Safe (less is committed) but stuck: only ValueCommitted sees it.
+    check: ['raft', '--preset', 'liveness'],
+  },
+  {
+    name: 'vote-tally-next-term',
+    description: "a candidate tallies only votes of the next term (the pre-vote's rule)",
+    file: 'spec/raft/election.ts',
+    find: 'const expectedTerm = preVote ? node.currentTerm + 1 : node.currentTerm;',
+    replace: 'const expectedTerm = node.currentTerm + 1;',
+    // Safe (nobody is ever elected) but stuck: only LeaderElected sees it.
+    check: ['raft', '--preset', 'liveness'],
+  },
+  {
+    name: 'vote-reply-echoes-term',
+    description: "a vote reply carries the request's term instead of the voter's own",
+    file: 'spec/raft/election.ts',
+    find: 'term: grant && preVote ? request.term : node.currentTerm,',
+    replace: 'term: request.term,',
+    // Safe (a refusal is ignored whatever its term) but not raft.tla's reply: RefinesRaftTla.
+    check: ['raft', '--refines', 'raft.tla', ...raftSmall],
+  },
+  {
     name: 'install-overwrites',
     description: 'a repeated Install with the same identity replaces what dst served since',
     file: 'spec/group/migration-steps.ts',

@@ -8,6 +8,8 @@ import { flagName } from '../../checker/define-model.js';
 import { raftInvariantNames } from './invariants.js';
 import type { RaftBounds } from './model-state.js';
 import { createRaftModel } from './model.js';
+import { createRaftLivenessModel, type LivenessBudgets } from './liveness.js';
+import { createRefinementModel, refinementRefusal } from './refinement-model.js';
 import { createTlaModel } from './tla-preset.js';
 import { maximumLogLength, maximumServers, maximumTerm, maximumValues } from './tla-state.js';
 import type { RaftBugs, RaftOptions } from './types.js';
@@ -40,6 +42,17 @@ export const deepRaftBounds: Pick<
   RaftBounds,
   'maxTerm' | 'maxLog' | 'maxMsgs' | 'maxRestarts' | 'maxCompactions' | 'maxReads'
 > = { maxTerm: 2, maxLog: 2, maxMsgs: 2, maxRestarts: 0, maxCompactions: 0, maxReads: 0 };
+
+/**
+ * `--preset liveness` (liveness.ts): LeaderElected and ValueCommitted under weak fairness,
+ * with three terms (a leader may be deposed and another elected), room for the no-op and a
+ * value, one copy in flight and one crash + restart; one drop and one free election timeout.
+ */
+export const livenessRaftBounds: Pick<
+  RaftBounds,
+  'maxTerm' | 'maxLog' | 'maxMsgs' | 'maxRestarts' | 'maxCompactions' | 'maxReads'
+> = { maxTerm: 3, maxLog: 2, maxMsgs: 1, maxRestarts: 1, maxCompactions: 0, maxReads: 0 };
+export const livenessBudgets: LivenessBudgets = { maxDrops: 1, maxTimeouts: 1 };
 
 /** Each known bug's switch, by its name in `shardkv bugs` (the scenario tests use them too). */
 export const raftBugSwitches: Readonly<Record<string, RaftBugs>> = {
@@ -104,8 +117,13 @@ function createPreset(params: Params, bounds: RaftBounds, bug: string | undefine
   return createTlaModel(bounds);
 }
 
-/** The deep preset's bounds; a bound flag it sets is refused rather than silently ignored. */
-function deepBounds(params: Params, bounds: RaftBounds): RaftBounds {
+/** A preset's bounds; a bound flag it sets is refused rather than silently ignored. */
+function presetBounds(
+  preset: 'deep' | 'liveness',
+  params: Params,
+  bounds: RaftBounds,
+  fixedBounds: Partial<RaftBounds>,
+): RaftBounds {
   const fixed = [
     ['max-term', bounds.maxTerm, defaultRaftBounds.maxTerm],
     ['max-log', bounds.maxLog, defaultRaftBounds.maxLog],
@@ -115,11 +133,20 @@ function deepBounds(params: Params, bounds: RaftBounds): RaftBounds {
     ['max-reads', bounds.maxReads, defaultRaftBounds.maxReads],
   ] as const;
   for (const [name, value, fallback] of fixed) {
-    if (value !== fallback) throw new UsageError(`--preset deep sets --${name} itself`);
+    if (value !== fallback) throw new UsageError(`--preset ${preset} sets --${name} itself`);
   }
   if (params['pre-vote'] === true || params['check-quorum'] === true)
-    throw new UsageError('--preset deep has neither --pre-vote nor --check-quorum');
-  return { ...bounds, ...deepRaftBounds };
+    throw new UsageError(`--preset ${preset} has neither --pre-vote nor --check-quorum`);
+  if (preset === 'liveness' && params['symmetry'] === true)
+    throw new UsageError('--preset liveness has no --symmetry (fairness names servers)');
+  return { ...bounds, ...fixedBounds };
+}
+
+function createRefinement(params: Params, bounds: RaftBounds, options: RaftOptions) {
+  if (params['preset'] !== 'none') throw new UsageError('--refines takes no --preset');
+  const refusal = refinementRefusal(bounds, options);
+  if (refusal !== null) throw new UsageError(`--refines raft.tla: ${refusal}`);
+  return createRefinementModel(bounds, options, params['symmetry'] === true) as never;
 }
 
 export const raftDefinition: ModelDefinition = {
@@ -215,10 +242,20 @@ export const raftDefinition: ModelDefinition = {
       description:
         "raft.tla: Ongaro's raft.tla exactly (it has no restart, compaction or read bound and " +
         'refuses those flags); deep: two messages in flight, two terms, two entries, up to ' +
-        'server renaming (it sets those bounds and refuses their flags)',
+        'server renaming (it sets those bounds and refuses their flags); liveness: ' +
+        'LeaderElected and ValueCommitted under weak fairness (README, Raft)',
       default: 'none',
       kind: 'choice',
-      choices: ['none', 'raft.tla', 'deep'],
+      choices: ['none', 'raft.tla', 'deep', 'liveness'],
+    },
+    {
+      name: 'refines',
+      description:
+        'raft.tla: also check that every step maps onto raft.tla steps (invariant ' +
+        'RefinesRaftTla; no compaction, PreVote or CheckQuorum)',
+      default: 'none',
+      kind: 'choice',
+      choices: ['none', 'raft.tla'],
     },
   ],
   invariants: raftInvariantNames,
@@ -335,8 +372,14 @@ export const raftDefinition: ModelDefinition = {
     const symmetry = params['symmetry'] === true;
     if (params['preset'] === 'raft.tla') return createPreset(params, bounds, bug) as never;
     const options = raftOptionsOf(params, bug);
+    if (params['refines'] === 'raft.tla') return createRefinement(params, bounds, options);
     if (params['preset'] === 'deep') {
-      return createRaftModel(deepBounds(params, bounds), options, true) as never;
+      const fixed = presetBounds('deep', params, bounds, deepRaftBounds);
+      return createRaftModel(fixed, options, true) as never;
+    }
+    if (params['preset'] === 'liveness') {
+      const fixed = presetBounds('liveness', params, bounds, livenessRaftBounds);
+      return createRaftLivenessModel(fixed, livenessBudgets, options) as never;
     }
     return createRaftModel(bounds, options, symmetry) as never;
   },
@@ -346,10 +389,12 @@ export const raftDefinition: ModelDefinition = {
       const used = ['servers', 'values', 'max-term', 'max-log', 'max-msgs', 'preset'];
       return Object.fromEntries(used.map((name) => [name, params[name]!]));
     }
-    if (params['preset'] !== 'deep') return params;
-    const deep: Record<string, number> = {};
-    for (const [name, value] of Object.entries(deepRaftBounds)) deep[flagName(name)] = value;
-    // The deep preset explores every renaming as one state.
-    return { ...params, ...deep, symmetry: true };
+    const preset = params['preset'];
+    if (preset !== 'deep' && preset !== 'liveness') return params;
+    const fixed: Record<string, number> = {};
+    const presetBoundsInUse = preset === 'deep' ? deepRaftBounds : livenessRaftBounds;
+    for (const [name, value] of Object.entries(presetBoundsInUse)) fixed[flagName(name)] = value;
+    // The deep preset explores every renaming as one state; liveness names servers in fairness.
+    return { ...params, ...fixed, symmetry: preset === 'deep' };
   },
 };

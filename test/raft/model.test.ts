@@ -252,6 +252,7 @@ test('the default bounds are the documented ones', () => {
     'check-quorum': false,
     symmetry: false,
     preset: 'none',
+    refines: 'none',
   });
 });
 
