@@ -21,10 +21,22 @@ export interface RuntimeAdapter<State, Action> {
   /**
    * Gives the runtime the input `action` stands for and waits until it settled. Returns a
    * note for the step's line (what the runtime did beyond the action), or throws a
-   * RuntimeDivergence when the runtime cannot take the step. `expected` is the spec's state
-   * after the action (what the step should lead to).
+   * RuntimeDivergence when the runtime cannot take the step. `before` and `after` are the
+   * spec's states around the action.
    */
-  perform(action: Action, expected: State): Promise<string | null>;
+  perform(action: Action, before: State, after: State): Promise<string | null>;
+  /**
+   * Whether the runtime takes `action` by itself, without an input, as a consequence of an
+   * earlier step (the driver publishes once the last move is done): the runtime may then be
+   * a step or two ahead of the trace.
+   */
+  takesOnItsOwn(action: Action): boolean;
+  /**
+   * Without the bug the correct code may send other messages than the trace's (a vote refused
+   * instead of granted): the enabled action that plays the recorded one's part in the
+   * schedule (the same kind of message on the same link), or undefined.
+   */
+  counterpart(recorded: unknown, enabled: readonly Action[]): Action | undefined;
   /** The model's state as the runtime holds it: runtime values for every compared variable. */
   observe(expected: State): State;
   /** Stops every node (crash: nothing is left running). */

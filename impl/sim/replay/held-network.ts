@@ -64,9 +64,16 @@ export class HeldNetwork {
   }
 
   /** Adds a second copy of `held` to the frames in flight (the model's Duplicate). */
-  duplicate(held: HeldFrame): void {
+  duplicate(held: HeldFrame): HeldFrame {
     assert(this.held.includes(held), 'only a held frame can be duplicated');
-    this.held.push({ ...held, bytes: held.bytes.slice() });
+    const copy = { ...held, bytes: held.bytes.slice() };
+    this.held.push(copy);
+    return copy;
+  }
+
+  /** Drops every frame from or to `name` (a crashed process's connections are gone). */
+  dropAll(name: string): void {
+    this.held = this.held.filter((held) => held.from !== name && held.to !== name);
   }
 
   drop(held: HeldFrame): void {

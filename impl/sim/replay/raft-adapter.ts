@@ -26,7 +26,6 @@ import type {
 } from '../../../spec/raft/model-state.js';
 import type { RaftNode } from '../../../spec/raft/types.js';
 import type { ClusterLayout, StepRecord } from '../../node/api.js';
-import { encodeFrame } from '../../node/wire.js';
 import { RuntimeDivergence, type RuntimeAdapter } from './adapter.js';
 import type { HeldFrame } from './held-network.js';
 import { ReplayCluster } from './replay-cluster.js';
@@ -122,7 +121,25 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     for (const name of this.names) this.cluster.crash(name);
   }
 
-  async perform(action: RaftAction, expected: RaftModelState): Promise<string | null> {
+  counterpart(recorded: unknown, enabled: readonly RaftAction[]): RaftAction | undefined {
+    const wanted = recorded as RaftAction;
+    if (!('envelope' in wanted)) return undefined;
+    const { from, to, message } = wanted.envelope;
+    return enabled.find((action) => action.type === wanted.type && 'envelope' in action &&
+      action.envelope.from === from && action.envelope.to === to &&
+      action.envelope.message.type === message.type);
+  }
+
+  /** Every raft action is an input: a node never acts without one. */
+  takesOnItsOwn(): boolean {
+    return false;
+  }
+
+  async perform(
+    action: RaftAction,
+    _before: RaftModelState,
+    expected: RaftModelState,
+  ): Promise<string | null> {
     const before = this.nodes();
     const appliedBefore = this.applied.map((values) => values.length);
     const note = await this.run(action);
@@ -196,11 +213,9 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   private sendRequest(server: number, value: number): void {
     const request = { client: 0, seq: this.requestsSent++, op: 'put' as const,
       key: requestKey, value: String(value) };
-    const frame = encodeFrame({ kind: 'request', id: this.requestsSent,
-      body: { type: 'kv', request } });
-    this.cluster.network.endpoint(clientName).send(this.names[server]!, frame);
-    const frames = this.cluster.network.frames();
-    this.cluster.network.deliver(frames[frames.length - 1]!);
+    const held = this.cluster.sendRequest(clientName, this.names[server]!,
+      { type: 'kv', request });
+    this.cluster.network.deliver(held);
   }
 
   private moveFrame(type: 'Deliver' | 'Duplicate' | 'Drop', envelope: ModelEnvelope): void {

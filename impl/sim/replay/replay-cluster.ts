@@ -7,11 +7,13 @@
  * sync and send it caused has happened (the simulator settles the same way).
  */
 import type { Clock } from '../../io/clock.js';
+import type { Transport } from '../../io/transport.js';
 import type { ClusterLayout, ServerBugs, ServerTuning, StepRecord } from '../../node/api.js';
 import { NodeServer } from '../../node/server.js';
+import { encodeFrame, type RequestBody } from '../../node/wire.js';
 import { SeededRandom } from '../../random/seeded-random.js';
 import { MemoryDisk } from '../memory-disk.js';
-import { HeldNetwork } from './held-network.js';
+import { HeldNetwork, type HeldFrame } from './held-network.js';
 import { HeldTimers } from './held-timers.js';
 
 /** The replay's seed: only the disk's crash draws and election timeouts read it, and the
@@ -48,6 +50,9 @@ export class ReplayCluster {
   private readonly nodes = new Map<string, ReplayNode>();
   private readonly random = new SeededRandom(replaySeed);
   private readonly failures: string[] = [];
+  /** The endpoints of the replay's own senders (clients, the administrator). */
+  private readonly senders = new Map<string, Transport>();
+  private requestsSent = 0;
 
   constructor(private readonly options: ReplayClusterOptions) {
     const { layout } = options;
@@ -95,6 +100,29 @@ export class ReplayCluster {
     node.timers.cancelAllTimers();
     node.disk.crash();
     this.network.disconnect(name);
+  }
+
+  /**
+   * Sends a request frame from `from` (a client or the administrator, not a server) to `to`
+   * and returns it, held: the caller delivers it. Ids are unique across the replay's senders.
+   */
+  sendRequest(from: string, to: string, body: RequestBody): HeldFrame {
+    let endpoint = this.senders.get(from);
+    if (endpoint === undefined) {
+      endpoint = this.network.endpoint(from);
+      this.senders.set(from, endpoint);
+    }
+    endpoint.send(to, encodeFrame({ kind: 'request', id: ++this.requestsSent, body }));
+    const frames = this.network.frames();
+    return frames[frames.length - 1]!;
+  }
+
+  /** The held reply to a request frame, if its receiver answered it. */
+  replyTo(request: HeldFrame): HeldFrame | undefined {
+    if (request.frame.kind !== 'request') return undefined;
+    const id = request.frame.id;
+    return this.network.find((held) => held.from === request.to && held.to === request.from &&
+      held.frame.kind === 'reply' && held.frame.id === id);
   }
 
   server(name: string): NodeServer {

@@ -17,6 +17,7 @@ import { itfToText, type ItfValue } from '../../../checker/itf.js';
 import { differences } from '../../../checker/itf-diff.js';
 import { stateVariables, type Trace } from '../../../checker/trace.js';
 import { RuntimeDivergence, type RuntimeAdapter } from './adapter.js';
+import { createMigrationAdapter } from './migration-adapter.js';
 import { createRaftAdapter } from './raft-adapter.js';
 
 export interface RuntimeStepReport {
@@ -50,21 +51,28 @@ export interface RuntimeReplayOptions {
 
 type Adapter = RuntimeAdapter<unknown, unknown>;
 
-function createAdapter(trace: Trace, _model: AnyModel, bug: string | null): Adapter {
+/** How many steps the runtime may take on its own ahead of the trace (publish, then plan). */
+const stepsAheadMax = 2;
+
+function createAdapter(trace: Trace, model: AnyModel, bug: string | null): Adapter {
   const params = trace.params;
   if (trace.model === 'raft') return createRaftAdapter(params, bug) as Adapter;
+  if (trace.model === 'migration') return createMigrationAdapter(params, bug, model) as Adapter;
   throw new UsageError(`--runtime replays raft and migration traces, not '${trace.model}'`);
 }
 
 /** The first compared variable where the runtime and the spec differ, as one line. */
 function firstDifference(
+  model: AnyModel,
   compared: readonly string[],
-  spec: Readonly<Record<string, ItfValue>>,
-  runtime: Readonly<Record<string, ItfValue>>,
+  spec: unknown,
+  runtime: unknown,
 ): string | null {
-  const pick = (variables: Readonly<Record<string, ItfValue>>) =>
-    Object.fromEntries(compared.flatMap((name) =>
+  const pick = (state: unknown) => {
+    const variables = stateVariables(model, state);
+    return Object.fromEntries(compared.flatMap((name) =>
       variables[name] === undefined ? [] : [[name, variables[name]!] as const]));
+  };
   const [first] = differences(pick(spec), pick(runtime));
   if (first === undefined) return null;
   const text = (value: ItfValue | undefined) => value === undefined ? '(absent)' : itfToText(value);
@@ -98,6 +106,42 @@ function prepare(definition: ModelDefinition, trace: Trace, options: RuntimeRepl
   return { model, bug };
 }
 
+/** The spec's states along the schedule: states[k] after actions[k - 1]. */
+interface Schedule {
+  readonly actions: readonly unknown[];
+  readonly states: readonly unknown[];
+  /** Step numbers where the correct code takes the counterpart of the recorded action. */
+  readonly counterparts: ReadonlySet<number>;
+}
+
+function schedule(model: AnyModel, adapter: Adapter, trace: Trace): Schedule {
+  let state = model.initialStates()[trace.initialIndex];
+  if (state === undefined) throw new UsageError(`no initial state ${trace.initialIndex}`);
+  const actions: unknown[] = [];
+  const states: unknown[] = [state];
+  const counterparts = new Set<number>();
+  for (const recorded of trace.steps) {
+    const enabled = model.actions(state!);
+    const exact = enabled.find((candidate) =>
+      JSON.stringify(candidate) === JSON.stringify(recorded.action));
+    let action = exact;
+    let next = exact === undefined ? null : model.next(state!, exact);
+    if (next === null) {
+      action = adapter.counterpart(recorded.action, enabled);
+      next = action === undefined ? null : model.next(state!, action);
+      counterparts.add(recorded.step);
+    }
+    if (next === null) {
+      throw new UsageError(`step ${recorded.step}: ${recorded.label} is not enabled in the ` +
+        'spec without the bug, so the schedule cannot be run on the correct code');
+    }
+    actions.push(action);
+    states.push(next);
+    state = next;
+  }
+  return { actions, states, counterparts };
+}
+
 export async function replayInRuntime(
   definition: ModelDefinition,
   trace: Trace,
@@ -105,54 +149,81 @@ export async function replayInRuntime(
 ): Promise<RuntimeReplayOutcome> {
   const { model, bug } = prepare(definition, trace, options);
   const adapter = createAdapter(trace, model, bug);
-  const reports: RuntimeStepReport[] = [];
   try {
-    let state = model.initialStates()[trace.initialIndex];
-    if (state === undefined) throw new UsageError(`no initial state ${trace.initialIndex}`);
-    await adapter.setUp();
-    const check = (step: number) => {
-      const observed = adapter.observe(state);
-      const difference = firstDifference(adapter.comparedVariables,
-        stateVariables(model, state), stateVariables(model, observed));
-      return { difference, invariant: violated(model, adapter, observed), step };
-    };
-    const initial = check(0);
-    if (initial.difference !== null) {
-      return { result: 'diverged', step: 0, reason: initial.difference, steps: reports };
-    }
-    for (const recorded of trace.steps) {
-      const action = model.actions(state).find((candidate) =>
-        JSON.stringify(candidate) === JSON.stringify(recorded.action));
-      const next = action === undefined ? null : model.next(state, action);
-      if (action === undefined || next === null) {
-        throw new UsageError(`step ${recorded.step}: ${recorded.label} is not enabled in the ` +
-          'spec without the bug, so the schedule cannot be run on the correct code');
-      }
-      state = next;
-      let note: string | null;
-      try {
-        note = await adapter.perform(action, state);
-      } catch (error) {
-        if (!(error instanceof RuntimeDivergence)) throw error;
-        reports.push({ step: recorded.step, label: recorded.label, agrees: false,
-          note: error.message });
-        return { result: 'diverged', step: recorded.step, reason: error.message, steps: reports };
-      }
-      const after = check(recorded.step);
-      reports.push({ step: recorded.step, label: recorded.label,
-        agrees: after.difference === null,
-        ...(after.difference ?? note) === null ? {} : { note: (after.difference ?? note)! } });
-      if (after.difference !== null) {
-        return { result: 'diverged', step: recorded.step, reason: after.difference,
-          steps: reports };
-      }
-      if (after.invariant !== null) {
-        return { result: 'reproduced', invariant: after.invariant, step: recorded.step,
-          steps: reports };
-      }
-    }
-    return { result: 'clean', steps: reports };
+    return await drive(model, adapter, trace, schedule(model, adapter, trace));
   } finally {
     adapter.tearDown();
   }
+}
+
+/** The runtime's state now matches the spec's after step `step`, or a later step it took on
+ * its own: which step, or null when none matches (with the first difference). */
+function match(
+  model: AnyModel,
+  adapter: Adapter,
+  planned: Schedule,
+  step: number,
+): { step: number; observed: unknown } | { difference: string } {
+  const observed = adapter.observe(planned.states[step]);
+  const difference = firstDifference(model, adapter.comparedVariables,
+    planned.states[step], observed);
+  if (difference === null) return { step, observed };
+  for (let ahead = step + 1; ahead <= step + stepsAheadMax; ahead++) {
+    if (ahead >= planned.states.length || !adapter.takesOnItsOwn(planned.actions[ahead - 1])) {
+      break;
+    }
+    const later = adapter.observe(planned.states[ahead]);
+    const none = firstDifference(model, adapter.comparedVariables, planned.states[ahead], later);
+    if (none === null) return { step: ahead, observed: later };
+  }
+  return { difference };
+}
+
+async function drive(
+  model: AnyModel,
+  adapter: Adapter,
+  trace: Trace,
+  planned: Schedule,
+): Promise<RuntimeReplayOutcome> {
+  const reports: RuntimeStepReport[] = [];
+  await adapter.setUp();
+  const initial = match(model, adapter, planned, 0);
+  if ('difference' in initial) {
+    return { result: 'diverged', step: 0, reason: initial.difference, steps: reports };
+  }
+  let reached = 0;
+  for (const recorded of trace.steps) {
+    const step = recorded.step;
+    const label = recorded.label;
+    if (step <= reached) {
+      reports.push({ step, label, agrees: true, note: 'the runtime had taken it on its own' });
+      continue;
+    }
+    const notes = planned.counterparts.has(step)
+      ? [`the correct code takes ${model.label(planned.actions[step - 1])} instead`]
+      : [];
+    try {
+      const note = await adapter.perform(planned.actions[step - 1],
+        planned.states[step - 1], planned.states[step]);
+      if (note !== null) notes.push(note);
+    } catch (error) {
+      if (!(error instanceof RuntimeDivergence)) throw error;
+      reports.push({ step, label, agrees: false, note: error.message });
+      return { result: 'diverged', step, reason: error.message, steps: reports };
+    }
+    const matched = match(model, adapter, planned, step);
+    if ('difference' in matched) {
+      reports.push({ step, label, agrees: false, note: matched.difference });
+      return { result: 'diverged', step, reason: matched.difference, steps: reports };
+    }
+    reached = matched.step;
+    if (reached > step) notes.push(`the runtime went on to the state after step ${reached}`);
+    reports.push({ step, label, agrees: true,
+      ...(notes.length === 0 ? {} : { note: notes.join('; ') }) });
+    const invariant = violated(model, adapter, matched.observed);
+    if (invariant !== null) {
+      return { result: 'reproduced', invariant, step: reached, steps: reports };
+    }
+  }
+  return { result: 'clean', steps: reports };
 }
