@@ -6,6 +6,7 @@ import { renderTraceHtml } from '../checker/trace-html.js';
 import { loadModelModule } from '../checker/load-model.js';
 import { findModel } from '../spec/registry.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
+import { replayRuntimeCommand } from './replay-runtime.js';
 import { mebibyte, readTextFile, writeTextFile } from './input.js';
 import { exitOk, exitProblem, exitUsage, type Io } from './io.js';
 
@@ -20,17 +21,30 @@ const flags: readonly FlagSpec[] = [
     valueName: 'OUT',
     description: 'write a self-contained page: the diagram and each step\'s changes',
   },
+  {
+    name: 'runtime',
+    kind: 'boolean',
+    description: 'drive the runtime\'s real nodes along the trace (the trace\'s bug switched on)',
+  },
+  {
+    name: 'without-bug',
+    kind: 'boolean',
+    description: 'with --runtime: run the same schedule on the correct code',
+  },
   { name: 'json', kind: 'boolean', description: 'print one JSON object as the last line' },
   { name: 'help', kind: 'boolean', description: 'show this help' },
 ];
 
 export const replayHelp = helpText(
-  'shardkv replay FILE [--mermaid | --html OUT] [--json]',
+  'shardkv replay FILE [--mermaid | --html OUT | --runtime [--without-bug]] [--json]',
   'Re-executes a trace written by `shardkv check` through the spec.\n' +
     'Exit: 0 every step valid and no invariant fails, 1 the violation reproduces,\n' +
     '2 the file is unreadable, larger than 64 MiB or not a valid trace, or a step is not\n' +
     'enabled in its state or does not produce the recorded state (step and field printed).\n' +
-    'With --mermaid or --html the valid trace is drawn (exit 0) and the verdict goes to stderr.',
+    'With --mermaid or --html the valid trace is drawn (exit 0) and the verdict goes to stderr.\n' +
+    'With --runtime the schedule drives the runtime\'s real nodes (simulated network, disk and\n' +
+    'timers): exit 1 when the violation reproduces there or the runtime cannot follow a step\n' +
+    '(step and field printed), 0 when it runs clean; --without-bug runs the correct code.',
   flags,
 );
 
@@ -48,6 +62,16 @@ export async function replayCommand(argv: readonly string[], io: Io): Promise<nu
   const definition =
     findModel(trace.model) ?? (module ? await loadModelModule(module) : undefined);
   if (!definition) throw new UsageError(`the trace names an unknown model '${trace.model}'`);
+  const runtime = args.booleans.has('runtime');
+  const withoutBug = args.booleans.has('without-bug');
+  if (withoutBug && !runtime) throw new UsageError('--without-bug needs --runtime');
+  if (runtime) {
+    if (args.booleans.has('mermaid') || args.values['html'] !== undefined) {
+      throw new UsageError('give --runtime or a picture (--mermaid, --html), not both');
+    }
+    const json = args.booleans.has('json');
+    return replayRuntimeCommand(definition, trace, { withoutBug, json }, io);
+  }
   let drawn: DiagramStep[] = [];
   const outcome = replayTrace(definition, trace, (model, states, actions) => {
     drawn = diagramSteps(model, states, actions);

@@ -169,8 +169,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
       case 'CrashDriver':
         return this.crashDriver();
       case 'RecoverShard':
-        await this.answerFactsQueries(action.shard);
-        return null;
+        return this.recoverShard(action.shard);
       case 'ClientRequest':
         return this.clientRequest(action.client, action.lost, action.duplicate);
       case 'ClientQuery':
@@ -257,6 +256,19 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
       query = this.cluster.network.find(isQuery)) {
       await this.roundTrip(query, false);
     }
+  }
+
+  /**
+   * The new driver's facts for `shard` come back; what recovery itself sends (an unfreeze,
+   * with that bug) is delivered as the model's RecoverShard delivers it. The commands its
+   * beliefs call for next stay held for the trace's next driver step.
+   */
+  private async recoverShard(shard: number): Promise<string | null> {
+    await this.answerFactsQueries(shard);
+    const unfreeze = this.findDriverRequest('unfreeze', shard);
+    if (unfreeze === undefined) return null;
+    await this.roundTrip(unfreeze, false);
+    return 'the recovering driver unfroze the source';
   }
 
   private findDriverRequest(type: string, shard: number): HeldFrame | undefined {
