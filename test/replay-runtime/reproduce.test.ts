@@ -12,6 +12,7 @@ const reproduced: readonly (readonly [string, string])[] = [
   ['raft', 'vote-ignores-log'],
   ['raft', 'forget-vote-on-restart'],
   ['raft', 'follower-skips-apply'],
+  ['raft', 'truncate-on-every-append'],
   ['migration', 'skip-freeze'],
   ['migration', 'dedup-not-migrated'],
   ['migration', 'reinstall-overwrites'],
@@ -19,6 +20,7 @@ const reproduced: readonly (readonly [string, string])[] = [
   ['migration', 'unfreeze-on-recovery'],
   ['migration', 'dedup-ignores-digest'],
   ['migration', 'frozen-source-serves-reads'],
+  ['migration', 'accept-stale-epoch'],
 ];
 
 for (const [model, bug] of reproduced) {
@@ -53,6 +55,25 @@ test('vote-ignores-log without the bug: the refused vote replaces the granted on
   const outcome = await replayKept('raft', 'vote-ignores-log', true);
   const last = outcome.steps.at(-1)!;
   assert.match(last.note ?? '', /the correct code takes .*"voteGranted":false/);
+});
+
+test('accept-stale-epoch: the runtime publishes and plans on its own, ahead of the trace',
+  async () => {
+    // The driver proposes publish in the step of the last reply, and the next plan once the
+    // publish applies: the trace's Publish and PlanNext find them done.
+    const trace = keptTrace('migration', 'accept-stale-epoch');
+    const outcome = await replayKept('migration', 'accept-stale-epoch', false);
+    const publish = trace.steps.find((step) =>
+      (step.action as { type: string }).type === 'Publish')!.step;
+    assert.match(outcome.steps[publish - 2]!.note ?? '', 'published and planned');
+    assert.is(outcome.steps[publish - 1]!.note, 'the runtime had taken it on its own');
+    assert.is(outcome.steps[publish]!.note, 'the runtime had taken it on its own');
+  });
+
+test('a trace whose invariant reads the model\'s bookkeeping runs clean and says so', async () => {
+  const outcome = await replayKept('raft', 'vote-during-lease', false);
+  assert.is(outcome.result, 'clean');
+  if (outcome.result === 'clean') assert.is(outcome.unevaluated, 'LeaseRespected');
 });
 
 test.run();

@@ -272,7 +272,9 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
   }
 
   private findDriverRequest(type: string, shard: number): HeldFrame | undefined {
+    const kept = new Set(this.kept.map((copy) => copy.frame));
     return this.cluster.network.find((held) => {
+      if (kept.has(held)) return false;
       const command = held.from === controllerName ? groupRequest(held) : null;
       return command !== null && command.type === type && 'identity' in command &&
         command.identity.shard === shard;
@@ -301,8 +303,18 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
       throw new RuntimeDivergence(`the driver sent no ${type} for shard ${shard}`);
     }
     if (flags.duplicate) this.keep(request);
+    const planned = this.intentNumber();
     await this.roundTrip(request, flags.lost);
-    return note;
+    if (this.intentNumber() === planned || this.intentNumber() === null) return note;
+    // The reply completed the intent: the driver published, planned the next configuration
+    // and asks for its facts, all on its own (the trace's Publish and PlanNext come next).
+    await this.answerFactsQueries(null);
+    return 'the driver published and planned the next configuration on its own';
+  }
+
+  private intentNumber(): number | null {
+    const view = this.cluster.server(controllerName).view();
+    return view?.kind === 'controller' ? (view.state.next?.num ?? null) : null;
   }
 
   private keep(request: HeldFrame): void {
@@ -382,7 +394,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     before: MigrationState,
     index: number,
     lost: boolean,
-  ): Promise<string | null> {
+  ): Promise<null> {
     const wanted = before.network[index];
     const same = (copy: KeptCopy) => wanted !== undefined && copy.to === wanted.to &&
       sameCommand(copy.command, wanted.command);
@@ -391,7 +403,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     this.kept = this.kept.filter((candidate) => candidate !== copy);
     if (copy.command.type === 'client') return this.clientDelivery(copy.frame, copy.to, lost);
     await this.roundTrip(copy.frame, lost);
-    return 'a late reply the driver already had an answer for is ignored by its request channel';
+    return null;
   }
 }
 

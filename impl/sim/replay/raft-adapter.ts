@@ -22,7 +22,7 @@ import type { Params } from '../../../checker/model.js';
 import { raftBugSwitches } from '../../../spec/raft/index.js';
 import { recordHistory, type RaftAction } from '../../../spec/raft/model.js';
 import type {
-  ModelCommand, ModelData, ModelEnvelope, ModelNode, RaftModelState,
+  ModelCommand, ModelData, ModelEnvelope, ModelNode, ModelPersisted, RaftModelState,
 } from '../../../spec/raft/model-state.js';
 import type { RaftNode } from '../../../spec/raft/types.js';
 import type { ClusterLayout, StepRecord } from '../../node/api.js';
@@ -38,7 +38,7 @@ const requestKey = 'v';
 
 const evaluated = [
   'ElectionSafety', 'LogMatching', 'LeaderCompleteness', 'StateMachineSafety',
-  'LeaderAppendOnly', 'AppliedCommitted', 'AppliedUpToCommit', 'AppliedOnce', 'CommitMonotonic',
+  'LeaderAppendOnly', 'CommittedDurable', 'AppliedCommitted', 'AppliedUpToCommit', 'AppliedOnce', 'CommitMonotonic',
 ];
 
 /** The model's value of a command the runtime logged (null: a no-op). */
@@ -77,11 +77,13 @@ interface History {
 }
 
 class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
-  readonly comparedVariables = ['servers', 'applied', 'elected', 'committed'];
+  readonly comparedVariables = ['servers', 'persisted', 'applied', 'elected', 'committed'];
   readonly evaluatedInvariants = evaluated;
   private readonly names: string[];
   private readonly cluster: ReplayCluster;
   private applied: ModelData[];
+  /** What each node's disk holds, read back after every step. */
+  private persisted: ModelPersisted[] = [];
   private history: History = {
     elected: [], committed: [], leaderLogRewritten: false,
     commitRolledBack: false, applyOutOfOrder: false,
@@ -115,6 +117,17 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
 
   async setUp(): Promise<void> {
     for (const name of this.names) await this.cluster.start(name);
+    await this.readDisks();
+  }
+
+  private async readDisks(): Promise<void> {
+    const loaded = await Promise.all(this.names.map((name) => this.cluster.readDisk(name)));
+    this.persisted = loaded.map(({ hardState, snapshot, entries }) => {
+      if (snapshot !== null) throw new RuntimeDivergence('snapshots are not replayed');
+      const modelEntries = entries.map((entry) =>
+        ({ term: entry.term, command: modelCommand(entry.command ?? null) }));
+      return { hardState, snapshot: null, entries: modelEntries };
+    });
   }
 
   tearDown(): void {
@@ -144,6 +157,7 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     const appliedBefore = this.applied.map((values) => values.length);
     const note = await this.run(action);
     if (this.problem !== null) throw new RuntimeDivergence(this.problem);
+    await this.readDisks();
     const after = this.nodes();
     let state: RaftModelState = { ...expected, ...this.history, servers: after };
     after.forEach((node, id) => {
@@ -158,7 +172,10 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   }
 
   observe(expected: RaftModelState): RaftModelState {
-    return { ...expected, ...this.history, servers: this.nodes(), applied: this.applied };
+    return {
+      ...expected, ...this.history,
+      servers: this.nodes(), persisted: this.persisted, applied: this.applied,
+    };
   }
 
   private nodes(): ModelNode[] {

@@ -9,7 +9,10 @@
 import type { Clock } from '../../io/clock.js';
 import type { Transport } from '../../io/transport.js';
 import type { ClusterLayout, ServerBugs, ServerTuning, StepRecord } from '../../node/api.js';
+import type { LoadedState } from '../../io/storage.js';
+import { mapJsonCodec } from '../../node/json-maps.js';
 import { NodeServer } from '../../node/server.js';
+import { WalStorage } from '../../wal/wal-storage.js';
 import { encodeFrame, type RequestBody } from '../../node/wire.js';
 import { SeededRandom } from '../../random/seeded-random.js';
 import { MemoryDisk } from '../memory-disk.js';
@@ -123,6 +126,20 @@ export class ReplayCluster {
     const id = request.frame.id;
     return this.network.find((held) => held.from === request.to && held.to === request.from &&
       held.frame.kind === 'reply' && held.frame.id === id);
+  }
+
+  /**
+   * What `name`'s disk holds, read as a restart would read it (a settled disk has synced
+   * everything, so nothing is torn and reading writes nothing).
+   */
+  readDisk(name: string): Promise<LoadedState<unknown, unknown>> {
+    const storage = new WalStorage<unknown, unknown>({
+      fileSystem: this.node(name).disk.mount(),
+      directory: `/${name}`,
+      commandCodec: mapJsonCodec<unknown>(),
+      snapshotCodec: mapJsonCodec<unknown>(),
+    });
+    return storage.load();
   }
 
   server(name: string): NodeServer {

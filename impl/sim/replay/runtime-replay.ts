@@ -36,7 +36,15 @@ export type RuntimeReplayOutcome =
       readonly step: number;
       readonly steps: readonly RuntimeStepReport[];
     }
-  | { readonly result: 'clean'; readonly steps: readonly RuntimeStepReport[] }
+  | {
+      readonly result: 'clean';
+      readonly steps: readonly RuntimeStepReport[];
+      /**
+       * The trace's invariant, when the runtime cannot evaluate it (it reads the model's
+       * environment bookkeeping, e.g. NoTermRaisedAlone): the run says nothing about it.
+       */
+      readonly unevaluated?: string;
+    }
   | {
       readonly result: 'diverged';
       readonly step: number;
@@ -224,6 +232,10 @@ async function drive(
     if (invariant !== null) {
       return { result: 'reproduced', invariant, step: reached, steps: reports };
     }
+  }
+  const invariant = trace.invariant;
+  if (invariant !== null && !adapter.evaluatedInvariants.includes(invariant)) {
+    return { result: 'clean', steps: reports, unevaluated: invariant };
   }
   return { result: 'clean', steps: reports };
 }
