@@ -27,17 +27,21 @@ export class HeldNetwork {
   endpoint(name: string): Transport {
     const network = this;
     let open = true;
+    let own: FrameHandler | null = null;
     return {
       name,
       send(to, frame) {
         if (open) network.hold(name, to, frame);
       },
       onFrame(handler) {
-        if (open) network.handlers.set(name, handler);
+        if (!open) return;
+        own = handler;
+        network.handlers.set(name, handler);
       },
       async close() {
         open = false;
-        if (network.handlers.get(name) !== undefined) network.handlers.delete(name);
+        // A later endpoint of the same name (a restarted process) keeps its handler.
+        if (own !== null && network.handlers.get(name) === own) network.handlers.delete(name);
       },
     };
   }

@@ -38,7 +38,8 @@ const requestKey = 'v';
 
 const evaluated = [
   'ElectionSafety', 'LogMatching', 'LeaderCompleteness', 'StateMachineSafety',
-  'LeaderAppendOnly', 'CommittedDurable', 'AppliedCommitted', 'AppliedUpToCommit', 'AppliedOnce', 'CommitMonotonic',
+  'LeaderAppendOnly', 'CommittedDurable', 'AppliedCommitted', 'AppliedUpToCommit', 'AppliedOnce',
+  'CommitMonotonic',
 ];
 
 /** The model's value of a command the runtime logged (null: a no-op). */
@@ -56,7 +57,8 @@ function modelNode(node: RaftNode<unknown, unknown>): ModelNode {
   if (node.snapshot !== null) {
     throw new RuntimeDivergence(`${node.id}: snapshots are not replayed in the runtime`);
   }
-  const log = node.log.map((entry) => ({ term: entry.term, command: modelCommand(entry.command) }));
+  const log = node.log.map((entry) =>
+    ({ term: entry.term, command: modelCommand(entry.command) }));
   return { ...node, log, snapshot: null } as ModelNode;
 }
 
@@ -95,7 +97,9 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   constructor(serverCount: number, params: Params, bug: string | null) {
     this.names = Array.from({ length: serverCount }, (_, id) => `g${gid}-${id}`);
     this.applied = this.names.map(() => []);
-    const layout: ClusterLayout = { shardCount: 1, controllers: [], groups: { [gid]: this.names } };
+    const layout: ClusterLayout = {
+      shardCount: 1, controllers: [], groups: { [gid]: this.names },
+    };
     const raft = bug === null ? undefined : raftBugSwitches[bug];
     this.cluster = new ReplayCluster({
       layout,

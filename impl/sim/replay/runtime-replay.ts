@@ -83,7 +83,8 @@ function firstDifference(
   };
   const [first] = differences(pick(spec), pick(runtime));
   if (first === undefined) return null;
-  const text = (value: ItfValue | undefined) => value === undefined ? '(absent)' : itfToText(value);
+  const text = (value: ItfValue | undefined) =>
+    value === undefined ? '(absent)' : itfToText(value);
   return `${first.path.replace(/^\./, '')}: spec ${text(first.before)}, ` +
     `runtime ${text(first.after)}`;
 }
@@ -96,7 +97,7 @@ function violated(model: AnyModel, adapter: Adapter, state: unknown): string | n
   return null;
 }
 
-/** The trace's model, with the bug the mode selects; throws UsageError on a trace it cannot run. */
+/** The trace's model with the bug the mode selects; a UsageError for a trace it cannot run. */
 function prepare(definition: ModelDefinition, trace: Trace, options: RuntimeReplayOptions) {
   if (trace.loop !== undefined) {
     throw new UsageError('--runtime replays safety counterexamples, not a liveness lasso');
