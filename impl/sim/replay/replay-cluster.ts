@@ -16,6 +16,7 @@ import { WalStorage } from '../../wal/wal-storage.js';
 import { encodeFrame, type RequestBody } from '../../node/wire.js';
 import { SeededRandom } from '../../random/seeded-random.js';
 import { MemoryDisk } from '../memory-disk.js';
+import { RuntimeDivergence } from './adapter.js';
 import { HeldNetwork, type HeldFrame } from './held-network.js';
 import { HeldTimers } from './held-timers.js';
 
@@ -48,8 +49,6 @@ interface ReplayNode {
 export class ReplayCluster {
   readonly network = new HeldNetwork();
   readonly names: readonly string[];
-  /** What the servers logged (recoveries, refused frames), for a divergence report. */
-  readonly logLines: string[] = [];
   private readonly nodes = new Map<string, ReplayNode>();
   private readonly random = new SeededRandom(replaySeed);
   private readonly failures: string[] = [];
@@ -70,7 +69,6 @@ export class ReplayCluster {
   async start(name: string): Promise<void> {
     const node = this.node(name);
     if (node.server !== null) throw new Error(`${name} is already running`);
-    const log = (line: string) => this.logLines.push(line);
     const server = new NodeServer({
       name,
       layout: this.options.layout,
@@ -81,7 +79,9 @@ export class ReplayCluster {
         clock: stillClock,
         timers: node.timers,
         random: this.random.split(),
-        log,
+        // Notable events only (recoveries, refused frames), never decisions: the replay
+        // compares states, so it does not keep them.
+        log: () => undefined,
       },
       tuning: this.options.tuning,
       bugs: this.options.bugs,
@@ -157,7 +157,9 @@ export class ReplayCluster {
     for (let round = 0; round < settleRounds; round++) {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    if (this.failures.length > 0) throw new Error(`the runtime failed: ${this.failures[0]}`);
+    if (this.failures.length > 0) {
+      throw new RuntimeDivergence(`a server failed: ${this.failures[0]}`);
+    }
   }
 
   private node(name: string): ReplayNode {

@@ -173,7 +173,14 @@ function match(
   planned: Schedule,
   step: number,
 ): { step: number; observed: unknown } | { difference: string } {
-  const observed = adapter.observe(planned.states[step]);
+  let observed: unknown;
+  try {
+    observed = adapter.observe(planned.states[step]);
+  } catch (error) {
+    // A runtime state the model cannot hold (a snapshot of the shell's state machine).
+    if (!(error instanceof RuntimeDivergence)) throw error;
+    return { difference: error.message };
+  }
   const difference = firstDifference(model, adapter.comparedVariables,
     planned.states[step], observed);
   if (difference === null) return { step, observed };
@@ -195,7 +202,12 @@ async function drive(
   planned: Schedule,
 ): Promise<RuntimeReplayOutcome> {
   const reports: RuntimeStepReport[] = [];
-  await adapter.setUp();
+  try {
+    await adapter.setUp();
+  } catch (error) {
+    if (!(error instanceof RuntimeDivergence)) throw error;
+    return { result: 'diverged', step: 0, reason: error.message, steps: reports };
+  }
   const initial = match(model, adapter, planned, 0);
   if ('difference' in initial) {
     return { result: 'diverged', step: 0, reason: initial.difference, steps: reports };
