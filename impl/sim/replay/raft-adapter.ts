@@ -14,9 +14,11 @@
  * the model's list of values, and reads through the log.
  *
  * The runtime's state is read back as the model's: the servers' Raft nodes (commands mapped
- * back to values), each application's applied values (from the apply effects the shell
- * performed), and the proof-only history the model's own recordHistory derives from the
- * nodes before and after every step.
+ * back to values), what each node's write-ahead log holds (read as a restart reads it), each
+ * application's applied values (from the apply effects the shell performed), and the
+ * proof-only history the model's own recordHistory derives from the nodes before and after
+ * every step. The bag of messages is not compared: the runtime holds more frames than the
+ * model (a heartbeat's extra ones), and a frame's presence is checked when a step takes it.
  */
 import type { Params } from '../../../checker/model.js';
 import { raftBugSwitches } from '../../../spec/raft/index.js';
