@@ -10,8 +10,11 @@
  * - ClientRequest(i, v) sends a key/value request frame to i (a put whose value is v), which
  *   the server proposes as the runtime does; the model's command v is that value.
  * - Restart(i) crashes i's process and disk, and starts a new process from the disk.
- * CompactLog and ReadIndex are not replayed: the shell snapshots the application's state, not
- * the model's list of values, and reads through the log.
+ * - CompactLog(i) asks i's loop for a snapshot of its state machine at its applied index, as
+ *   the shell does past --max-raft-state. The model's snapshot data is the list of values
+ *   applied up to there: the replay notes that list for each snapshot taken (by index and
+ *   term) and reads every runtime snapshot (in a node, on its disk, in a message) as it.
+ * ReadIndex is not replayed: the shell reads through the log.
  *
  * The runtime's state is read back as the model's: the servers' Raft nodes (commands mapped
  * back to values), what each node's write-ahead log holds (read as a restart reads it), each
@@ -26,7 +29,8 @@ import { recordHistory, type RaftAction } from '../../../spec/raft/model.js';
 import type {
   ModelCommand, ModelData, ModelEnvelope, ModelNode, ModelPersisted, RaftModelState,
 } from '../../../spec/raft/model-state.js';
-import type { RaftNode } from '../../../spec/raft/types.js';
+import { termAt } from '../../../spec/raft/log.js';
+import type { RaftNode, Snapshot } from '../../../spec/raft/types.js';
 import type { ClusterLayout, StepRecord } from '../../node/api.js';
 import { RuntimeDivergence, type RuntimeAdapter } from './adapter.js';
 import type { HeldFrame } from './held-network.js';
@@ -54,14 +58,31 @@ function modelCommand(command: unknown): ModelCommand | null {
   return value;
 }
 
-/** A runtime node as the model's node: the same fields, commands as values. */
-function modelNode(node: RaftNode<unknown, unknown>): ModelNode {
-  if (node.snapshot !== null) {
-    throw new RuntimeDivergence(`${node.id}: snapshots are not replayed in the runtime`);
+/** The model's values of the snapshots taken in the replay, by `index/term`. */
+type SnapshotValues = Map<string, ModelData>;
+
+const snapshotKey = (snapshot: { lastIncludedIndex: number; lastIncludedTerm: number }) =>
+  `${snapshot.lastIncludedIndex}/${snapshot.lastIncludedTerm}`;
+
+/** A runtime snapshot (of the group state machine) as the model's (of the applied values). */
+function modelSnapshot(
+  snapshot: Snapshot<unknown> | null,
+  values: SnapshotValues,
+): Snapshot<ModelData> | null {
+  if (snapshot === null) return null;
+  const data = values.get(snapshotKey(snapshot));
+  if (data === undefined) {
+    throw new RuntimeDivergence(`a snapshot at ${snapshotKey(snapshot)} that no CompactLog took`);
   }
+  const { lastIncludedIndex, lastIncludedTerm } = snapshot;
+  return { lastIncludedIndex, lastIncludedTerm, data };
+}
+
+/** A runtime node as the model's node: the same fields, commands and snapshots as values. */
+function modelNode(node: RaftNode<unknown, unknown>, values: SnapshotValues): ModelNode {
   const log = node.log.map((entry) =>
     ({ term: entry.term, command: modelCommand(entry.command) }));
-  return { ...node, log, snapshot: null } as ModelNode;
+  return { ...node, log, snapshot: modelSnapshot(node.snapshot, values) } as ModelNode;
 }
 
 /** Canonical JSON (keys sorted): a message read off the wire against one from the trace. */
@@ -86,6 +107,7 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   private readonly names: string[];
   private readonly cluster: ReplayCluster;
   private applied: ModelData[];
+  private readonly snapshots: SnapshotValues = new Map();
   /** What each node's disk holds, read back after every step. */
   private persisted: ModelPersisted[] = [];
   private history: History = {
@@ -129,10 +151,11 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   private async readDisks(): Promise<void> {
     const loaded = await Promise.all(this.names.map((name) => this.cluster.readDisk(name)));
     this.persisted = loaded.map(({ hardState, snapshot, entries }) => {
-      if (snapshot !== null) throw new RuntimeDivergence('snapshots are not replayed');
       const modelEntries = entries.map((entry) =>
         ({ term: entry.term, command: modelCommand(entry.command ?? null) }));
-      return { hardState, snapshot: null, entries: modelEntries };
+      return {
+        hardState, snapshot: modelSnapshot(snapshot, this.snapshots), entries: modelEntries,
+      };
     });
   }
 
@@ -188,7 +211,7 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     return this.names.map((name) => {
       const view = this.cluster.server(name).view();
       if (view === null) throw new RuntimeDivergence(`${name} is not running`);
-      return modelNode(view.raft);
+      return modelNode(view.raft, this.snapshots);
     });
   }
 
@@ -216,11 +239,25 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
         return null;
       }
       case 'CompactLog':
+        this.compact(action.server);
+        break;
       case 'ReadIndex':
         throw new RuntimeDivergence(`${action.type} is not replayed in the runtime`);
     }
     await this.cluster.settle();
     return this.extraFramesNote(action);
+  }
+
+  /** The application's snapshot at its applied index: its values are noted first. */
+  private compact(server: number): void {
+    const name = this.names[server]!;
+    const node = this.cluster.server(name).view()!.raft;
+    const index = this.applied[server]!.length;
+    const term = index === 0 ? 0 : termAt(node, index);
+    if (term === undefined) throw new RuntimeDivergence(`${name} has no term at ${index}`);
+    const key = snapshotKey({ lastIncludedIndex: index, lastIncludedTerm: term });
+    this.snapshots.set(key, this.applied[server]!.slice());
+    this.cluster.server(name).raft!.requestSnapshot();
   }
 
   private fire(server: number, timers: readonly string[]): void {
@@ -247,7 +284,7 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     const wanted = canonical(envelope.message);
     const held = this.cluster.network.find((candidate) => candidate.from === from &&
       candidate.to === to && candidate.frame.kind === 'raft' &&
-      canonical(modelMessage(candidate)) === wanted);
+      canonical(modelMessage(candidate, this.snapshots)) === wanted);
     if (held === undefined) {
       throw new RuntimeDivergence(`no frame ${from}->${to} carries ${envelope.message.type} ` +
         `${canonical(envelope.message)}`);
@@ -276,7 +313,9 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     if ((record.input as { type?: string }).type === 'restart') this.applied[id] = [];
     for (const effect of record.effects as { type: string; entries?: unknown[] }[]) {
       if (effect.type === 'restoreSnapshot') {
-        throw new RuntimeDivergence(`${record.node}: snapshots are not replayed in the runtime`);
+        const snapshot = (effect as unknown as { snapshot: Snapshot<unknown> }).snapshot;
+        this.applied[id] = modelSnapshot(snapshot, this.snapshots)!.data;
+        continue;
       }
       if (effect.type !== 'apply') continue;
       const applied = this.applied[id]!.slice();
@@ -289,10 +328,13 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   }
 }
 
-/** The message of a held raft frame with its entries' commands as the model's values. */
-function modelMessage(held: HeldFrame): unknown {
+/** The message of a held raft frame with its commands and snapshot as the model's values. */
+function modelMessage(held: HeldFrame, values: SnapshotValues): unknown {
   if (held.frame.kind !== 'raft') return null;
   const message = held.frame.message;
+  if (message.type === 'InstallSnapshotRequest') {
+    return { ...message, snapshot: modelSnapshot(message.snapshot, values) };
+  }
   if (message.type !== 'AppendEntriesRequest') return message;
   const entries = message.entries.map((entry) =>
     ({ term: entry.term, command: modelCommand(entry.command) }));
