@@ -21,6 +21,8 @@ const reproduced: readonly (readonly [string, string])[] = [
   ['migration', 'dedup-ignores-digest'],
   ['migration', 'frozen-source-serves-reads'],
   ['migration', 'accept-stale-epoch'],
+  ['migration', 'install-accepts-different-image'],
+  ['migration', 'migrate-returns-empty-after-gc'],
 ];
 
 for (const [model, bug] of reproduced) {
@@ -39,12 +41,14 @@ for (const [model, bug] of reproduced) {
 }
 
 /**
- * The same schedules on the correct code ('delete-before-receipt' needs its bug's action),
+ * The same schedules on the correct code (three need their bug to enable a later action),
  * and snapshot-rollback's, whose violation the shell stops with an assertion (divergence
  * test), with compaction and InstallSnapshot on the way.
  */
+const needsBug = ['delete-before-receipt', 'install-accepts-different-image',
+  'migrate-returns-empty-after-gc'];
 const clean = [
-  ...reproduced.filter(([, bug]) => bug !== 'delete-before-receipt'),
+  ...reproduced.filter(([, bug]) => !needsBug.includes(bug)),
   ['raft', 'snapshot-rollback'] as const,
 ];
 
@@ -64,17 +68,17 @@ test('vote-ignores-log without the bug: the refused vote replaces the granted on
   assert.match(last.note ?? '', /the correct code takes .*"voteGranted":false/);
 });
 
-test('accept-stale-epoch: the runtime publishes and plans on its own, ahead of the trace',
+test('accept-stale-epoch: the publish and the next plan commit at the trace\'s steps',
   async () => {
-    // The driver proposes publish in the step of the last reply, and the next plan once the
-    // publish applies: the trace's Publish and PlanNext find them done.
+    // The driver proposes the publish once the last move is done and the next plan once the
+    // publish applies; each waits in the controller group's log for the trace's step.
     const trace = keptTrace('migration', 'accept-stale-epoch');
     const outcome = await replayKept('migration', 'accept-stale-epoch', false);
     const publish = trace.steps.find((step) =>
       (step.action as { type: string }).type === 'Publish')!.step;
-    assert.match(outcome.steps[publish - 2]!.note ?? '', 'published and planned');
-    assert.is(outcome.steps[publish - 1]!.note, 'the runtime had taken it on its own');
-    assert.is(outcome.steps[publish]!.note, 'the runtime had taken it on its own');
+    assert.is(outcome.steps[publish - 1]!.agrees, true);
+    assert.is(outcome.steps[publish - 1]!.note, undefined, 'no retry timer needed');
+    assert.match(outcome.steps[publish]!.note ?? '', 'asked the groups for their facts');
   });
 
 test('a trace whose invariant reads the model\'s bookkeeping runs clean and says so', async () => {

@@ -26,12 +26,6 @@ export interface RuntimeAdapter<State, Action> {
    */
   perform(action: Action, before: State, after: State): Promise<string | null>;
   /**
-   * Whether the runtime takes `action` by itself, without an input, as a consequence of an
-   * earlier step (the driver publishes once the last move is done): the runtime may then be
-   * a step or two ahead of the trace.
-   */
-  takesOnItsOwn(action: Action): boolean;
-  /**
    * Without the bug the correct code may send other messages than the trace's (a vote refused
    * instead of granted): the enabled action that plays the recorded one's part in the
    * schedule (the same kind of message on the same link), or undefined.

@@ -1,19 +1,20 @@
 /**
- * The `migration` model in the runtime: a controller server `ctl-0` (running the migration
- * driver as the shell does, at its leader) and one server per replica group (`g1-0`, ...: the
- * model abstracts each group's Raft away, and serversOf names one server per group), each a
- * real node shell. The scripted clients and the administrator are the replay's own senders.
- * An action becomes the runtime inputs that stand for it:
- * - Join / Leave / Move: the administrator's controller request, delivered and applied.
- * - PlanNext: the driver's retry timer fires, so it proposes the plan; once the plan applies,
- *   the runtime's driver asks src and dst for their facts (it never trusts beliefs it did not
- *   rebuild), and the replay delivers those queries and their answers.
+ * The `migration` model in the runtime: a controller group of three servers (controller-
+ * group.ts: its leader runs the migration driver, as the shell does, and its log commits only
+ * when a step needs it) and one server per replica group (`g1-0`, ...: the model abstracts
+ * each group's Raft away, and serversOf names one server per group), each a real node shell.
+ * The scripted clients and the administrator are the replay's own senders. An action becomes
+ * the runtime inputs that stand for it:
+ * - Join / Leave / Move: the administrator's controller request, committed and answered.
+ * - PlanNext: the plan the driver proposed after the last publish commits (or its retry timer
+ *   proposes one); once it applies the driver asks src and dst for their facts (it trusts no
+ *   belief it did not rebuild), and the replay delivers those queries and their answers.
  * - Freeze / Install / Delete / EarlyDelete(s): the held request the driver sent for shard s
  *   is delivered (a copy kept when `duplicate`); its reply reaches the driver unless `lost`.
- * - Publish: the driver proposes it itself once every move is done (usually in the step of
- *   the last reply: runtime-replay.ts then sees the runtime one step ahead); else a tick.
- * - CrashDriver: the controller's process crashes and restarts from its disk, is elected, and
- *   its new driver recovers; RecoverShard(s) delivers that driver's facts queries for s.
+ * - Publish: the publish the driver proposed once every move was done commits.
+ * - CrashDriver: the leading controller crashes; the next one is elected (what the crashed
+ *   one had not committed is lost) and its driver recovers; RecoverShard(s) delivers that
+ *   driver's facts queries for s and what its recovery sends.
  * - ClientRequest / ClientQuery / ReuseSeq: a client's request frame, its reply to the client
  *   unless lost; Deliver(i) delivers the kept copy the spec's network holds at i.
  * ExpireSessions is not replayed: no runtime component sends expire-sessions.
@@ -26,28 +27,29 @@ import {
   modelBugs, serversOf, type MigrationBounds, type MigrationState,
 } from '../../../spec/migration/model-state.js';
 import type { MigrationBugName } from '../../../spec/migration/bugs.js';
-import type { ControllerOperation } from '../../../spec/controller/state-machine.js';
+import type {
+  ControllerCommand, ControllerOperation,
+} from '../../../spec/controller/state-machine.js';
 import type { ClusterLayout } from '../../node/api.js';
-import type { RequestBody } from '../../node/wire.js';
+import type { ReplyBody } from '../../node/wire.js';
 import { RuntimeDivergence, type RuntimeAdapter } from './adapter.js';
 import type { HeldFrame } from './held-network.js';
 import {
   ClientBook, migrationBounds, modelController, modelDriver, modelGroup,
 } from './migration-observation.js';
+import { ControllerGroup, controllerNames } from './controller-group.js';
 import { ReplayCluster } from './replay-cluster.js';
 
-const controllerName = 'ctl-0';
 const adminName = 'admin';
 const clientName = (client: number) => `client-${client}`;
 
 /** Frames a setup may pass around before it is a runaway (STYLE 7: bounded). */
 const setupFramesMax = 1_000;
 
-/** The invariants that read only what the runtime holds (OneImagePerIdentity reads the
- * model's network of kept copies, which is the replay's bookkeeping, not the runtime's). */
+/** The migration invariants, all read from the runtime (the network: the held copies). */
 const evaluated = [
   'AtMostOneServer', 'OnlyServerAnswers', 'NoLostWrite', 'ReadsCurrent', 'ExactlyOnce',
-  'UnaffectedServed', 'GarbageBound',
+  'OneImagePerIdentity', 'UnaffectedServed', 'GarbageBound',
 ];
 
 const commandOfStep = {
@@ -78,6 +80,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
   readonly comparedVariables = ['controller', 'driver', 'groups', 'clients', 'history'];
   readonly evaluatedInvariants = evaluated;
   readonly cluster: ReplayCluster;
+  private readonly group: ControllerGroup;
   private readonly bounds: MigrationBounds;
   private book: ClientBook | null = null;
   private kept: KeptCopy[] = [];
@@ -90,10 +93,13 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     const groups: Record<number, string[]> = {};
     for (let gid = 1; gid <= this.bounds.groups; gid++) groups[gid] = serversOf(gid);
     const layout: ClusterLayout = {
-      shardCount: this.bounds.shards, controllers: [controllerName], groups,
+      shardCount: this.bounds.shards, controllers: controllerNames, groups,
     };
     const bugs = modelBugs((bug ?? undefined) as MigrationBugName | undefined);
-    this.cluster = new ReplayCluster({ layout, tuning: {}, bugs, adminName });
+    // Elections happen when the replay says: no pre-vote round, no leader lease to wait out.
+    const tuning = { preVote: false, checkQuorum: false };
+    this.cluster = new ReplayCluster({ layout, tuning, bugs, adminName });
+    this.group = new ControllerGroup(this.cluster);
   }
 
   /** The model's actions name no message contents: a schedule's actions are the same. */
@@ -101,24 +107,18 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     return undefined;
   }
 
-  takesOnItsOwn(action: MigrationAction): boolean {
-    return action.type === 'Publish' || action.type === 'PlanNext';
-  }
-
   async setUp(): Promise<void> {
     const initial = this.model.initialStates()[0] as MigrationState;
     this.book = new ClientBook(this.bounds, initial);
-    for (const name of this.cluster.names) {
-      await this.cluster.start(name);
-      await this.elect(name);
-    }
+    for (const name of this.cluster.names) await this.cluster.start(name);
+    await this.group.elect(this.group.leader);
+    for (let gid = 1; gid <= this.bounds.groups; gid++) await this.elect(serversOf(gid)[0]!);
     // The model's configuration 1: the clients' sessions, join(g1), migrated and published.
     for (let client = 0; client < this.bounds.clients; client++) {
-      await this.exchange(clientName(client), controllerName,
-        { type: 'controller', command: { type: 'register-client' } });
+      await this.askController(clientName(client), { type: 'register-client' });
     }
     await this.administer({ type: 'join', groups: { 1: serversOf(1) } });
-    this.fire(controllerName, 'driver-tick');
+    this.fire(this.group.leader, 'driver-tick');
     await this.cluster.settle();
     await this.deliverEverything();
   }
@@ -128,17 +128,16 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
   }
 
   observe(expected: MigrationState): MigrationState {
-    const controller = this.cluster.server(controllerName);
-    const view = controller.view();
-    if (view?.kind !== 'controller') throw new RuntimeDivergence(`${controllerName} is down`);
     const groups = expected.groups.map((_, index) => this.groupState(index + 1));
     return {
       ...expected,
-      controller: modelController(view.state, expected.controller),
-      driver: modelDriver(controller.driver!.beliefs),
+      controller: modelController(this.group.state(), expected.controller),
+      driver: modelDriver(this.group.server().driver!.beliefs),
       groups,
       clients: this.book!.clients,
       history: this.book!.history,
+      // The late copies the runtime's network holds (OneImagePerIdentity reads their images).
+      network: this.kept.map(({ to, command }) => ({ to, command })),
     };
   }
 
@@ -155,10 +154,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
       case 'Move':
         return this.administer({ type: 'move', shard: action.shard, gid: action.gid });
       case 'PlanNext':
-        this.fire(controllerName, 'driver-tick');
-        await this.cluster.settle();
-        await this.answerFactsQueries(null);
-        return 'the driver asked the groups for their facts of the moved shards';
+        return this.planNext(after);
       case 'Freeze':
       case 'Install':
       case 'Delete':
@@ -217,27 +213,35 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     return reply;
   }
 
-  private async exchange(from: string, to: string, body: RequestBody): Promise<HeldFrame> {
-    const request = this.cluster.sendRequest(from, to, body);
-    const reply = await this.roundTrip(request, false);
-    if (reply === undefined) throw new RuntimeDivergence(`${to} did not answer ${from}`);
-    return reply;
+  /** A controller command from `from` to the leader, committed, and its answer. */
+  private async askController(from: string, command: ControllerCommand): Promise<ReplyBody> {
+    const request = this.cluster.sendRequest(from, this.group.leader,
+      { type: 'controller', command });
+    this.cluster.network.deliver(request);
+    await this.cluster.settle();
+    await this.group.commit(() => this.cluster.replyTo(request) !== undefined);
+    const reply = this.cluster.replyTo(request);
+    if (reply?.frame.kind !== 'reply') {
+      throw new RuntimeDivergence(`${this.group.leader} did not answer ${from}`);
+    }
+    this.cluster.network.deliver(reply);
+    await this.cluster.settle();
+    return reply.frame.body;
   }
 
   private async administer(operation: ControllerOperation): Promise<string | null> {
     const command = { ...operation, client: adminName, seq: this.adminSeq++ };
-    const reply = await this.exchange(adminName, controllerName,
-      { type: 'controller', command });
-    const body = reply.frame.kind === 'reply' ? reply.frame.body : null;
+    const body = await this.askController(adminName, command);
     if (body?.type !== 'controller-result') {
       throw new RuntimeDivergence(`the controller answered ${JSON.stringify(body)}`);
     }
     return body.result.type === 'refused' ? `refused: ${body.result.error}` : null;
   }
 
-  /** Setup only: every frame goes where it is sent until nothing is in flight. */
+  /** Setup only: every frame goes where it is sent, every entry commits, until all is still. */
   private async deliverEverything(): Promise<void> {
     for (let count = 0; count < setupFramesMax; count++) {
+      await this.group.commit();
       const [first] = this.cluster.network.frames();
       if (first === undefined) return;
       this.cluster.network.deliver(first);
@@ -249,7 +253,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
   /** The driver's facts queries (for `shard`, or every shard) answered, and the answers seen. */
   private async answerFactsQueries(shard: number | null): Promise<void> {
     const isQuery = (held: HeldFrame) => {
-      const command = held.from === controllerName ? groupRequest(held) : null;
+      const command = held.from === this.group.leader ? groupRequest(held) : null;
       return command?.type === 'query-shard' && (shard === null || command.shard === shard);
     };
     for (let query = this.cluster.network.find(isQuery); query !== undefined;
@@ -275,7 +279,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     const kept = new Set(this.kept.map((copy) => copy.frame));
     return this.cluster.network.find((held) => {
       if (kept.has(held)) return false;
-      const command = held.from === controllerName ? groupRequest(held) : null;
+      const command = held.from === this.group.leader ? groupRequest(held) : null;
       return command !== null && command.type === type && 'identity' in command &&
         command.identity.shard === shard;
     });
@@ -293,7 +297,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
       await this.answerFactsQueries(shard);
       request = this.findDriverRequest(type, shard);
       if (request === undefined) {
-        this.fire(controllerName, 'driver-tick');
+        this.fire(this.group.leader, 'driver-tick');
         await this.cluster.settle();
         request = this.findDriverRequest(type, shard);
         note = `the driver resent its ${type} on its retry timer`;
@@ -303,18 +307,25 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
       throw new RuntimeDivergence(`the driver sent no ${type} for shard ${shard}`);
     }
     if (flags.duplicate) this.keep(request);
-    const planned = this.intentNumber();
     await this.roundTrip(request, flags.lost);
-    if (this.intentNumber() === planned || this.intentNumber() === null) return note;
-    // The reply completed the intent: the driver published, planned the next configuration
-    // and asks for its facts, all on its own (the trace's Publish and PlanNext come next).
-    await this.answerFactsQueries(null);
-    return 'the driver published and planned the next configuration on its own';
+    return note;
   }
 
-  private intentNumber(): number | null {
-    const view = this.cluster.server(controllerName).view();
-    return view?.kind === 'controller' ? (view.state.next?.num ?? null) : null;
+  /**
+   * The driver's plan commits: one it proposed on its own (after a publish) or, else, the
+   * one its retry timer proposes. Once it applies the driver asks src and dst for their facts
+   * (it trusts no belief it did not rebuild), and the replay delivers those and the answers.
+   */
+  private async planNext(after: MigrationState): Promise<string> {
+    const planned = () => this.group.state().next?.num === after.controller.next?.num;
+    await this.group.commit(planned);
+    if (!planned()) {
+      this.fire(this.group.leader, 'driver-tick');
+      await this.cluster.settle();
+      await this.group.commit(planned);
+    }
+    await this.answerFactsQueries(null);
+    return 'the driver asked the groups for their facts of the moved shards';
   }
 
   private keep(request: HeldFrame): void {
@@ -323,23 +334,19 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     this.kept.push({ to, command, frame: this.cluster.network.duplicate(request) });
   }
 
+  /** The publish the driver proposed once every move was done commits (else a tick's). */
   private async publish(after: MigrationState): Promise<string | null> {
-    const view = this.cluster.server(controllerName).view();
-    if (view?.kind === 'controller' && view.state.current === after.controller.current) {
-      return 'the driver had published on its own';
-    }
-    this.fire(controllerName, 'driver-tick');
+    const published = () => this.group.state().current === after.controller.current;
+    await this.group.commit(published);
+    if (published()) return null;
+    this.fire(this.group.leader, 'driver-tick');
     await this.cluster.settle();
-    return null;
+    await this.group.commit(published);
+    return 'the driver proposed the publish on its retry timer';
   }
 
-  private async crashDriver(): Promise<string> {
-    this.cluster.crash(controllerName);
-    // Its connections are gone; its request ids start again at 1 in the new process.
-    this.cluster.network.dropAll(controllerName);
-    await this.cluster.start(controllerName);
-    await this.elect(controllerName);
-    return 'the controller server crashed, restarted from its disk and was elected again';
+  private crashDriver(): Promise<string> {
+    return this.group.crashLeader();
   }
 
   private async clientRequest(
@@ -350,8 +357,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     const book = this.book!;
     const request = book.outstanding(client);
     const configNum = book.clients[client]!.configNum;
-    const controller = this.cluster.server(controllerName).view();
-    const config = controller?.kind === 'controller' ? controller.state.configs[configNum] : null;
+    const config = this.group.state().configs[configNum];
     const shard = key2shard(request.key, this.bounds.shards);
     const owner = config?.shards[shard] ?? 0;
     if (owner === 0) throw new RuntimeDivergence(`client ${client} knows no owner of ${shard}`);
@@ -379,10 +385,8 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     const seq = this.querySeqs.get(client) ?? 0;
     this.querySeqs.set(client, seq + 1);
     const command = { type: 'query' as const, num: -1, client: clientName(client), seq };
-    const reply = await this.exchange(clientName(client), controllerName,
-      { type: 'controller', command });
-    const body = reply.frame.kind === 'reply' ? reply.frame.body : null;
-    if (body?.type !== 'controller-result' || body.result.type !== 'config') {
+    const body = await this.askController(clientName(client), command);
+    if (body.type !== 'controller-result' || body.result.type !== 'config') {
       throw new RuntimeDivergence(`the controller answered ${JSON.stringify(body)}`);
     }
     this.book!.learned(client, body.result.config.num);

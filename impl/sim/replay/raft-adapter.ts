@@ -172,11 +172,6 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
       action.envelope.message.type === message.type);
   }
 
-  /** Every raft action is an input: a node never acts without one. */
-  takesOnItsOwn(): boolean {
-    return false;
-  }
-
   async perform(
     action: RaftAction,
     _before: RaftModelState,

@@ -142,6 +142,10 @@ export class ReplayCluster {
     return storage.load();
   }
 
+  isRunning(name: string): boolean {
+    return this.node(name).server !== null;
+  }
+
   server(name: string): NodeServer {
     const server = this.node(name).server;
     if (server === null) throw new Error(`${name} is not running`);

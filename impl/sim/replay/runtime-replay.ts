@@ -59,9 +59,6 @@ export interface RuntimeReplayOptions {
 
 type Adapter = RuntimeAdapter<unknown, unknown>;
 
-/** How many steps the runtime may take on its own ahead of the trace (publish, then plan). */
-const stepsAheadMax = 2;
-
 function createAdapter(trace: Trace, model: AnyModel, bug: string | null): Adapter {
   const params = trace.params;
   if (trace.model === 'raft') return createRaftAdapter(params, bug) as Adapter;
@@ -165,14 +162,13 @@ export async function replayInRuntime(
   }
 }
 
-/** The runtime's state now matches the spec's after step `step`, or a later step it took on
- * its own: which step, or null when none matches (with the first difference). */
+/** The runtime's state, if it holds the spec's values after step `step`, or the difference. */
 function match(
   model: AnyModel,
   adapter: Adapter,
   planned: Schedule,
   step: number,
-): { step: number; observed: unknown } | { difference: string } {
+): { observed: unknown } | { difference: string } {
   let observed: unknown;
   try {
     observed = adapter.observe(planned.states[step]);
@@ -183,16 +179,7 @@ function match(
   }
   const difference = firstDifference(model, adapter.comparedVariables,
     planned.states[step], observed);
-  if (difference === null) return { step, observed };
-  for (let ahead = step + 1; ahead <= step + stepsAheadMax; ahead++) {
-    if (ahead >= planned.states.length || !adapter.takesOnItsOwn(planned.actions[ahead - 1])) {
-      break;
-    }
-    const later = adapter.observe(planned.states[ahead]);
-    const none = firstDifference(model, adapter.comparedVariables, planned.states[ahead], later);
-    if (none === null) return { step: ahead, observed: later };
-  }
-  return { difference };
+  return difference === null ? { observed } : { difference };
 }
 
 async function drive(
@@ -212,14 +199,9 @@ async function drive(
   if ('difference' in initial) {
     return { result: 'diverged', step: 0, reason: initial.difference, steps: reports };
   }
-  let reached = 0;
   for (const recorded of trace.steps) {
     const step = recorded.step;
     const label = recorded.label;
-    if (step <= reached) {
-      reports.push({ step, label, agrees: true, note: 'the runtime had taken it on its own' });
-      continue;
-    }
     const notes = planned.counterparts.has(step)
       ? [`the correct code takes ${model.label(planned.actions[step - 1])} instead`]
       : [];
@@ -237,13 +219,11 @@ async function drive(
       reports.push({ step, label, agrees: false, note: matched.difference });
       return { result: 'diverged', step, reason: matched.difference, steps: reports };
     }
-    reached = matched.step;
-    if (reached > step) notes.push(`the runtime went on to the state after step ${reached}`);
     reports.push({ step, label, agrees: true,
       ...(notes.length === 0 ? {} : { note: notes.join('; ') }) });
     const invariant = violated(model, adapter, matched.observed);
     if (invariant !== null) {
-      return { result: 'reproduced', invariant, step: reached, steps: reports };
+      return { result: 'reproduced', invariant, step, steps: reports };
     }
   }
   const invariant = trace.invariant;
