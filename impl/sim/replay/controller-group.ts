@@ -60,8 +60,8 @@ export class ControllerGroup {
   async commit(done: () => boolean = () => false): Promise<void> {
     for (let count = 0; count < commitEventsMax; count++) {
       if (done()) return;
-      const soon = controllerNames.find((name) =>
-        this.cluster.isRunning(name) && this.cluster.timers(name).isPending('raft-heartbeat-soon'));
+      const soon = controllerNames.find((name) => this.cluster.isRunning(name) &&
+        this.cluster.timers(name).isPending('raft-heartbeat-soon'));
       if (soon !== undefined) {
         this.cluster.timers(soon).fire('raft-heartbeat-soon');
       } else {
