@@ -10,6 +10,7 @@ import { rewriteTrace } from '../checker/rewrite-trace.js';
 import type { Trace } from '../checker/trace.js';
 import { writeTraceFiles } from './trace-files.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
+import { replayRuntimeCommand } from './replay-runtime.js';
 import { mebibyte, readTextFile, writeTextFile } from './input.js';
 import { exitOk, exitProblem, exitUsage, type Io } from './io.js';
 
@@ -29,12 +30,23 @@ const flags: readonly FlagSpec[] = [
     kind: 'boolean',
     description: 'recompute labels, indexes and states of kept traces from the spec (FILE...)',
   },
+  {
+    name: 'runtime',
+    kind: 'boolean',
+    description: 'drive the runtime\'s real nodes along the trace (the trace\'s bug switched on)',
+  },
+  {
+    name: 'without-bug',
+    kind: 'boolean',
+    description: 'with --runtime: run the same schedule on the correct code',
+  },
   { name: 'json', kind: 'boolean', description: 'print one JSON object as the last line' },
   { name: 'help', kind: 'boolean', description: 'show this help' },
 ];
 
 export const replayHelp = helpText(
-  'shardkv replay FILE [--mermaid | --html OUT] [--json]\n       shardkv replay --rewrite FILE...',
+  'shardkv replay FILE [--mermaid | --html OUT | --runtime [--without-bug]] [--json]\n' +
+    '       shardkv replay --rewrite FILE...',
   'Re-executes a trace written by `shardkv check` through the spec.\n' +
     'Exit: 0 every step valid and no invariant fails, 1 the violation reproduces,\n' +
     '2 the file is unreadable, larger than 64 MiB or not a valid trace, or a step is not\n' +
@@ -42,7 +54,10 @@ export const replayHelp = helpText(
     'With --mermaid or --html the valid trace is drawn (exit 0) and the verdict goes to stderr.\n' +
     'With --rewrite each FILE keeps its actions; its labels, action indexes, changed fields\n' +
     'and states (and the ITF file beside it) are recomputed through the spec, and it must\n' +
-    'replay to the verdict it names (else nothing is written, exit 2).',
+    'replay to the verdict it names (else nothing is written, exit 2).\n' +
+    'With --runtime the schedule drives the runtime\'s real nodes (simulated network, disk and\n' +
+    'timers): exit 1 when the violation reproduces there or the runtime cannot follow a step\n' +
+    '(step and field printed), 0 when it runs clean; --without-bug runs the correct code.',
   flags,
 );
 
@@ -58,6 +73,16 @@ export async function replayCommand(argv: readonly string[], io: Io): Promise<nu
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const trace = parseTrace(readTextFile(file, traceLimitBytes));
   const definition = await traceDefinition(trace);
+  const runtime = args.booleans.has('runtime');
+  const withoutBug = args.booleans.has('without-bug');
+  if (withoutBug && !runtime) throw new UsageError('--without-bug needs --runtime');
+  if (runtime) {
+    if (args.booleans.has('mermaid') || args.values['html'] !== undefined) {
+      throw new UsageError('give --runtime or a picture (--mermaid, --html), not both');
+    }
+    const json = args.booleans.has('json');
+    return replayRuntimeCommand(definition, trace, { withoutBug, json }, io);
+  }
   let drawn: DiagramStep[] = [];
   let witnessAt: ((step: number, invariant: string) => string | undefined) | undefined;
   const outcome = replayTrace(definition, trace, (model, states, actions) => {

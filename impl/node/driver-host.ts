@@ -46,6 +46,11 @@ export class DriverHost {
 
   constructor(private readonly dependencies: DriverHostDependencies) {}
 
+  /** The driver's beliefs now (read only: `replay --runtime` compares them with the spec's). */
+  get beliefs(): DriverState {
+    return this.driver;
+  }
+
   start(): void {
     if (this.active) return;
     this.active = true;
