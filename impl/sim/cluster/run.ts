@@ -17,6 +17,7 @@ import { key2shard } from '../../../spec/group/index.js';
 import { SeededRandom } from '../../random/seeded-random.js';
 import type { Random } from '../../io/random.js';
 import type { ServerView } from '../../node/api.js';
+import { MemoryTraceSink } from '../../trace/trace-sink.js';
 import type { NetworkEvent, NetworkStatistics } from '../simulated-network.js';
 import { SimulatedNetwork } from '../simulated-network.js';
 import { VirtualClock } from '../virtual-clock.js';
@@ -27,7 +28,7 @@ import { bytesDigest, EventLog, loggedTimers } from './event-log.js';
 import { HistoryRecorder } from './history.js';
 import { Nemesis, type FaultStatistics } from './nemesis.js';
 import { checkSettled } from './liveness-checks.js';
-import { clusterLayout, type SimulationOptions } from './options.js';
+import { clusterLayout, serverNames, type SimulationOptions } from './options.js';
 import type { Runtime } from './runtime.js';
 import { SafetyMonitor, type Violation } from './safety-monitor.js';
 import { clientName, runClient } from './workload.js';
@@ -75,6 +76,8 @@ export interface SimulationResult {
   readonly history: string;
   /** Wall time of the history check (lincheck's own timer; not part of the run's digest). */
   readonly lincheckSeconds: number;
+  /** With options.trace: each server's trace lines (impl/trace), by name. */
+  readonly traces: ReadonlyMap<string, readonly string[]> | null;
 }
 
 export async function runSimulation(
@@ -96,6 +99,7 @@ class Simulation {
   private readonly streams: Record<'admin' | 'clients', Random>;
   /** The servers' snapshot bound, drawn from the seed. */
   private readonly maxRaftStateBytes: number | null;
+  private readonly traceSinks: Map<string, MemoryTraceSink> | null;
   private failure: Failure | null = null;
   /** The clients' operations, counted before the final reads join the history. */
   private operationCounts = { ok: 0, unknown: 0, pending: 0 };
@@ -117,6 +121,8 @@ class Simulation {
     this.network = new SimulatedNetwork(this.clock, networkRandom, {},
       (event) => this.logNetworkEvent(event));
     const layout = clusterLayout(options);
+    this.traceSinks = options.trace
+      ? new Map(serverNames(layout).map((name) => [name, new MemoryTraceSink()])) : null;
     const bugs = options.bug === null ? undefined : serverBugsFor(options.bug);
     if (options.bug !== null && bugs === undefined) throw new Error(`no bug ${options.bug}`);
     this.cluster = new SimulatedCluster({
@@ -126,6 +132,7 @@ class Simulation {
       ...(bugs === undefined ? {} : { bugs }),
       onServerError: (name, error) => this.fail('ServerError', `${name}: ${describe(error)}`),
       onLastView: (view) => this.check([view]),
+      ...(this.traceSinks === null ? {} : { traceSinks: this.traceSinks }),
     });
     this.nemesis = new Nemesis({
       clock: this.clock, log: this.log, cluster: this.cluster, network: this.network,
@@ -279,6 +286,8 @@ class Simulation {
       lines: this.log.lines(),
       history: this.history.toJsonLines(),
       lincheckSeconds: this.lincheckSeconds,
+      traces: this.traceSinks === null ? null
+        : new Map([...this.traceSinks].map(([name, sink]) => [name, sink.lines])),
     };
   }
 }
