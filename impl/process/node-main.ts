@@ -17,7 +17,7 @@ import { entropySeed } from '../random/entropy-seed.js';
 import { SeededRandom } from '../random/seeded-random.js';
 import { NodeFileSystem } from '../real/node-file-system.js';
 import { RealClock, RealTimers } from '../real/real-clock.js';
-import { FileTraceSink } from '../trace/trace-sink.js';
+import { FileTraceSink } from './trace-file.js';
 import { allNodes, layoutOf, readClusterFile, type ClusterFile } from './cluster-file.js';
 import { decodeControlRequest, encodeControl, type FaultSettings } from './control.js';
 import { faultsFor, readNetworkState } from './network.js';

@@ -1,11 +1,9 @@
 /**
  * Where a node's trace lines go. The simulator keeps them in memory (deterministic, written
- * out at the end of a run); a cluster process appends them to DIR/traces/<node>.jsonl with a
- * synchronous write per line, so that a SIGKILL loses no line the node acted on. A new
- * incarnation resumes from the last line's counters (schema.ts TracePosition).
+ * out at the end of a run); a cluster process appends them to DIR/traces/<node>.jsonl
+ * (impl/process/trace-file.ts). A new incarnation resumes from the last line's counters
+ * (schema.ts TracePosition).
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { tracePositionStart, type TracePosition } from './schema.js';
 
 export interface TraceSink {
@@ -26,57 +24,4 @@ export class MemoryTraceSink implements TraceSink {
     this.lines.push(line);
     this.position = position;
   }
-}
-
-/** Bytes read per chunk when looking for the last line of an existing trace file. */
-const tailChunkBytes = 65_536;
-
-export class FileTraceSink implements TraceSink {
-  private readonly descriptor: number;
-  private readonly start: TracePosition;
-
-  constructor(readonly path: string) {
-    mkdirSync(dirname(path), { recursive: true });
-    this.descriptor = openSync(path, 'a+');
-    this.start = positionOf(lastLine(this.descriptor));
-  }
-
-  resume(): TracePosition {
-    return this.start;
-  }
-
-  append(line: string): void {
-    writeSync(this.descriptor, line + '\n');
-  }
-
-  close(): void {
-    closeSync(this.descriptor);
-  }
-}
-
-/** The file's last complete line ('' when it has none). */
-function lastLine(descriptor: number): string {
-  let end = fstatSync(descriptor).size;
-  let tail = '';
-  while (end > 0) {
-    const start = Math.max(0, end - tailChunkBytes);
-    const buffer = Buffer.alloc(end - start);
-    readSync(descriptor, buffer, 0, buffer.length, start);
-    tail = buffer.toString('utf8') + tail;
-    end = start;
-    const trimmed = tail.endsWith('\n') ? tail.slice(0, -1) : tail;
-    const newline = trimmed.lastIndexOf('\n');
-    if (newline >= 0) return trimmed.slice(newline + 1);
-  }
-  return tail.endsWith('\n') ? tail.slice(0, -1) : tail;
-}
-
-function positionOf(line: string): TracePosition {
-  if (line === '') return tracePositionStart;
-  const record = JSON.parse(line) as Partial<TracePosition>;
-  const { seq, inc, lamport } = record;
-  if (!Number.isSafeInteger(seq) || !Number.isSafeInteger(inc) || !Number.isSafeInteger(lamport)) {
-    throw new Error('the trace file\'s last line is not a trace record');
-  }
-  return { seq: seq!, inc: inc!, lamport: lamport! };
 }
