@@ -11,6 +11,8 @@ import { initialNode } from '../../spec/raft/node.js';
 import type {
   Effect, IndexedEntry, Input, RaftNode, Snapshot,
 } from '../../spec/raft/types.js';
+import type { ControllerCommandResult } from '../../spec/controller/state-machine.js';
+import type { GroupResult } from '../../spec/group/types.js';
 import { noMigrationBugs } from '../../spec/migration/bugs.js';
 import { NodeTracer } from '../trace/node-tracer.js';
 import type { NodeSetup } from '../trace/schema.js';
@@ -223,7 +225,9 @@ export class NodeServer implements Server {
     if (bound !== null && this.storage.sizes().logBytes > bound) this.loop!.requestSnapshot();
   }
 
-  private traceApply(entry: IndexedEntry<unknown>, result: unknown): void {
+  private traceApply(
+    entry: IndexedEntry<unknown>, result: GroupResult | ControllerCommandResult | undefined,
+  ): void {
     this.tracer?.machineStep({ type: 'apply', index: entry.index, term: entry.term }, result,
       this.machineState());
   }

@@ -12,8 +12,11 @@
 import type { DriverInput, DriverStep } from '../../spec/migration/driver-step.js';
 import type { DriverState } from '../../spec/migration/types.js';
 import type { Effect, Input, RaftNode } from '../../spec/raft/types.js';
+import type { ControllerCommandResult } from '../../spec/controller/state-machine.js';
+import type { GroupResult } from '../../spec/group/types.js';
 import { stringifyWithMaps } from '../node/json-maps.js';
 import type { Stamp } from '../node/wire.js';
+import { effectText, inputText } from './record-text.js';
 import {
   messageId, traceVersion, type NodeSetup, type TraceActor, type TracePosition,
 } from './schema.js';
@@ -75,47 +78,59 @@ export class NodeTracer {
     unknown>[]): void {
     this.pendingIds = [];
     this.pendingHead = 0;
-    const traced = effects.map((effect) => {
-      if (effect.type !== 'send') return effect;
+    let saves = false;
+    const effectTexts = effects.map((effect) => {
+      if (effect.type !== 'send') {
+        saves ||= isSave(effect);
+        return effectText(effect, null);
+      }
       const id = messageId(this.name, this.incarnation, ++this.messageCounter);
       this.pendingIds.push(id);
-      return { ...effect, id };
+      return effectText(effect, id);
     });
-    const seq = this.write('raft', tracedRaftInput(input), traced, raftDigest(after),
-      input.type === 'restart' ? this.setup : undefined);
-    if (input.type === 'restart') this.machineChain = machineDigestStart;
-    if (effects.some(isSave)) this.lastSaveStep = seq;
+    const stamp = input.stamp;
+    const restart = input.type === 'restart';
+    const seq = this.write('raft', inputText(input, stamp?.id ?? null, stamp?.clock ?? null),
+      effectTexts, raftDigest(after), restart ? JSON.stringify(this.setup) : undefined);
+    if (restart) this.machineChain = machineDigestStart;
+    if (saves) this.lastSaveStep = seq;
   }
 
   /** The saves of the last Raft step are durable. */
   synced(): void {
-    this.write('shell', { type: 'synced', step: this.lastSaveStep }, []);
+    this.write('shell', `{"type":"synced","step":${this.lastSaveStep}}`, []);
   }
 
-  machineStep(input: MachineInput, result: unknown, machine: MachineState): void {
+  machineStep(input: MachineInput, result: GroupResult | ControllerCommandResult | undefined,
+    machine: MachineState): void {
     this.machineChain = machineDigest(this.machineChain, input.index, machine);
-    this.write('machine', input, result === undefined ? [] : [result], this.machineChain);
+    // Of all results only a freeze's image holds ordered maps.
+    const effects = result === undefined ? []
+      : [result.type === 'image' ? stringifyWithMaps(result) : JSON.stringify(result)];
+    this.write('machine', JSON.stringify(input), effects, this.machineChain);
   }
 
   driverStep(input: TracedDriverInput, step: DriverStep | null, driver: DriverState): void {
-    const effects = step === null ? [] : [{ sends: step.sends, proposals: step.proposals }];
-    this.write('driver', input, effects, driverDigest(driver));
+    const effects = step === null ? []
+      : [stringifyWithMaps({ sends: step.sends, proposals: step.proposals })];
+    this.write('driver', stringifyWithMaps(input), effects, driverDigest(driver));
   }
 
+  /** Appends one record built from JSON texts; returns its sequence number. */
   private write(
-    actor: TraceActor, input: unknown, effects: readonly unknown[], digest?: string,
-    setup?: NodeSetup,
+    actor: TraceActor, inputText: string, effectTexts: readonly string[], digest?: string,
+    setupText?: string,
   ): number {
     const position = {
       seq: this.position.seq + 1, inc: this.incarnation, lamport: this.position.lamport + 1,
     };
     this.position = position;
-    const record = {
-      v: traceVersion, node: this.name, seq: position.seq, inc: position.inc,
-      lamport: position.lamport, actor, input, effects,
-      ...(digest === undefined ? {} : { digest }), ...(setup === undefined ? {} : { setup }),
-    };
-    this.sink.append(stringifyWithMaps(record), position);
+    const line = `{"v":${traceVersion},"node":${JSON.stringify(this.name)},` +
+      `"seq":${position.seq},"inc":${position.inc},"lamport":${position.lamport},` +
+      `"actor":"${actor}","input":${inputText},"effects":[${effectTexts.join(',')}]` +
+      (digest === undefined ? '' : `,"digest":"${digest}"`) +
+      (setupText === undefined ? '' : `,"setup":${setupText}`) + '}';
+    this.sink.append(line, position);
     return position.seq;
   }
 }
@@ -123,11 +138,4 @@ export class NodeTracer {
 function isSave(effect: Effect<unknown, unknown>): boolean {
   return effect.type === 'saveSnapshot' || effect.type === 'saveEntries' ||
     effect.type === 'saveHardState';
-}
-
-/** A delivered message names its id and the sender's clock at sending; other inputs as is. */
-function tracedRaftInput(input: RaftInput): unknown {
-  if (input.type !== 'message') return input;
-  const { stamp, ...rest } = input;
-  return { ...rest, id: stamp?.id ?? null, sentLamport: stamp?.clock ?? null };
 }
