@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../checker/params.js';
+import { BufferedTraceFile } from '../impl/process/trace-file.js';
 import { serverBugsFor, simulatorBugNames } from '../impl/sim/cluster/bugs.js';
 import {
   defaultOptions, faultModes, simulationOptions, type FaultMode, type SimulationOptions,
@@ -144,7 +145,9 @@ async function simulateSeeds(settings: Settings, io: Io): Promise<number> {
   let failed: { result: SimulationResult; options: SimulationOptions } | null = null;
   for (let seed = first; seed <= last && failed === null; seed++) {
     const options = simulationOptions(seed, settings.options);
-    const result = await runSimulation(options, shellRuntime);
+    const traceFiles = traceFilesIn(settings.traceDirectory);
+    const result = await runSimulation(options, shellRuntime, traceFiles?.sinkOf);
+    traceFiles?.close();
     records.push(runRecord(result));
     (json ? io.stderr : io.stdout)(summaryLine(result));
     if (result.failure !== null) failed = { result, options };
@@ -189,16 +192,27 @@ function writeFiles(settings: Settings, result: SimulationResult): void {
     write(settings.eventsFile, result.lines!.join('\n') + '\n');
   }
   if (settings.historyFile !== undefined) write(settings.historyFile, result.history);
-  if (settings.traceDirectory !== undefined && result.traces !== null) {
-    const folder = join(settings.traceDirectory, 'traces');
-    try {
-      mkdirSync(folder, { recursive: true });
-    } catch (error) {
-      throw new UsageError(`cannot create ${folder}: ${(error as NodeJS.ErrnoException).code}`);
-    }
-    for (const [node, lines] of result.traces) {
-      write(join(folder, `${node}.jsonl`), lines.join('\n') + '\n');
-    }
-    write(join(folder, 'history.jsonl'), result.history);
+  if (settings.traceDirectory !== undefined) {
+    write(join(settings.traceDirectory, 'traces', 'history.jsonl'), result.history);
   }
+}
+
+/** With --trace DIR: one buffered file per server under DIR/traces, written as the run goes. */
+function traceFilesIn(directory: string | undefined) {
+  if (directory === undefined) return undefined;
+  const folder = join(directory, 'traces');
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`cannot create ${folder}: ${(error as NodeJS.ErrnoException).code}`);
+  }
+  const files: BufferedTraceFile[] = [];
+  return {
+    sinkOf: (server: string) => {
+      const file = new BufferedTraceFile(join(folder, `${server}.jsonl`));
+      files.push(file);
+      return file;
+    },
+    close: () => files.forEach((file) => file.close()),
+  };
 }

@@ -34,6 +34,49 @@ export class FileTraceSink implements TraceSink {
   }
 }
 
+/** Bytes of lines a buffered sink holds before it writes them. */
+const bufferedBytesMax = 1_048_576;
+
+/**
+ * The simulator's file sink (`simulate --trace DIR`): a new file, lines buffered and written
+ * a megabyte at a time, so that a long run keeps no trace in memory. One sink per server for
+ * the whole run: it remembers the last position for the server's next incarnation.
+ */
+export class BufferedTraceFile implements TraceSink {
+  private readonly descriptor: number;
+  private position: TracePosition = tracePositionStart;
+  private buffered: string[] = [];
+  private bufferedBytes = 0;
+
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.descriptor = openSync(path, 'w');
+  }
+
+  resume(): TracePosition {
+    return this.position;
+  }
+
+  append(line: string, position: TracePosition): void {
+    this.position = position;
+    this.buffered.push(line);
+    this.bufferedBytes += line.length + 1;
+    if (this.bufferedBytes >= bufferedBytesMax) this.flush();
+  }
+
+  flush(): void {
+    if (this.buffered.length === 0) return;
+    writeSync(this.descriptor, this.buffered.join('\n') + '\n');
+    this.buffered = [];
+    this.bufferedBytes = 0;
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.descriptor);
+  }
+}
+
 /** The file's last complete line ('' when it has none). */
 function lastLine(descriptor: number): string {
   let end = fstatSync(descriptor).size;

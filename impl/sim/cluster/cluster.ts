@@ -13,7 +13,7 @@ import type { Transport } from '../../io/transport.js';
 import type {
   ClusterLayout, Server, ServerBugs, ServerOptions, ServerTuning, ServerView,
 } from '../../node/api.js';
-import type { MemoryTraceSink } from '../../trace/trace-sink.js';
+import type { TraceSink } from '../../trace/trace-sink.js';
 import { MemoryDisk, type CrashReport } from '../memory-disk.js';
 import type { SimulatedNetwork } from '../simulated-network.js';
 import type { VirtualClock } from '../virtual-clock.js';
@@ -46,7 +46,7 @@ export interface ClusterSetup {
    */
   readonly onLastView: (view: ServerView) => void;
   /** Tracing: each server's sink, kept across its incarnations. */
-  readonly traceSinks?: ReadonlyMap<string, MemoryTraceSink>;
+  readonly traceSinks?: ReadonlyMap<string, TraceSink>;
 }
 
 interface Node {
