@@ -30,8 +30,9 @@ export class MalformedTraceError extends Error {
 export const contextSteps = 3;
 
 export function divergenceLines(divergence: Divergence): string[] {
-  const where = divergence.node === undefined ? '' :
-    `${divergence.node} step ${divergence.step}${divergence.actor ? ` (${divergence.actor})` : ''}: `;
+  const actor = divergence.actor === undefined ? '' : ` (${divergence.actor})`;
+  const where = divergence.node === undefined ? ''
+    : `${divergence.node} step ${divergence.step}${actor}: `;
   const lines = [`divergence (${divergence.check}): ${where}${divergence.what}`];
   if (divergence.expected !== undefined) lines.push(`  expected: ${divergence.expected}`);
   if (divergence.recorded !== undefined) lines.push(`  recorded: ${divergence.recorded}`);

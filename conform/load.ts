@@ -21,7 +21,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 function checkRecord(value: unknown, node: string): string | null {
   if (!isObject(value)) return 'not a JSON object';
-  if (value.v !== traceVersion) return `schema version ${String(value.v)}, expected ${traceVersion}`;
+  if (value.v !== traceVersion) {
+    return `schema version ${String(value.v)}, expected ${traceVersion}`;
+  }
   if (value.node !== node) return `node ${JSON.stringify(value.node)} in the file of ${node}`;
   for (const field of ['seq', 'inc', 'lamport']) {
     if (!Number.isSafeInteger(value[field]) || (value[field] as number) < 1) {

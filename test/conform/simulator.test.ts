@@ -18,7 +18,7 @@ interface ConformJson {
   };
 }
 
-test('traced runs with crashes, partitions and message faults conform (seeds 3, 4, 5)', async () => {
+test('traced runs with crashes, partitions and message faults conform (seeds 3-5)', async () => {
   let restarts = 0;
   for (const seed of [3, 4, 5]) {
     const { directory, result } = await tracedRun(seed, { steps: 3_000, faults: 'all' });
