@@ -30,7 +30,8 @@ export const conformHelp = helpText(
     '(a) every node\'s steps replayed through the spec (effects and digests compared),\n' +
     '(b) the shells: delivered messages were sent on that link, persists synced before the\n' +
     'sends that depend on them, restarts loaded what was persisted, (c) ElectionSafety,\n' +
-    'StateMachineSafety and AtMostOneServer along a happens-before merge of the traces,\n' +
+    'StateMachineSafety, AtMostOneServer, StaleRejected and ConfigsInOrder along a\n' +
+    'happens-before merge of the traces,\n' +
     '(d) the clients\' history linearizable.\n' +
     'Exit: 0 conforming, 1 the first divergence, 2 malformed or missing traces.',
   flags,

@@ -9,6 +9,9 @@
  *   one index (compared by term and command digest).
  * - AtMostOneServer (DESIGN §3): at most one group serves each shard, where a group's state
  *   is that of its replica of highest applied index merged so far.
+ * - StaleRejected (DESIGN §3): along that latest state, the epoch of the identity a group
+ *   last took part in for a shard never goes down.
+ * - ConfigsInOrder (DESIGN §3): a controller's intent in flight is for current + 1.
  */
 import { shown, type Divergence } from './divergence.js';
 import type { Observation } from './observation.js';
@@ -35,7 +38,9 @@ class GlobalState {
   /** group -> index -> the first entry applied there and who applied it. */
   private readonly applied = new Map<string, Map<number, { key: string; node: string }>>();
   /** gid -> the served shards of its replica of highest applied index. */
-  private readonly latest = new Map<number, { appliedIndex: number; shards: Set<number> }>();
+  private readonly latest = new Map<number, {
+    appliedIndex: number; shards: Set<number>; epochs: readonly (number | null)[];
+  }>();
 
   observe(observation: Observation): Divergence | null {
     switch (observation.kind) {
@@ -44,8 +49,28 @@ class GlobalState {
       case 'applied':
         return this.observeApplied(observation);
       case 'served':
-        return this.observeServed(observation);
+        return this.observeEpochs(observation) ?? this.observeServed(observation);
+      case 'intent':
+        return observation.next === null || observation.next === observation.current + 1
+          ? null
+          : violation(observation, 'ConfigsInOrder', `configuration ${observation.next} ` +
+            `is in flight while ${observation.current} is current`);
     }
+  }
+
+  private observeEpochs(observation: Extract<Observation, { kind: 'served' }>) {
+    const known = this.latest.get(observation.gid);
+    if (known === undefined || known.appliedIndex >= observation.appliedIndex) return null;
+    for (let shard = 0; shard < observation.epochs.length; shard++) {
+      // No identity counts as epoch 0, as the simulator's SafetyMonitor counts it.
+      const before = known.epochs[shard] ?? 0;
+      const after = observation.epochs[shard] ?? 0;
+      if (after < before) {
+        return violation(observation, 'StaleRejected', `group ${observation.gid} went back ` +
+          `for shard ${shard} from epoch ${before} to ${after}`);
+      }
+    }
+    return null;
   }
 
   private observeLeader(observation: Extract<Observation, { kind: 'leader' }>) {
@@ -79,6 +104,7 @@ class GlobalState {
     if (known !== undefined && known.appliedIndex >= observation.appliedIndex) return null;
     this.latest.set(observation.gid, {
       appliedIndex: observation.appliedIndex, shards: new Set(observation.shards),
+      epochs: observation.epochs,
     });
     for (const shard of observation.shards) {
       for (const [gid, other] of this.latest) {

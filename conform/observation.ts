@@ -19,6 +19,13 @@ export type Observation = Place & (
   | {
       readonly kind: 'served'; readonly gid: number; readonly appliedIndex: number;
       readonly shards: readonly number[];
+      /** Per shard, the epoch of the identity the group last took part in (null: none). */
+      readonly epochs: readonly (number | null)[];
+    }
+  | {
+      readonly kind: 'intent'; readonly current: number;
+      /** The number of the configuration in flight, or null. */
+      readonly next: number | null;
     }
 );
 

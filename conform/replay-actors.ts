@@ -96,9 +96,14 @@ function observeMachine(
     });
   }
   if (gid !== null) {
-    const shards = servedShards(replay.machine!.state as GroupState);
+    const group = replay.machine!.state as GroupState;
     replay.observations.push({ node, seq, lamport, kind: 'served', gid, appliedIndex: index,
-      shards });
+      shards: servedShards(group),
+      epochs: group.shards.map((shard) => shard.identity?.epoch ?? null) });
+  } else {
+    const controller = replay.machine!.state as ControllerState;
+    replay.observations.push({ node, seq, lamport, kind: 'intent',
+      current: controller.current, next: controller.next?.num ?? null });
   }
 }
 
