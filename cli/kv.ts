@@ -5,7 +5,8 @@
  * cluster's limits is refused before anything is sent (the nodes refuse it too).
  */
 import { UsageError } from '../checker/params.js';
-import { openCluster } from '../impl/process/cluster-nodes.js';
+import { openCluster, type OpenCluster } from '../impl/process/cluster-nodes.js';
+import { appendHistory, monotonicMicroseconds } from '../impl/process/history-file.js';
 import { openClerk } from '../impl/process/clerk-session.js';
 import { utf8Length } from '../impl/node/request-limits.js';
 import type { Outcome } from '../impl/node/api.js';
@@ -71,6 +72,7 @@ async function operate(
   }
   const session = await openClerk(cluster, 'client');
   let outcome: Outcome<string | void>;
+  const call = monotonicMicroseconds();
   try {
     const deadline = session.deadline(timeoutSeconds);
     outcome = op === 'get'
@@ -79,6 +81,7 @@ async function operate(
   } finally {
     await session.close();
   }
+  if (cluster.file.settings.trace) recordOperation(cluster, op, key, value, call, outcome);
   if (outcome.status === 'refused') return failed(`shardkv kv ${op}: ${outcome.error}`, args, io);
   if (outcome.status === 'unknown') {
     const effect = op === 'get' ? '' : `; the ${op} may or may not have taken effect`;
@@ -89,6 +92,21 @@ async function operate(
     io.stdout(json ? JSON.stringify({ ok: true, value: outcome.value }) : String(outcome.value));
   } else if (json) io.stdout(JSON.stringify({ ok: true }));
   return exitOk;
+}
+
+/** With `cluster start --trace`: the operation joins DIR/traces/history.jsonl. */
+function recordOperation(
+  cluster: OpenCluster, op: 'get' | 'put' | 'append', key: string, value: string,
+  call: number, outcome: Outcome<string | void>,
+): void {
+  if (outcome.status === 'refused') return;
+  const returned = monotonicMicroseconds();
+  const client = `kv-${process.pid}-${call}`;
+  appendHistory(cluster.paths, {
+    client, op, key, ...(op === 'get' ? {} : { value }), call,
+    ...(outcome.status === 'unknown' ? { outcome: 'unknown' as const }
+      : { return: returned, ...(op === 'get' ? { output: String(outcome.value) } : {}) }),
+  });
 }
 
 const subcommands: Readonly<Record<string, Subcommand>> = {

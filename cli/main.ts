@@ -37,6 +37,10 @@ const commands: Readonly<Record<string, Command>> = {
     summary: 'seeded runs of the whole sharded cluster over a simulated network, disk, clock',
     run: async (argv, io) => (await import('./simulate.js')).simulateCommand(argv, io),
   },
+  conform: {
+    summary: 'validate runtime traces (cluster --trace, simulate --trace) against the spec',
+    run: async (argv, io) => (await import('./conform.js')).conformCommand(argv, io),
+  },
   cluster: {
     summary: 'run a real cluster: start, stop, status, kill, restart, net, isolate, heal',
     run: async (argv, io) => (await import('./cluster.js')).clusterCommand(argv, io),

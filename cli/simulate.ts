@@ -3,8 +3,10 @@
  * issue 12). Per seed a summary line; on a failure the invariant, the seed, the last events
  * and the command that reruns it, and exit 1. Runs stop at the first failing seed.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from '../checker/params.js';
+import { BufferedTraceFile } from '../impl/process/trace-file.js';
 import { serverBugsFor, simulatorBugNames } from '../impl/sim/cluster/bugs.js';
 import {
   defaultOptions, faultModes, simulationOptions, type FaultMode, type SimulationOptions,
@@ -38,13 +40,18 @@ const flags: readonly FlagSpec[] = [
     name: 'history', kind: 'value', valueName: 'FILE',
     description: 'with --seed: write the client history (shardkv lincheck FILE reads it)',
   },
+  {
+    name: 'trace', kind: 'value', valueName: 'DIR',
+    description: 'with --seed: write every actor step to DIR/traces (shardkv conform DIR)',
+  },
   { name: 'json', kind: 'boolean', description: 'print one JSON object as the last line' },
   { name: 'help', kind: 'boolean', description: 'show this help' },
 ];
 
 export const simulateHelp = helpText(
   'shardkv simulate [--seed N | --seeds A..B] [--steps M] [--faults none|crash|net|all]\n' +
-    '                        [--bug NAME] [--clients N] [--events FILE] [--history FILE] [--json]',
+    '                        [--bug NAME] [--clients N] [--events FILE] [--history FILE]\n' +
+    '                        [--trace DIR] [--json]',
   'Runs a controller group of 3 and groups 100, 101, 102 of 3 servers (10 shards), clients\n' +
     'and an administrator in one process over a simulated network, disk and clock; the seed\n' +
     'chooses the workload, reconfigurations, crashes, partitions and message faults. After\n' +
@@ -61,6 +68,7 @@ interface Settings {
   readonly options: Omit<SimulationOptions, 'seed'>;
   readonly eventsFile: string | undefined;
   readonly historyFile: string | undefined;
+  readonly traceDirectory: string | undefined;
   readonly json: boolean;
 }
 
@@ -93,8 +101,13 @@ function settingsOf(args: ParsedArgs): Settings {
   }
   const eventsFile = args.values['events'];
   const historyFile = args.values['history'];
-  if ((eventsFile !== undefined || historyFile !== undefined) && seeds[0] !== seeds[1]) {
+  const traceDirectory = args.values['trace'];
+  const single = seeds[0] === seeds[1];
+  if ((eventsFile !== undefined || historyFile !== undefined) && !single) {
     throw new UsageError('--events and --history need a single --seed');
+  }
+  if (traceDirectory !== undefined && !single) {
+    throw new UsageError('--trace needs a single --seed');
   }
   const options = {
     ...defaultOptions,
@@ -103,8 +116,11 @@ function settingsOf(args: ParsedArgs): Settings {
     bug,
     clients: integerFlag(args, 'clients', 1, 1_000) ?? defaultOptions.clients,
     keepEventLines: eventsFile !== undefined,
+    trace: traceDirectory !== undefined,
   };
-  return { seeds, options, eventsFile, historyFile, json: args.booleans.has('json') };
+  return {
+    seeds, options, eventsFile, historyFile, traceDirectory, json: args.booleans.has('json'),
+  };
 }
 
 function seedRange(text: string): readonly [number, number] {
@@ -129,7 +145,9 @@ async function simulateSeeds(settings: Settings, io: Io): Promise<number> {
   let failed: { result: SimulationResult; options: SimulationOptions } | null = null;
   for (let seed = first; seed <= last && failed === null; seed++) {
     const options = simulationOptions(seed, settings.options);
-    const result = await runSimulation(options, shellRuntime);
+    const traceFiles = traceFilesIn(settings.traceDirectory);
+    const result = await runSimulation(options, shellRuntime, traceFiles?.sinkOf);
+    traceFiles?.close();
     records.push(runRecord(result));
     (json ? io.stderr : io.stdout)(summaryLine(result));
     if (result.failure !== null) failed = { result, options };
@@ -174,4 +192,27 @@ function writeFiles(settings: Settings, result: SimulationResult): void {
     write(settings.eventsFile, result.lines!.join('\n') + '\n');
   }
   if (settings.historyFile !== undefined) write(settings.historyFile, result.history);
+  if (settings.traceDirectory !== undefined) {
+    write(join(settings.traceDirectory, 'traces', 'history.jsonl'), result.history);
+  }
+}
+
+/** With --trace DIR: one buffered file per server under DIR/traces, written as the run goes. */
+function traceFilesIn(directory: string | undefined) {
+  if (directory === undefined) return undefined;
+  const folder = join(directory, 'traces');
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`cannot create ${folder}: ${(error as NodeJS.ErrnoException).code}`);
+  }
+  const files: BufferedTraceFile[] = [];
+  return {
+    sinkOf: (server: string) => {
+      const file = new BufferedTraceFile(join(folder, `${server}.jsonl`));
+      files.push(file);
+      return file;
+    },
+    close: () => files.forEach((file) => file.close()),
+  };
 }

@@ -12,6 +12,7 @@ import type { RaftBugs, RaftNode } from '../../spec/raft/types.js';
 import type { Clock, Timers } from '../io/clock.js';
 import type { Random } from '../io/random.js';
 import type { Transport } from '../io/transport.js';
+import type { TraceSink } from '../trace/trace-sink.js';
 import type { FileSystem } from '../wal/file-system.js';
 
 /** Every node of a cluster by name (CONTRACT: `ctl-0..C-1`, `g<gid>-0..N-1`). */
@@ -79,6 +80,8 @@ export interface ServerOptions {
   /** May `from` issue join / leave / move? (CONTRACT: a client connection may not.) */
   readonly isAdmin: (from: string) => boolean;
   readonly onStep?: (record: StepRecord) => void;
+  /** Runtime tracing (impl/trace, `--trace`): every actor step goes to this sink. */
+  readonly trace?: TraceSink;
   /**
    * A step or an effect threw (a bug in spec/ or the shell): the server has crashed itself and
    * logged the stack; the simulator reports it as a failure.

@@ -10,7 +10,9 @@ import type { ControllerCommand, ControllerCommandResult, ControllerState } from
   '../../spec/controller/state-machine.js';
 import type { GroupCommand, GroupResult, ShardFacts } from '../../spec/group/types.js';
 import type { MigrationBugs } from '../../spec/migration/bugs.js';
-import { stepDriver, type DriverInput } from '../../spec/migration/driver-step.js';
+import {
+  stepDriver, type DriverInput, type DriverStep,
+} from '../../spec/migration/driver-step.js';
 import { idleDriver, type DriverState, type Send } from '../../spec/migration/types.js';
 import type { ClusterLayout } from './api.js';
 import type { LoopContext } from './loop-context.js';
@@ -34,6 +36,9 @@ export interface DriverHostDependencies {
   readonly bugs: MigrationBugs;
   controllerState(): ControllerState;
   propose(command: ControllerCommand): void;
+  /** Tracing: after every driver step (`stop`: beliefs dropped, no step). */
+  onStep?(input: DriverInput | { readonly type: 'stop' }, step: DriverStep | null,
+    driver: DriverState): void;
 }
 
 export class DriverHost {
@@ -60,6 +65,8 @@ export class DriverHost {
 
   /** Leadership lost (or the server died): the next leader's driver recovers from facts. */
   stop(): void {
+    const { context, onStep } = this.dependencies;
+    if (this.active && !context.isDead()) onStep?.({ type: 'stop' }, null, idleDriver);
     this.active = false;
     this.driver = idleDriver;
     this.facts.clear();
@@ -84,6 +91,7 @@ export class DriverHost {
     const { bugs } = this.dependencies;
     const step = stepDriver(this.dependencies.controllerState(), this.driver, input, bugs);
     this.driver = step.driver;
+    this.dependencies.onStep?.(input, step, step.driver);
     step.sends.forEach((send) => void this.send(send));
     step.proposals.forEach((command) => this.dependencies.propose(command));
   }

@@ -15,7 +15,7 @@ import type {
   Effect, IndexedEntry, Input, Persisted, RaftNode, RaftOptions, Snapshot,
 } from '../../spec/raft/types.js';
 import type { Storage } from '../io/storage.js';
-import { encodeFrame } from './wire.js';
+import { encodeFrame, type Stamp } from './wire.js';
 import type { LoopContext } from './loop-context.js';
 import { RaftTimers } from './raft-timers.js';
 
@@ -39,13 +39,18 @@ export interface LoopHooks {
   snapshotPoint(): { readonly index: number; readonly data: unknown };
   /** After every step, with the node before and after it. */
   afterStep(before: Node, after: Node, input: RaftInput, effects: RaftEffect[]): void;
+  /** Tracing: the last step's saves are durable (called before its other effects). */
+  afterSync?(): void;
+  /** Tracing: the stamp of the next Raft send of the last step, as it leaves. */
+  stampSend?(): Stamp;
 }
 
 /** Inputs waiting for the loop beyond which a peer's message is dropped (STYLE 7: bounded). */
 export const messagesQueuedMax = 10_000;
 
+/** A peer's message may carry the sender's trace stamp (wire.ts Stamp). */
 type QueueItem =
-  | Input<unknown, unknown>
+  | (Input<unknown, unknown> & { readonly stamp?: Stamp })
   | { readonly type: 'propose-batch' }
   | { readonly type: 'snapshot-due' };
 
@@ -179,6 +184,7 @@ export class RaftLoop {
       saves.forEach((effect) => this.save(effect));
       await this.storage.sync();
       if (this.context.isDead()) return;
+      this.hooks.afterSync?.();
     }
     let electionTimerSet = false;
     for (const effect of effects) {
@@ -214,7 +220,10 @@ export class RaftLoop {
       case 'send': {
         const to = this.context.peers[effect.to];
         assert(to !== undefined, `no peer ${effect.to}`);
-        this.context.transport.send(to, encodeFrame({ kind: 'raft', message: effect.message }));
+        const stamp = this.hooks.stampSend?.();
+        this.context.transport.send(to, encodeFrame(stamp === undefined
+          ? { kind: 'raft', message: effect.message }
+          : { kind: 'raft', message: effect.message, stamp }));
         return;
       }
       case 'restoreSnapshot':

@@ -11,7 +11,7 @@ import { noControllerBugs, type ControllerBugs } from '../../spec/controller/bug
 import { BTreeMap } from '../../spec/group/btree-map.js';
 import { emptyGroup, type EmptyMaps } from '../../spec/group/group.js';
 import { applyGroupCommand, servedShards } from '../../spec/group/state-machine.js';
-import type { GroupCommand, GroupState } from '../../spec/group/types.js';
+import type { GroupCommand, GroupResult, GroupState } from '../../spec/group/types.js';
 import { noMigrationBugs, type MigrationBugs } from '../../spec/migration/bugs.js';
 import type { ReplyBody } from './wire.js';
 
@@ -28,7 +28,7 @@ export interface GroupMachine {
   readonly kind: 'group';
   readonly gid: number;
   state: GroupState;
-  apply(command: unknown): { reply: ReplyBody };
+  apply(command: unknown): { reply: ReplyBody; result: GroupResult };
 }
 
 export type ReplicaMachine = ControllerMachine | GroupMachine;
@@ -66,7 +66,7 @@ export function groupMachine(
     apply(command) {
       const applied = applyGroupCommand(machine.state, command as GroupCommand, allBugs);
       machine.state = applied.state;
-      return { reply: { type: 'group-result', result: applied.result } };
+      return { reply: { type: 'group-result', result: applied.result }, result: applied.result };
     },
   };
   return machine;

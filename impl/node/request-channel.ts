@@ -6,7 +6,7 @@
  */
 import type { Timers } from '../io/clock.js';
 import type { Transport } from '../io/transport.js';
-import { encodeFrame, type ReplyBody, type RequestBody } from './wire.js';
+import { encodeFrame, type ReplyBody, type RequestBody, type Stamp } from './wire.js';
 
 export class RequestChannel {
   private nextId = 1;
@@ -18,6 +18,8 @@ export class RequestChannel {
     private readonly transport: Transport,
     private readonly timers: Timers,
     private readonly timerPrefix: string,
+    /** A traced node stamps its requests (impl/trace). */
+    private readonly stamp?: () => Stamp,
   ) {}
 
   /** Sends `body` to `to`; resolves with the reply, or null after `timeoutMs`. */
@@ -33,7 +35,9 @@ export class RequestChannel {
       });
     });
     this.timers.setTimer(timer, Math.max(0, timeoutMs), () => this.waiting.get(id)?.(null));
-    this.transport.send(to, encodeFrame({ kind: 'request', id, body }));
+    const stamp = this.stamp?.();
+    this.transport.send(to, encodeFrame(stamp === undefined
+      ? { kind: 'request', id, body } : { kind: 'request', id, body, stamp }));
     return answered;
   }
 

@@ -20,6 +20,7 @@ export function handleFrame(server: NodeServer, from: string, bytes: Uint8Array)
     server.context.log(`${server.name}: dropped a malformed frame from ${from}`);
     return;
   }
+  server.tracer?.receive(frame.stamp);
   switch (frame.kind) {
     case 'raft': {
       const peer = server.context.peers.indexOf(from);
@@ -27,7 +28,9 @@ export function handleFrame(server: NodeServer, from: string, bytes: Uint8Array)
         server.context.log(`${server.name}: dropped a raft message from outsider ${from}`);
         return;
       }
-      server.raft?.enqueue({ type: 'message', from: peer, message: frame.message });
+      server.raft?.enqueue(frame.stamp === undefined
+        ? { type: 'message', from: peer, message: frame.message }
+        : { type: 'message', from: peer, message: frame.message, stamp: frame.stamp });
       return;
     }
     case 'request':
@@ -42,7 +45,9 @@ export function handleFrame(server: NodeServer, from: string, bytes: Uint8Array)
 function handleRequest(server: NodeServer, from: string, id: number, body: RequestBody): void {
   const reply = (answer: ReplyBody) => {
     if (server.context.isDead()) return;
-    server.context.transport.send(from, encodeFrame({ kind: 'reply', id, body: answer }));
+    const stamp = server.tracer?.stampSend(false);
+    server.context.transport.send(from, encodeFrame(stamp === undefined
+      ? { kind: 'reply', id, body: answer } : { kind: 'reply', id, body: answer, stamp }));
   };
   const refusal = refusalOf(server, from, body);
   if (refusal !== null) return reply({ type: 'refused', error: refusal });

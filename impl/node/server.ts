@@ -8,8 +8,15 @@
  */
 import { assert } from '../../spec/assert.js';
 import { initialNode } from '../../spec/raft/node.js';
-import type { IndexedEntry, Input, RaftNode, Snapshot } from '../../spec/raft/types.js';
+import type {
+  Effect, IndexedEntry, Input, RaftNode, Snapshot,
+} from '../../spec/raft/types.js';
+import type { ControllerCommandResult } from '../../spec/controller/state-machine.js';
+import type { GroupResult } from '../../spec/group/types.js';
 import { noMigrationBugs } from '../../spec/migration/bugs.js';
+import { NodeTracer } from '../trace/node-tracer.js';
+import type { NodeSetup } from '../trace/schema.js';
+import type { MachineState } from '../trace/state-digest.js';
 import { describeRecovery } from '../wal/errors.js';
 import { segmentBytesDefault, WalStorage } from '../wal/wal-storage.js';
 import type {
@@ -29,6 +36,7 @@ import { resolveTuning } from './tuning.js';
 
 type Node = RaftNode<unknown, unknown>;
 type RaftInput = Input<unknown, unknown>;
+type RaftEffect = Effect<unknown, unknown>;
 
 /** Where `name` sits in the layout: its Raft group's members and its own Raft id. */
 function placement(options: ServerOptions): { peers: readonly string[]; gid: number | null } {
@@ -48,6 +56,7 @@ export class NodeServer implements Server {
   readonly replies = new PendingReplies();
   readonly channel: RequestChannel;
   readonly driver: DriverHost | null;
+  readonly tracer: NodeTracer | null;
   private loop: RaftLoop | null = null;
   private appliedIndex = 0;
   private stepCount = 0;
@@ -78,7 +87,16 @@ export class NodeServer implements Server {
       segmentBytes: bound === null ? segmentBytesDefault : Math.min(bound, segmentBytesDefault),
       onRecovery: (event) => environment.log(`${this.name}: ${describeRecovery(event)}`),
     });
-    this.channel = new RequestChannel(environment.transport, environment.timers, 'request-');
+    const raftOptions = {
+      maxEntriesPerAppend: tuning.maxEntriesPerAppend, preVote: tuning.preVote,
+      checkQuorum: tuning.checkQuorum,
+    };
+    const setup: NodeSetup = { peers, id: peers.indexOf(this.name), gid, shardCount, raftOptions };
+    this.tracer = options.trace === undefined ? null
+      : new NodeTracer(this.name, options.trace, setup);
+    const tracer = this.tracer;
+    this.channel = new RequestChannel(environment.transport, environment.timers, 'request-',
+      tracer === null ? undefined : () => tracer.stampSend(false));
     const machine = this.machine;
     this.driver = machine.kind !== 'controller' ? null : new DriverHost({
       context: this.context, layout: options.layout, channel: this.channel,
@@ -86,6 +104,9 @@ export class NodeServer implements Server {
       controllerState: () => machine.state,
       // The driver learns what applied through `applied`, not through a reply.
       propose: (command) => this.loop?.propose(command, () => undefined),
+      ...(tracer === null ? {} : {
+        onStep: (input, step, driver) => tracer.driverStep(input, step, driver),
+      }),
     });
   }
 
@@ -110,6 +131,10 @@ export class NodeServer implements Server {
       restoreSnapshot: (snapshot) => this.restoreSnapshot(snapshot),
       snapshotPoint: () => ({ index: this.appliedIndex, data: this.machine.state }),
       afterStep: (before, after, input, effects) => this.afterStep(before, after, input, effects),
+      ...(this.tracer === null ? {} : {
+        afterSync: () => this.tracer?.synced(),
+        stampSend: () => this.tracer!.stampSend(true),
+      }),
     });
     this.context.transport.onFrame((from, frame) => {
       if (!this.context.isDead() && this.loop !== null) handleFrame(this, from, frame);
@@ -180,26 +205,45 @@ export class NodeServer implements Server {
     this.appliedIndex = entry.index;
     const raft = this.loop!.raft;
     if (entry.command === null) {
+      this.traceApply(entry, undefined);
       // This leader's own no-op applied: its applied state is the latest; the driver starts.
       const ownNoOp = raft.role === 'leader' && entry.term === raft.currentTerm;
       if (ownNoOp) this.driver?.start();
       this.replies.applied(entry.index, entry.term, { type: 'wrong-leader', leader: null });
     } else if (this.machine.kind === 'controller') {
       const applied = this.machine.apply(entry.command);
+      this.traceApply(entry, applied.result);
       this.replies.applied(entry.index, entry.term, applied.reply);
       const type = (entry.command as { type?: unknown }).type;
       if (type === 'plan' || type === 'publish') this.driver?.applied(applied.result);
     } else {
-      this.replies.applied(entry.index, entry.term, this.machine.apply(entry.command).reply);
+      const applied = this.machine.apply(entry.command);
+      this.traceApply(entry, applied.result);
+      this.replies.applied(entry.index, entry.term, applied.reply);
     }
     const bound = this.context.tuning.maxRaftStateBytes;
     if (bound !== null && this.storage.sizes().logBytes > bound) this.loop!.requestSnapshot();
+  }
+
+  private traceApply(
+    entry: IndexedEntry<unknown>, result: GroupResult | ControllerCommandResult | undefined,
+  ): void {
+    this.tracer?.machineStep({ type: 'apply', index: entry.index, term: entry.term }, result,
+      this.machineState());
+  }
+
+  private machineState(): MachineState {
+    return this.machine.kind === 'controller'
+      ? { kind: 'controller', state: this.machine.state }
+      : { kind: 'group', state: this.machine.state };
   }
 
   private restoreSnapshot(snapshot: Snapshot<unknown>): void {
     assert(snapshot.lastIncludedIndex >= this.appliedIndex, 'a snapshot never goes back');
     this.machine.state = snapshot.data as never;
     this.appliedIndex = snapshot.lastIncludedIndex;
+    this.tracer?.machineStep({ type: 'restore', index: snapshot.lastIncludedIndex }, undefined,
+      this.machineState());
   }
 
   private afterStep(before: Node, after: Node, input: RaftInput, effects: unknown[]): void {
@@ -208,6 +252,7 @@ export class NodeServer implements Server {
       this.replies.failAll(this.leaderName());
       this.driver?.stop();
     }
+    this.tracer?.raftStep(input, after, effects as readonly RaftEffect[]);
     const onStep = this.options.onStep;
     if (onStep === undefined) return;
     // Plain JSON, maps as entry lists: what a trace file holds.

@@ -41,10 +41,20 @@ export type ReplyBody =
   /** A definitive refusal: the request did not and will not take effect. */
   | { readonly type: 'refused'; readonly error: string };
 
-export type Frame =
+/**
+ * What a traced node adds to every frame it sends (impl/trace): a message id unique across
+ * its restarts and its Lamport clock. Optional: clerks and untraced nodes send none.
+ */
+export interface Stamp {
+  readonly id: string;
+  readonly clock: number;
+}
+
+export type Frame = (
   | { readonly kind: 'raft'; readonly message: Message<unknown, unknown> }
   | { readonly kind: 'request'; readonly id: number; readonly body: RequestBody }
-  | { readonly kind: 'reply'; readonly id: number; readonly body: ReplyBody };
+  | { readonly kind: 'reply'; readonly id: number; readonly body: ReplyBody }
+) & { readonly stamp?: Stamp };
 
 export function encodeFrame(frame: Frame): Uint8Array {
   const message = frame.kind === 'raft' ? frame.message : null;
@@ -57,7 +67,8 @@ export function encodeFrame(frame: Frame): Uint8Array {
     `{"term":${entry.term},"command":${commandText(entry.command)}}`);
   const fieldsText = stringifyWithMaps(fields).slice(0, -1);
   const entriesText = `"entries":[${entryTexts.join(',')}]`;
-  return encodeText(`{"kind":"raft","message":${fieldsText},${entriesText}}}`);
+  const stampText = frame.stamp === undefined ? '' : `,"stamp":${JSON.stringify(frame.stamp)}`;
+  return encodeText(`{"kind":"raft","message":${fieldsText},${entriesText}}${stampText}}`);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -88,6 +99,11 @@ function isReplyBody(body: unknown): body is ReplyBody {
   }
 }
 
+function isStampOrAbsent(stamp: unknown): boolean {
+  return stamp === undefined || (isObject(stamp) && typeof stamp.id === 'string' &&
+    Number.isSafeInteger(stamp.clock));
+}
+
 /** The frame in `bytes`, or null when it is not a well-formed frame. */
 export function decodeFrame(bytes: Uint8Array): Frame | null {
   let value: unknown;
@@ -96,7 +112,7 @@ export function decodeFrame(bytes: Uint8Array): Frame | null {
   } catch {
     return null;
   }
-  if (!isObject(value)) return null;
+  if (!isObject(value) || !isStampOrAbsent(value.stamp)) return null;
   if (value.kind === 'raft') return isRaftMessage(value.message) ? (value as Frame) : null;
   if (!Number.isSafeInteger(value.id)) return null;
   if (value.kind === 'request') return isRequestBody(value.body) ? (value as Frame) : null;

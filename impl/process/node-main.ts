@@ -7,16 +7,17 @@
  *
  *     node-main --dir DIR --node NAME
  */
-import { createWriteStream, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isClientName, TcpTransport } from '../net/tcp-transport.js';
-import type { Server, StepRecord } from '../node/api.js';
+import type { Server } from '../node/api.js';
 import { createServer } from '../node/server.js';
 import { defaultTuning } from '../node/tuning.js';
 import { entropySeed } from '../random/entropy-seed.js';
 import { SeededRandom } from '../random/seeded-random.js';
 import { NodeFileSystem } from '../real/node-file-system.js';
 import { RealClock, RealTimers } from '../real/real-clock.js';
+import { FileTraceSink } from './trace-file.js';
 import { allNodes, layoutOf, readClusterFile, type ClusterFile } from './cluster-file.js';
 import { decodeControlRequest, encodeControl, type FaultSettings } from './control.js';
 import { faultsFor, readNetworkState } from './network.js';
@@ -84,12 +85,6 @@ function serveControl(transport: TcpTransport, server: Server): void {
   });
 }
 
-async function traceWriter(paths: ClusterPaths, name: string) {
-  await mkdir(paths.tracesDirectory, { recursive: true });
-  const stream = createWriteStream(`${paths.tracesDirectory}/${name}.jsonl`, { flags: 'a' });
-  return (record: StepRecord) => stream.write(JSON.stringify(record) + '\n');
-}
-
 /** Exits when DIR no longer names this process (DIR removed, or the node taken over). */
 function watchOwnership(paths: ClusterPaths, name: string, shutdown: () => void): void {
   setInterval(() => {
@@ -125,7 +120,9 @@ async function main(): Promise<void> {
       maxValueBytes: file.settings.maxValueBytes,
     },
     isAdmin: (from) => !isClientName(from),
-    ...(file.settings.trace ? { onStep: await traceWriter(paths, name) } : {}),
+    // One line per actor step, written synchronously: a SIGKILL loses none (impl/trace).
+    ...(file.settings.trace
+      ? { trace: new FileTraceSink(join(paths.tracesDirectory, `${name}.jsonl`)) } : {}),
   });
   serveControl(transport, server);
   let stopping = false;

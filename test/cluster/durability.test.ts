@@ -33,7 +33,7 @@ test('acknowledged puts survive SIGKILL of every node at once and a restart', as
       const path = join(cluster.cluster.paths.tracesDirectory, `${name}.jsonl`);
       if (!existsSync(path)) return false;
       const first = JSON.parse(readFileSync(path, 'utf8').split('\n')[0]!);
-      return first.node === name && Number.isInteger(first.step);
+      return first.node === name && first.seq === 1 && first.input.type === 'restart';
     }));
   await cluster.killAtOnce(cluster.nodes);
   assert.ok((await cluster.status()).every((node) => !node.alive));

@@ -13,6 +13,7 @@ import type { Transport } from '../../io/transport.js';
 import type {
   ClusterLayout, Server, ServerBugs, ServerOptions, ServerTuning, ServerView,
 } from '../../node/api.js';
+import type { TraceSink } from '../../trace/trace-sink.js';
 import { MemoryDisk, type CrashReport } from '../memory-disk.js';
 import type { SimulatedNetwork } from '../simulated-network.js';
 import type { VirtualClock } from '../virtual-clock.js';
@@ -44,6 +45,8 @@ export interface ClusterSetup {
    * the middle of an event, after it applied (and answered) commands no other view shows yet.
    */
   readonly onLastView: (view: ServerView) => void;
+  /** Tracing: each server's sink, kept across its incarnations. */
+  readonly traceSinks?: ReadonlyMap<string, TraceSink>;
 }
 
 interface Node {
@@ -99,6 +102,7 @@ export class SimulatedCluster {
       ...(this.setup.tuning === undefined ? {} : { tuning: this.setup.tuning }),
       ...(this.setup.bugs === undefined ? {} : { bugs: this.setup.bugs }),
       isAdmin: (from) => from === adminName,
+      ...(this.setup.traceSinks === undefined ? {} : { trace: this.setup.traceSinks.get(name)! }),
       onFatal: (error) => this.setup.onServerError(name, error),
     });
     node.server = server;

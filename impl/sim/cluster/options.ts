@@ -35,6 +35,8 @@ export interface SimulationOptions {
   readonly keys: readonly string[];
   /** Keep every event line (for diffs and traces); otherwise only the digest and the tail. */
   readonly keepEventLines: boolean;
+  /** Record every server's actor steps (impl/trace) for `shardkv conform`. */
+  readonly trace: boolean;
 }
 
 export const defaultSteps = 10_000;
@@ -52,6 +54,7 @@ export const defaultOptions: Omit<SimulationOptions, 'seed'> = {
   // First bytes 'a'..'f' are 97..102: shards 7, 8, 9, 0, 1, 2 of 10.
   keys: ['a', 'b', 'c', 'd', 'e', 'f'],
   keepEventLines: false,
+  trace: false,
 };
 
 export function simulationOptions(

@@ -17,6 +17,7 @@ import { key2shard } from '../../../spec/group/index.js';
 import { SeededRandom } from '../../random/seeded-random.js';
 import type { Random } from '../../io/random.js';
 import type { ServerView } from '../../node/api.js';
+import { MemoryTraceSink, type TraceSink } from '../../trace/trace-sink.js';
 import type { NetworkEvent, NetworkStatistics } from '../simulated-network.js';
 import { SimulatedNetwork } from '../simulated-network.js';
 import { VirtualClock } from '../virtual-clock.js';
@@ -27,7 +28,7 @@ import { bytesDigest, EventLog, loggedTimers } from './event-log.js';
 import { HistoryRecorder } from './history.js';
 import { Nemesis, type FaultStatistics } from './nemesis.js';
 import { checkSettled } from './liveness-checks.js';
-import { clusterLayout, type SimulationOptions } from './options.js';
+import { clusterLayout, serverNames, type SimulationOptions } from './options.js';
 import type { Runtime } from './runtime.js';
 import { SafetyMonitor, type Violation } from './safety-monitor.js';
 import { clientName, runClient } from './workload.js';
@@ -75,13 +76,20 @@ export interface SimulationResult {
   readonly history: string;
   /** Wall time of the history check (lincheck's own timer; not part of the run's digest). */
   readonly lincheckSeconds: number;
+  /** With options.trace and no sinks given: each server's trace lines, by name. */
+  readonly traces: ReadonlyMap<string, readonly string[]> | null;
 }
 
+/**
+ * `traceSink` (with options.trace): where each server's trace goes; by default the lines are
+ * kept in memory and returned as `traces`.
+ */
 export async function runSimulation(
   options: SimulationOptions,
   runtime: Runtime,
+  traceSink?: (server: string) => TraceSink,
 ): Promise<SimulationResult> {
-  const simulation = new Simulation(options, runtime);
+  const simulation = new Simulation(options, runtime, traceSink);
   return simulation.run();
 }
 
@@ -96,6 +104,7 @@ class Simulation {
   private readonly streams: Record<'admin' | 'clients', Random>;
   /** The servers' snapshot bound, drawn from the seed. */
   private readonly maxRaftStateBytes: number | null;
+  private readonly traceSinks: Map<string, TraceSink> | null;
   private failure: Failure | null = null;
   /** The clients' operations, counted before the final reads join the history. */
   private operationCounts = { ok: 0, unknown: 0, pending: 0 };
@@ -105,7 +114,11 @@ class Simulation {
   private readonly reconfigurations: AdministratorStatistics =
     { requests: 0, ok: 0, refused: 0, unknown: 0 };
 
-  constructor(private readonly options: SimulationOptions, private readonly runtime: Runtime) {
+  constructor(
+    private readonly options: SimulationOptions,
+    private readonly runtime: Runtime,
+    traceSink?: (server: string) => TraceSink,
+  ) {
     const root = new SeededRandom(options.seed);
     const networkRandom = root.split();
     const clusterRandom = root.split();
@@ -117,6 +130,9 @@ class Simulation {
     this.network = new SimulatedNetwork(this.clock, networkRandom, {},
       (event) => this.logNetworkEvent(event));
     const layout = clusterLayout(options);
+    const sinkOf = traceSink ?? (() => new MemoryTraceSink());
+    this.traceSinks = options.trace
+      ? new Map(serverNames(layout).map((name) => [name, sinkOf(name)])) : null;
     const bugs = options.bug === null ? undefined : serverBugsFor(options.bug);
     if (options.bug !== null && bugs === undefined) throw new Error(`no bug ${options.bug}`);
     this.cluster = new SimulatedCluster({
@@ -126,6 +142,7 @@ class Simulation {
       ...(bugs === undefined ? {} : { bugs }),
       onServerError: (name, error) => this.fail('ServerError', `${name}: ${describe(error)}`),
       onLastView: (view) => this.check([view]),
+      ...(this.traceSinks === null ? {} : { traceSinks: this.traceSinks }),
     });
     this.nemesis = new Nemesis({
       clock: this.clock, log: this.log, cluster: this.cluster, network: this.network,
@@ -279,8 +296,20 @@ class Simulation {
       lines: this.log.lines(),
       history: this.history.toJsonLines(),
       lincheckSeconds: this.lincheckSeconds,
+      traces: memoryTracesOf(this.traceSinks),
     };
   }
+}
+
+function memoryTracesOf(sinks: ReadonlyMap<string, TraceSink> | null):
+  ReadonlyMap<string, readonly string[]> | null {
+  if (sinks === null) return null;
+  const traces = new Map<string, readonly string[]>();
+  for (const [name, sink] of sinks) {
+    if (!(sink instanceof MemoryTraceSink)) return null;
+    traces.set(name, sink.lines);
+  }
+  return traces;
 }
 
 function snapshotBound(random: Random): number | null {

@@ -1,0 +1,102 @@
+/**
+ * `shardkv conform DIR [--json]` (CONTRACT, issue 14): validates the runtime traces in DIR
+ * (or DIR/traces) against the spec: each node's steps replayed, the shells' duties, the
+ * global invariants on a happens-before merge, the clients' history. Exit 0 conforming, 1 the
+ * first divergence (node, step, expected vs recorded, the steps before it), 2 malformed input.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../checker/params.js';
+import { conform, type ConformResult } from '../conform/conform.js';
+import { divergenceLines, MalformedTraceError } from '../conform/divergence.js';
+import type { TraceFiles } from '../conform/load.js';
+import { helpText, parseArgs, type FlagSpec } from './args.js';
+import { mebibyte, readTextFile } from './input.js';
+import { exitOk, exitProblem, type Io } from './io.js';
+
+/** The largest trace file read (a 30 s cluster run writes tens of MiB per node). */
+const traceFileLimitBytes = 1024 * mebibyte;
+const historyFileName = 'history.jsonl';
+
+const flags: readonly FlagSpec[] = [
+  { name: 'json', kind: 'boolean', description: 'print one JSON object as the last line' },
+  { name: 'help', kind: 'boolean', description: 'show this help' },
+];
+
+export const conformHelp = helpText(
+  'shardkv conform DIR [--json]',
+  'Validates the runtime traces of `cluster start --trace` or `simulate --trace DIR`\n' +
+    '(DIR/traces/NODE.jsonl and history.jsonl; DIR may be the traces folder itself):\n' +
+    '(a) every node\'s steps replayed through the spec (effects and digests compared),\n' +
+    '(b) the shells: delivered messages were sent on that link, persists synced before the\n' +
+    'sends that depend on them, restarts loaded what was persisted, (c) ElectionSafety,\n' +
+    'StateMachineSafety, AtMostOneServer, StaleRejected and ConfigsInOrder along a\n' +
+    'happens-before merge of the traces,\n' +
+    '(d) the clients\' history linearizable.\n' +
+    'Exit: 0 conforming, 1 the first divergence, 2 malformed or missing traces.',
+  flags,
+);
+
+function traceDirectory(directory: string): string {
+  const nested = join(directory, 'traces');
+  if (existsSync(nested) && statSync(nested).isDirectory()) return nested;
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+    throw new UsageError(`${directory} is not a directory`);
+  }
+  return directory;
+}
+
+function readTraceFiles(directory: string): TraceFiles {
+  const folder = traceDirectory(directory);
+  const nodes = new Map<string, string>();
+  let history: string | null = null;
+  for (const name of readdirSync(folder).sort()) {
+    if (!name.endsWith('.jsonl')) continue;
+    const text = readTextFile(join(folder, name), traceFileLimitBytes);
+    if (name === historyFileName) history = text;
+    else nodes.set(name.slice(0, -'.jsonl'.length), text);
+  }
+  if (nodes.size === 0) throw new UsageError(`${folder} holds no node trace (NODE.jsonl)`);
+  return { nodes, history };
+}
+
+export function conformCommand(argv: readonly string[], io: Io): number {
+  const args = parseArgs(argv, flags);
+  if (args.booleans.has('help')) {
+    io.stdout(conformHelp);
+    return exitOk;
+  }
+  const [directory, ...extra] = args.positionals;
+  if (directory === undefined) throw new UsageError('conform needs a trace DIR');
+  if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  const started = performance.now();
+  let result: ConformResult;
+  try {
+    result = conform(readTraceFiles(directory));
+  } catch (error) {
+    if (error instanceof MalformedTraceError) throw new UsageError(error.message);
+    throw error;
+  }
+  const seconds = Number(((performance.now() - started) / 1000).toFixed(3));
+  report(result, seconds, args.booleans.has('json'), io);
+  return result.divergence === null ? exitOk : exitProblem;
+}
+
+function report(result: ConformResult, seconds: number, json: boolean, io: Io): void {
+  const history = result.operations === null ? 'no history.jsonl'
+    : `history of ${result.operations} operations linearizable`;
+  const lines = result.divergence === null
+    ? [`conforming: ${result.nodes} nodes, ${result.records} records; ${history} (${seconds} s)`]
+    : divergenceLines(result.divergence);
+  if (!json) {
+    io.stdout(lines.join('\n'));
+    return;
+  }
+  if (result.divergence !== null) io.stderr(lines.join('\n'));
+  io.stdout(JSON.stringify({
+    ok: result.divergence === null,
+    result: result.divergence === null ? 'conforming' : 'divergence',
+    nodes: result.nodes, records: result.records, operations: result.operations, seconds,
+    ...(result.divergence === null ? {} : { error: lines[0], divergence: result.divergence }),
+  }));
+}
