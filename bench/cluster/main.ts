@@ -1,0 +1,175 @@
+/**
+ * `npm run bench:cluster`: throughput and latency of a real shardkv cluster (one and three
+ * groups of 3 servers, fsync on) under 1, 16 and 64 closed-loop clients, and the time a moving
+ * shard cannot be served against its size; with `--vs-etcd`, a 3-member etcd driven through
+ * the same harness in the same run. A benchmark, not a test: nothing passes or fails on speed,
+ * and on a shared machine only figures from one run compare. `--json` prints
+ * `{"results":[{system,groups,op,clients,opsPerSec,p50Ms,p99Ms}...],"moves":[...],
+ * "loadAverage":[...]}` as the last line; the table and progress go to stderr.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closedLoop, type LoadFigures, type Operation } from './closed-loop.js';
+import { EtcdClient, etcdAvailable, startEtcd } from './etcd.js';
+import { parseOptions, usage, UsageError, type BenchOptions, type OperationName } from
+  './options.js';
+import { measureMove, type MoveFigures } from './shard-move.js';
+import { expectOk, operationTimeoutSeconds, startShardkv } from './shardkv.js';
+
+interface ResultRow extends LoadFigures {
+  readonly system: 'shardkv' | 'etcd';
+  readonly groups: number;
+  readonly op: OperationName;
+}
+
+/** The operations one system offers the harness; null: the system has no such operation. */
+interface System {
+  readonly name: 'shardkv' | 'etcd';
+  readonly groups: number;
+  operation(op: OperationName): Operation | null;
+}
+
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Keys spread over all 10 shards (first byte mod 10), a few per client. */
+const keysPerClient = 8;
+const keyOf = (client: number, iteration: number) =>
+  `${String.fromCharCode(97 + ((client + iteration) % 10))}${client}-${iteration % keysPerClient}`;
+
+async function runRows(
+  system: System, options: BenchOptions, rows: ResultRow[],
+): Promise<void> {
+  for (const op of options.operations) {
+    const operation = system.operation(op);
+    if (operation === null) continue;
+    if (op === 'get') {
+      const fill = system.operation('put')!;
+      const most = Math.max(...options.clients);
+      await Promise.all(Array.from({ length: most }, async (_, client) => {
+        for (let iteration = 0; iteration < keysPerClient; iteration++) {
+          await fill(client, iteration);
+        }
+      }));
+    }
+    for (const clients of options.clients) {
+      const figures = await closedLoop(clients, options.seconds, operation,
+        options.warmupSeconds);
+      const row = { system: system.name, groups: system.groups, op, ...figures };
+      rows.push(row);
+      progress(formatRow(row));
+    }
+  }
+}
+
+async function benchShardkv(
+  options: BenchOptions, groups: number, rows: ResultRow[], moves: MoveFigures[],
+): Promise<void> {
+  progress(`shardkv: starting ${groups} group(s) of 3 and 3 controllers` +
+    `${options.trace ? ' with --trace' : ''}`);
+  const largestMove = Math.max(0, ...options.moveMebibytes);
+  const cluster = await startShardkv({
+    groups, trace: options.trace, maxValueBytes: 2 ** 20,
+  });
+  try {
+    const sessions = await cluster.clerks(Math.max(...options.clients));
+    const value = 'v'.repeat(options.valueBytes);
+    const call = (client: number) => sessions[client]!;
+    const deadline = (client: number) => call(client).deadline(operationTimeoutSeconds);
+    await runRows({
+      name: 'shardkv', groups,
+      operation: (op) => async (client, iteration) => {
+        const { clerk } = call(client);
+        const key = keyOf(client, iteration);
+        if (op === 'get') expectOk(await clerk.get(key, deadline(client)), op);
+        else if (op === 'put') expectOk(await clerk.put(key, value, deadline(client)), op);
+        else expectOk(await clerk.append(key, 'x', deadline(client)), op);
+      },
+    }, options, rows);
+    if (groups >= 2 && largestMove > 0) {
+      for (const mebibytes of options.moveMebibytes) {
+        const figures = await measureMove(cluster, mebibytes * 2 ** 20);
+        moves.push(figures);
+        progress(`shardkv: moving a ${mebibytes} MiB shard took ${figures.moveMs.toFixed(0)} ms,` +
+          ` unserved for ${figures.unavailableMs.toFixed(0)} ms`);
+      }
+    }
+  } finally {
+    await cluster.stop();
+  }
+}
+
+async function benchEtcd(options: BenchOptions, rows: ResultRow[]): Promise<void> {
+  progress('etcd: starting 3 members');
+  const directory = mkdtempSync(join(tmpdir(), 'shardkv-bench-etcd-'));
+  const etcd = await startEtcd(directory);
+  const client = new EtcdClient(etcd.endpoints, Math.max(...options.clients));
+  const value = 'v'.repeat(options.valueBytes);
+  try {
+    await runRows({
+      name: 'etcd', groups: 1,
+      operation: (op) => op === 'append' ? null : async (index, iteration) => {
+        const key = keyOf(index, iteration);
+        if (op === 'put') await client.put(index, key, value);
+        else await client.get(index, key);
+      },
+    }, options, rows);
+  } finally {
+    client.close();
+    await etcd.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+function formatRow(row: ResultRow): string {
+  const failures = row.failures > 0 ? ` (${row.failures} failed)` : '';
+  return `${row.system.padEnd(8)}groups ${row.groups}  ${row.op.padEnd(7)}` +
+    `clients ${String(row.clients).padStart(3)}  ${row.opsPerSec.toFixed(0).padStart(6)} ops/s` +
+    `  p50 ${row.p50Ms.toFixed(1).padStart(6)} ms  p99 ${row.p99Ms.toFixed(1).padStart(6)} ms` +
+    failures;
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions | 'help';
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`bench:cluster: ${error.message}\n${usage}`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (options.vsEtcd && !etcdAvailable()) {
+    process.stderr.write('bench:cluster: --vs-etcd needs an etcd binary on the PATH\n');
+    return 2;
+  }
+  const loadBefore = loadavg();
+  progress(`load average before: ${loadBefore.map((load) => load.toFixed(2)).join(' ')}`);
+  const rows: ResultRow[] = [];
+  const moves: MoveFigures[] = [];
+  if (options.vsEtcd) await benchEtcd(options, rows);
+  for (const groups of options.groups) await benchShardkv(options, groups, rows, moves);
+  const loadAfter = loadavg();
+  progress(`load average after: ${loadAfter.map((load) => load.toFixed(2)).join(' ')}`);
+  progress('\nsystem  groups  op      clients   ops/s      p50        p99');
+  for (const row of rows) progress(formatRow(row));
+  if (options.json) {
+    const round = (value: number) => Math.round(value * 100) / 100;
+    process.stdout.write(`${JSON.stringify({
+      results: rows.map((row) => ({
+        system: row.system, groups: row.groups, op: row.op, clients: row.clients,
+        opsPerSec: round(row.opsPerSec), p50Ms: round(row.p50Ms), p99Ms: round(row.p99Ms),
+        failures: row.failures,
+      })),
+      moves: moves.map((move) => ({ shardBytes: move.shardBytes, moveMs: round(move.moveMs),
+        unavailableMs: round(move.unavailableMs) })),
+      trace: options.trace, seconds: options.seconds, loadAverage: [loadBefore, loadAfter],
+    })}\n`);
+  }
+  return 0;
+}
+
+process.exitCode = await main();
