@@ -31,7 +31,8 @@ export async function measureMove(
       writer!.deadline(60)), 'fill');
   }
   expectOk(await clerk.put(keyOfMovedShard('probe'), 'here', writer!.deadline(60)), 'probe');
-  const latest = expectOk(await clerk.query(-1, writer!.deadline(30)), 'query').config;
+  const admin = cluster.admin;
+  const latest = expectOk(await admin.clerk.query(-1, admin.deadline(30)), 'query').config;
   const owner = latest.shards[movedShard]!;
   const target = cluster.gids.find((gid) => gid !== owner)!;
   const answered: number[] = [];
@@ -44,8 +45,9 @@ export async function measureMove(
   })();
   await new Promise((resolve) => setTimeout(resolve, 200));
   const began = performance.now();
-  const moved = expectOk(await clerk.move(movedShard, target, writer!.deadline(120)), 'move');
-  expectOk(await clerk.waitPublished(moved.num, writer!.deadline(120)), 'publish');
+  const moved = expectOk(await admin.clerk.move(movedShard, target, admin.deadline(120)),
+    'move');
+  expectOk(await admin.clerk.waitPublished(moved.num, admin.deadline(120)), 'publish');
   const published = performance.now();
   // Reads answered after publication close the gap (the new owner serves the shard).
   while (answered.filter((time) => time > published).length < 2) {

@@ -18,6 +18,8 @@ export const operationTimeoutSeconds = 10;
 export interface ShardkvCluster {
   readonly cluster: OpenCluster;
   readonly gids: readonly number[];
+  /** A clerk that may join / leave / move. */
+  readonly admin: ClerkSession;
   /** `count` clerks, each registered; closed by stop(). */
   clerks(count: number): Promise<ClerkSession[]>;
   stop(): Promise<void>;
@@ -66,6 +68,7 @@ export async function startShardkv(options: ShardkvStartOptions): Promise<Shardk
     return {
       cluster: opened,
       gids,
+      admin,
       clerks: async (count) => {
         const opening = await Promise.all(
           Array.from({ length: count }, () => openClerk(opened, 'client')));
