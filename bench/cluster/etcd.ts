@@ -10,6 +10,7 @@ import { freePorts, waitFor } from './processes.js';
 
 export interface EtcdCluster {
   readonly endpoints: readonly number[];
+  readonly pids: readonly number[];
   stop(): Promise<void>;
 }
 
@@ -52,7 +53,7 @@ export async function startEtcd(directory: string, members = 3): Promise<EtcdClu
     await stop();
     throw error;
   }
-  return { endpoints, stop };
+  return { endpoints, pids: children.map((child) => child.pid ?? 0), stop };
 }
 
 const base64 = (text: string) => Buffer.from(text).toString('base64');

@@ -9,11 +9,12 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { closedLoop, type LoadFigures, type Operation } from './closed-loop.js';
 import { EtcdClient, etcdAvailable, startEtcd } from './etcd.js';
 import { parseOptions, usage, UsageError, type BenchOptions, type OperationName } from
   './options.js';
+import { cpuMilliseconds } from './process-cpu.js';
 import { measureMove, type MoveFigures } from './shard-move.js';
 import { expectOk, operationTimeoutSeconds, startShardkv } from './shardkv.js';
 
@@ -21,6 +22,8 @@ interface ResultRow extends LoadFigures {
   readonly system: 'shardkv' | 'etcd';
   readonly groups: number;
   readonly op: OperationName;
+  /** CPU milliseconds the servers spent per answered operation (warm-up included). */
+  readonly serverCpuMsPerOp: number;
 }
 
 /** The operations one system offers the harness; null: the system has no such operation. */
@@ -28,6 +31,8 @@ interface System {
   readonly name: 'shardkv' | 'etcd';
   readonly groups: number;
   operation(op: OperationName): Operation | null;
+  /** The server processes, for their CPU time. */
+  pids(): number[];
 }
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -53,9 +58,14 @@ async function runRows(
       }));
     }
     for (const clients of options.clients) {
+      const cpuBefore = cpuMilliseconds(system.pids());
       const figures = await closedLoop(clients, options.seconds, operation,
         options.warmupSeconds);
-      const row = { system: system.name, groups: system.groups, op, ...figures };
+      const cpu = cpuMilliseconds(system.pids()) - cpuBefore;
+      const row = {
+        system: system.name, groups: system.groups, op, ...figures,
+        serverCpuMsPerOp: cpu / Math.max(1, figures.answeredIncludingWarmup),
+      };
       rows.push(row);
       progress(formatRow(row));
     }
@@ -77,7 +87,7 @@ async function benchShardkv(
     const call = (client: number) => sessions[client]!;
     const deadline = (client: number) => call(client).deadline(operationTimeoutSeconds);
     await runRows({
-      name: 'shardkv', groups,
+      name: 'shardkv', groups, pids: () => cluster.pids(),
       operation: (op) => async (client, iteration) => {
         const { clerk } = call(client);
         const key = keyOf(client, iteration);
@@ -107,7 +117,7 @@ async function benchEtcd(options: BenchOptions, rows: ResultRow[]): Promise<void
   const value = 'v'.repeat(options.valueBytes);
   try {
     await runRows({
-      name: 'etcd', groups: 1,
+      name: 'etcd', groups: 1, pids: () => [...etcd.pids],
       operation: (op) => op === 'append' ? null : async (index, iteration) => {
         const key = keyOf(index, iteration);
         if (op === 'put') await client.put(index, key, value);
@@ -126,6 +136,7 @@ function formatRow(row: ResultRow): string {
   return `${row.system.padEnd(8)}groups ${row.groups}  ${row.op.padEnd(7)}` +
     `clients ${String(row.clients).padStart(3)}  ${row.opsPerSec.toFixed(0).padStart(6)} ops/s` +
     `  p50 ${row.p50Ms.toFixed(1).padStart(6)} ms  p99 ${row.p99Ms.toFixed(1).padStart(6)} ms` +
+    `  cpu ${row.serverCpuMsPerOp.toFixed(2).padStart(5)} ms/op` +
     failures;
 }
 
@@ -146,6 +157,10 @@ async function main(): Promise<number> {
     process.stderr.write('bench:cluster: --vs-etcd needs an etcd binary on the PATH\n');
     return 2;
   }
+  if (options.cpuProfileDirectory !== null) {
+    // Read by impl/process/spawn.ts when it starts each node process.
+    process.env['SHARDKV_CPU_PROF_DIR'] = resolve(options.cpuProfileDirectory);
+  }
   const loadBefore = loadavg();
   progress(`load average before: ${loadBefore.map((load) => load.toFixed(2)).join(' ')}`);
   const rows: ResultRow[] = [];
@@ -154,7 +169,7 @@ async function main(): Promise<number> {
   for (const groups of options.groups) await benchShardkv(options, groups, rows, moves);
   const loadAfter = loadavg();
   progress(`load average after: ${loadAfter.map((load) => load.toFixed(2)).join(' ')}`);
-  progress('\nsystem  groups  op      clients   ops/s      p50        p99');
+  progress('\nsystem  groups  op      clients   ops/s      p50        p99     server cpu');
   for (const row of rows) progress(formatRow(row));
   if (options.json) {
     const round = (value: number) => Math.round(value * 100) / 100;
@@ -162,7 +177,7 @@ async function main(): Promise<number> {
       results: rows.map((row) => ({
         system: row.system, groups: row.groups, op: row.op, clients: row.clients,
         opsPerSec: round(row.opsPerSec), p50Ms: round(row.p50Ms), p99Ms: round(row.p99Ms),
-        failures: row.failures,
+        failures: row.failures, serverCpuMsPerOp: round(row.serverCpuMsPerOp),
       })),
       moves: moves.map((move) => ({ shardBytes: move.shardBytes, moveMs: round(move.moveMs),
         unavailableMs: round(move.unavailableMs) })),

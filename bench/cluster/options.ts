@@ -12,14 +12,17 @@ export interface BenchOptions {
   readonly vsEtcd: boolean;
   readonly trace: boolean;
   readonly json: boolean;
+  /** Where the node processes write their CPU profiles (node --cpu-prof), or null. */
+  readonly cpuProfileDirectory: string | null;
 }
 
 export const usage = `usage: npm run bench:cluster -- [--seconds S] [--warmup S]
     [--clients 1,16,64] [--ops put,get,append] [--groups 1,3] [--move-mib 1,10|none]
-    [--value-bytes B] [--quick] [--vs-etcd] [--trace] [--json]
+    [--value-bytes B] [--quick] [--vs-etcd] [--trace] [--cpu-prof DIR] [--json]
   --quick     --seconds 3 --clients 16,64 --ops put,get --groups 1 --move-mib none
   --vs-etcd   also a 3-member etcd (the etcd binary on the PATH), same load, same run
   --trace     start the shardkv cluster with --trace (its cost on the same rows)
+  --cpu-prof  every shardkv node process writes a V8 CPU profile into DIR when it stops
 `;
 
 export class UsageError extends Error {}
@@ -27,7 +30,7 @@ export class UsageError extends Error {}
 const defaults: BenchOptions = {
   seconds: 5, warmupSeconds: 1, clients: [1, 16, 64], operations: ['put', 'get', 'append'],
   groups: [1, 3], moveMebibytes: [1, 10], valueBytes: 64, vsEtcd: false, trace: false,
-  json: false,
+  json: false, cpuProfileDirectory: null,
 };
 
 function positiveList(flag: string, text: string | undefined): number[] {
@@ -45,6 +48,11 @@ function positiveNumber(flag: string, text: string | undefined): number {
     throw new UsageError(`${flag} takes a positive number`);
   }
   return value;
+}
+
+function directoryText(flag: string, text: string | undefined): string {
+  if (text === undefined || text === '') throw new UsageError(`${flag} takes a directory`);
+  return text;
 }
 
 function operationList(text: string | undefined): OperationName[] {
@@ -73,6 +81,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
       case '--vs-etcd': options.vsEtcd = true; break;
       case '--trace': options.trace = true; break;
       case '--json': options.json = true; break;
+      case '--cpu-prof': options.cpuProfileDirectory = directoryText(flag, value()); break;
       case '--quick':
         options = { ...options, seconds: 3, clients: [16, 64], operations: ['put', 'get'],
           groups: [1], moveMebibytes: [] };

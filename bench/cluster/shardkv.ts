@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { firstGid } from '../../impl/process/cluster-file.js';
+import { allNodes, firstGid } from '../../impl/process/cluster-file.js';
+import { runningPid } from '../../impl/process/pids.js';
 import { openCluster, stopCluster, type OpenCluster } from '../../impl/process/cluster-nodes.js';
 import { startCluster } from '../../impl/process/cluster-start.js';
 import { openClerk, type ClerkSession } from '../../impl/process/clerk-session.js';
@@ -22,6 +23,8 @@ export interface ShardkvCluster {
   readonly admin: ClerkSession;
   /** `count` clerks, each registered; closed by stop(). */
   clerks(count: number): Promise<ClerkSession[]>;
+  /** The node processes' pids (controllers and groups). */
+  pids(): number[];
   stop(): Promise<void>;
 }
 
@@ -77,6 +80,7 @@ export async function startShardkv(options: ShardkvStartOptions): Promise<Shardk
           expectOk(await session.clerk.register(session.deadline(60)), 'register')));
         return opening;
       },
+      pids: () => allNodes(opened.file).map((name) => runningPid(opened.paths, name) ?? 0),
       stop,
     };
   } catch (error) {

@@ -18,6 +18,7 @@ import type {
 import { DriverHost } from './driver-host.js';
 import { mapJsonCodec, stringifyWithMaps } from './json-maps.js';
 import type { LoopContext } from './loop-context.js';
+import { PendingReads } from './pending-reads.js';
 import { PendingReplies } from './pending-replies.js';
 import { RaftLoop } from './raft-loop.js';
 import {
@@ -46,6 +47,7 @@ export class NodeServer implements Server {
   readonly context: LoopContext;
   readonly storage: WalStorage<unknown, unknown>;
   readonly replies = new PendingReplies();
+  readonly reads = new PendingReads();
   readonly channel: RequestChannel;
   readonly driver: DriverHost | null;
   private loop: RaftLoop | null = null;
@@ -109,6 +111,7 @@ export class NodeServer implements Server {
       applyEntry: (entry) => this.applyEntry(entry),
       restoreSnapshot: (snapshot) => this.restoreSnapshot(snapshot),
       snapshotPoint: () => ({ index: this.appliedIndex, data: this.machine.state }),
+      readConfirmed: (requestId, index) => this.reads.confirmed(requestId, index),
       afterStep: (before, after, input, effects) => this.afterStep(before, after, input, effects),
     });
     this.context.transport.onFrame((from, frame) => {
@@ -192,14 +195,32 @@ export class NodeServer implements Server {
     } else {
       this.replies.applied(entry.index, entry.term, this.machine.apply(entry.command).reply);
     }
+    this.reads.applied(this.appliedIndex);
     const bound = this.context.tuning.maxRaftStateBytes;
     if (bound !== null && this.storage.sizes().logBytes > bound) this.loop!.requestSnapshot();
+  }
+
+  /**
+   * A linearizable read (dissertation §6.4) without a log entry: `serve` runs once a quorum
+   * confirmed this leader after the read arrived and the state machine applied the commit
+   * index of that moment; `refuse` when this server cannot serve it (not leading).
+   */
+  readThroughIndex(serve: () => void, refuse: () => void): void {
+    const loop = this.loop;
+    if (loop === null || loop.raft.role !== 'leader') return refuse();
+    const requestId = this.reads.register((index) => {
+      if (index === null) return refuse();
+      this.reads.whenApplied(index, this.appliedIndex, serve);
+    });
+    if (requestId === null) return refuse();
+    loop.enqueue({ type: 'readIndex', requestId });
   }
 
   private restoreSnapshot(snapshot: Snapshot<unknown>): void {
     assert(snapshot.lastIncludedIndex >= this.appliedIndex, 'a snapshot never goes back');
     this.machine.state = snapshot.data as never;
     this.appliedIndex = snapshot.lastIncludedIndex;
+    this.reads.applied(this.appliedIndex);
   }
 
   private afterStep(before: Node, after: Node, input: RaftInput, effects: unknown[]): void {
