@@ -7,7 +7,8 @@
  * Every decision is the step function's; this loop only queues inputs, performs effects and
  * turns timer effects into timers. Client commands that arrive while a step runs wait in a
  * batch that becomes one `propose` input at the next turn (group commit: one sync for many).
- * Reads go in as `readIndex` inputs (dissertation §6.4) and write nothing to the log.
+ * Reads go in as `readIndex` inputs (dissertation §6.4) and write nothing to the log. A
+ * leader sends a batch's AppendEntries while its own write syncs (§10.2.1).
  */
 import { assert } from '../../spec/assert.js';
 import { lastLogIndex, snapshotIndex } from '../../spec/raft/log.js';
@@ -146,7 +147,7 @@ export class RaftLoop {
     if (batch.length === 0) return;
     const before = this.node;
     await this.runInput({ type: 'propose', commands: batch.map((pending) => pending.command) },
-      (after) => {
+      true, (after) => {
         // handlePropose appends the batch at the end of a leader's log, in order.
         const appended = before.role === 'leader' && after.role === 'leader' &&
           after.currentTerm === before.currentTerm;
@@ -166,25 +167,36 @@ export class RaftLoop {
   /**
    * One step and its effects. `beforeEffects` runs between the step and its effects (the
    * proposals learn their indexes before an apply of this very step can answer them).
+   * `replicateBeforeSync`: a leader's proposal step may send its AppendEntries while its own
+   * write is synced (heartbeatBeforeSync).
    */
   private async runInput(
     input: Input<unknown, unknown>,
+    replicateBeforeSync = false,
     beforeEffects?: (after: Node) => void,
   ): Promise<void> {
     const before = this.node;
     const result = step(before, input, this.options);
     this.node = result.node;
-    const effects = result.effects as RaftEffect[];
+    let effects = result.effects as RaftEffect[];
     beforeEffects?.(result.node);
     this.hooks.afterStep(before, result.node, input, effects);
     const saves = effects.filter(isSave);
+    let held: RaftEffect[] = [];
     if (saves.length > 0) {
       saves.forEach((effect) => this.save(effect));
+      const onlyEntries = saves.every((effect) => effect.type === 'saveEntries');
+      const heartbeat = replicateBeforeSync && onlyEntries ? this.heartbeatBeforeSync() : null;
+      if (heartbeat !== null) {
+        held = heartbeat;
+        // The heartbeat just run is the one the proposal's send-soon timer asked for.
+        effects = effects.filter((effect) => !isHeartbeatTimer(effect));
+      }
       await this.storage.sync();
       if (this.context.isDead()) return;
     }
     let electionTimerSet = false;
-    for (const effect of effects) {
+    for (const effect of [...effects, ...held]) {
       if (isSave(effect)) continue;
       if (effect.type === 'setTimer' && effect.timer === 'election') electionTimerSet = true;
       this.perform(effect);
@@ -193,6 +205,31 @@ export class RaftLoop {
     // The election timer keeps running while leading: CheckQuorum needs its timeouts.
     if (input.type === 'electionTimeout' && !electionTimerSet) this.timers.armElection();
     this.timers.afterStep(this.node.role);
+  }
+
+  /**
+   * Raft dissertation §10.2.1: the leader writes its log in parallel with replicating it.
+   * Right after a proposal step, while its entries are being synced, the leader takes a
+   * heartbeat input and sends that step's AppendEntries at once. This is safe because the
+   * leader counts itself towards a commit only in a later step, and the loop starts no
+   * later step before the sync completes; a follower still answers only once its own write
+   * is durable. Only the sends leave early; the heartbeat's other effects wait for the sync
+   * (returned). Null, and nothing happened, when the heartbeat would save something too (then
+   * its sends must wait) or the node does not lead a group of several.
+   */
+  private heartbeatBeforeSync(): RaftEffect[] | null {
+    const node = this.node;
+    if (node.role !== 'leader' || node.clusterSize < 2) return null;
+    const input: RaftInput = { type: 'heartbeat' };
+    const result = step(node, input, this.options);
+    const effects = result.effects as RaftEffect[];
+    if (effects.some(isSave)) return null;
+    this.node = result.node;
+    this.hooks.afterStep(node, result.node, input, effects);
+    for (const effect of effects) {
+      if (effect.type === 'send') this.perform(effect);
+    }
+    return effects.filter((effect) => effect.type !== 'send');
   }
 
   private save(effect: RaftEffect): void {
@@ -240,6 +277,10 @@ export class RaftLoop {
         assert(false, `unexpected effect ${effect.type}`);
     }
   }
+}
+
+function isHeartbeatTimer(effect: RaftEffect): boolean {
+  return effect.type === 'setTimer' && effect.timer === 'heartbeat';
 }
 
 function isSave(effect: RaftEffect): boolean {
