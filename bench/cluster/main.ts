@@ -24,6 +24,8 @@ interface ResultRow extends LoadFigures {
   readonly op: OperationName;
   /** CPU milliseconds the servers spent per answered operation (warm-up included). */
   readonly serverCpuMsPerOp: number;
+  /** ... and this process, which runs every client (clerks or etcd's HTTP clients). */
+  readonly clientCpuMsPerOp: number;
 }
 
 /** The operations one system offers the harness; null: the system has no such operation. */
@@ -59,12 +61,16 @@ async function runRows(
     }
     for (const clients of options.clients) {
       const cpuBefore = cpuMilliseconds(system.pids());
+      const clientBefore = process.cpuUsage();
       const figures = await closedLoop(clients, options.seconds, operation,
         options.warmupSeconds);
       const cpu = cpuMilliseconds(system.pids()) - cpuBefore;
+      const client = process.cpuUsage(clientBefore);
+      const answered = Math.max(1, figures.answeredIncludingWarmup);
       const row = {
         system: system.name, groups: system.groups, op, ...figures,
-        serverCpuMsPerOp: cpu / Math.max(1, figures.answeredIncludingWarmup),
+        serverCpuMsPerOp: cpu / answered,
+        clientCpuMsPerOp: (client.user + client.system) / 1000 / answered,
       };
       rows.push(row);
       progress(formatRow(row));
@@ -136,7 +142,8 @@ function formatRow(row: ResultRow): string {
   return `${row.system.padEnd(8)}groups ${row.groups}  ${row.op.padEnd(7)}` +
     `clients ${String(row.clients).padStart(3)}  ${row.opsPerSec.toFixed(0).padStart(6)} ops/s` +
     `  p50 ${row.p50Ms.toFixed(1).padStart(6)} ms  p99 ${row.p99Ms.toFixed(1).padStart(6)} ms` +
-    `  cpu ${row.serverCpuMsPerOp.toFixed(2).padStart(5)} ms/op` +
+    `  cpu ${row.serverCpuMsPerOp.toFixed(2).padStart(5)} + ` +
+    `${row.clientCpuMsPerOp.toFixed(2).padStart(4)} ms/op` +
     failures;
 }
 
@@ -169,7 +176,8 @@ async function main(): Promise<number> {
   for (const groups of options.groups) await benchShardkv(options, groups, rows, moves);
   const loadAfter = loadavg();
   progress(`load average after: ${loadAfter.map((load) => load.toFixed(2)).join(' ')}`);
-  progress('\nsystem  groups  op      clients   ops/s      p50        p99     server cpu');
+  progress('\nsystem  groups  op      clients   ops/s      p50        p99     ' +
+    'cpu: servers + clients');
   for (const row of rows) progress(formatRow(row));
   if (options.json) {
     const round = (value: number) => Math.round(value * 100) / 100;
@@ -178,6 +186,7 @@ async function main(): Promise<number> {
         system: row.system, groups: row.groups, op: row.op, clients: row.clients,
         opsPerSec: round(row.opsPerSec), p50Ms: round(row.p50Ms), p99Ms: round(row.p99Ms),
         failures: row.failures, serverCpuMsPerOp: round(row.serverCpuMsPerOp),
+        clientCpuMsPerOp: round(row.clientCpuMsPerOp),
       })),
       moves: moves.map((move) => ({ shardBytes: move.shardBytes, moveMs: round(move.moveMs),
         unavailableMs: round(move.unavailableMs) })),

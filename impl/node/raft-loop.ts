@@ -8,13 +8,14 @@
  * turns timer effects into timers. Client commands that arrive while a step runs wait in a
  * batch that becomes one `propose` input at the next turn (group commit: one sync for many).
  * Reads go in as `readIndex` inputs (dissertation §6.4) and write nothing to the log. A
- * leader sends a batch's AppendEntries while its own write syncs (§10.2.1).
+ * leader sends a batch's AppendEntries while its own write syncs (§10.2.1). A hard state
+ * that only advances commitIndex is written with the next sync, not waited for.
  */
 import { assert } from '../../spec/assert.js';
 import { lastLogIndex, snapshotIndex } from '../../spec/raft/log.js';
 import { step } from '../../spec/raft/step.js';
 import type {
-  Effect, IndexedEntry, Input, Persisted, RaftNode, RaftOptions, Snapshot,
+  Effect, HardState, IndexedEntry, Input, Persisted, RaftNode, RaftOptions, Snapshot,
 } from '../../spec/raft/types.js';
 import type { Storage } from '../io/storage.js';
 import { encodeFrame } from './wire.js';
@@ -60,6 +61,8 @@ export class RaftLoop {
   private head = 0;
   private batch: PendingProposal[] = [];
   private snapshotQueued = false;
+  /** The hard state storage holds (or will hold at the next sync). */
+  private savedHardState: HardState | null = null;
   private running = false;
   private idle: Promise<void> = Promise.resolve();
   private readonly timers: RaftTimers;
@@ -81,6 +84,7 @@ export class RaftLoop {
 
   /** The first step: the node restarts from what storage holds (step 0 of an incarnation). */
   restart(persisted: Persisted<unknown, unknown>): Promise<void> {
+    this.savedHardState = persisted.hardState;
     this.enqueue({ type: 'restart', persisted });
     return this.drain();
   }
@@ -183,7 +187,11 @@ export class RaftLoop {
     this.hooks.afterStep(before, result.node, input, effects);
     const saves = effects.filter(isSave);
     let held: RaftEffect[] = [];
-    if (saves.length > 0) {
+    if (saves.length > 0 && saves.every((effect) => this.onlyCommitIndex(effect))) {
+      // Buffered: the next sync makes it durable. A commit index is recoverable (a restarted
+      // node learns it again from the leader), so replies need not wait for it on disk.
+      saves.forEach((effect) => this.save(effect));
+    } else if (saves.length > 0) {
       saves.forEach((effect) => this.save(effect));
       const onlyEntries = saves.every((effect) => effect.type === 'saveEntries');
       const heartbeat = replicateBeforeSync && onlyEntries ? this.heartbeatBeforeSync() : null;
@@ -232,6 +240,14 @@ export class RaftLoop {
     return effects.filter((effect) => effect.type !== 'send');
   }
 
+  /** Whether `effect` saves a hard state that differs from the last saved in commitIndex only. */
+  private onlyCommitIndex(effect: RaftEffect): boolean {
+    if (effect.type !== 'saveHardState') return false;
+    const last = this.savedHardState;
+    return last !== null && effect.hardState.currentTerm === last.currentTerm &&
+      effect.hardState.votedFor === last.votedFor;
+  }
+
   private save(effect: RaftEffect): void {
     switch (effect.type) {
       case 'saveSnapshot':
@@ -242,6 +258,7 @@ export class RaftLoop {
           entry.command === null ? { term: entry.term } : entry));
         return;
       case 'saveHardState':
+        this.savedHardState = effect.hardState;
         this.storage.saveHardState(effect.hardState);
         return;
       default:
