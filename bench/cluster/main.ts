@@ -2,10 +2,11 @@
  * `npm run bench:cluster`: throughput and latency of a real shardkv cluster (one and three
  * groups of 3 servers, fsync on) under 1, 16 and 64 closed-loop clients, and the time a moving
  * shard cannot be served against its size; with `--vs-etcd`, a 3-member etcd driven through
- * the same harness in the same run. A benchmark, not a test: nothing passes or fails on speed,
- * and on a shared machine only figures from one run compare. `--json` prints
- * `{"results":[{system,groups,op,clients,opsPerSec,p50Ms,p99Ms}...],"moves":[...],
- * "loadAverage":[...]}` as the last line; the table and progress go to stderr.
+ * the same harness in the same run, beside the first shardkv cluster, row for row. A
+ * benchmark, not a test: nothing passes or fails on speed, and on a shared machine only
+ * figures from one run compare. `--json` prints `{"results":[{system,groups,op,clients,
+ * opsPerSec,p50Ms,p99Ms,...}...],"moves":[...],"loadAverage":[...]}` as the last line; the
+ * table and progress go to stderr.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -44,96 +45,124 @@ const keysPerClient = 8;
 const keyOf = (client: number, iteration: number) =>
   `${String.fromCharCode(97 + ((client + iteration) % 10))}${client}-${iteration % keysPerClient}`;
 
+/** Puts every key the clients read, so that gets find values. */
+async function fill(system: System, clients: number): Promise<void> {
+  const put = system.operation('put')!;
+  await Promise.all(Array.from({ length: clients }, async (_, client) => {
+    for (let iteration = 0; iteration < keysPerClient; iteration++) await put(client, iteration);
+  }));
+}
+
+async function runRow(
+  system: System, op: OperationName, clients: number, options: BenchOptions,
+): Promise<ResultRow | null> {
+  const operation = system.operation(op);
+  if (operation === null) return null;
+  const cpuBefore = cpuMilliseconds(system.pids());
+  const clientBefore = process.cpuUsage();
+  const figures = await closedLoop(clients, options.seconds, operation, options.warmupSeconds);
+  const cpu = cpuMilliseconds(system.pids()) - cpuBefore;
+  const client = process.cpuUsage(clientBefore);
+  const answered = Math.max(1, figures.answeredIncludingWarmup);
+  return {
+    system: system.name, groups: system.groups, op, ...figures,
+    serverCpuMsPerOp: cpu / answered,
+    clientCpuMsPerOp: (client.user + client.system) / 1000 / answered,
+  };
+}
+
+/**
+ * Every row of every system, the systems taking turns row by row: on a shared machine whose
+ * load drifts, shardkv and etcd then meet the same load within seconds of each other.
+ */
 async function runRows(
-  system: System, options: BenchOptions, rows: ResultRow[],
+  systems: readonly System[], options: BenchOptions, rows: ResultRow[],
 ): Promise<void> {
   for (const op of options.operations) {
-    const operation = system.operation(op);
-    if (operation === null) continue;
     if (op === 'get') {
-      const fill = system.operation('put')!;
-      const most = Math.max(...options.clients);
-      await Promise.all(Array.from({ length: most }, async (_, client) => {
-        for (let iteration = 0; iteration < keysPerClient; iteration++) {
-          await fill(client, iteration);
-        }
-      }));
+      for (const system of systems) await fill(system, Math.max(...options.clients));
     }
     for (const clients of options.clients) {
-      const cpuBefore = cpuMilliseconds(system.pids());
-      const clientBefore = process.cpuUsage();
-      const figures = await closedLoop(clients, options.seconds, operation,
-        options.warmupSeconds);
-      const cpu = cpuMilliseconds(system.pids()) - cpuBefore;
-      const client = process.cpuUsage(clientBefore);
-      const answered = Math.max(1, figures.answeredIncludingWarmup);
-      const row = {
-        system: system.name, groups: system.groups, op, ...figures,
-        serverCpuMsPerOp: cpu / answered,
-        clientCpuMsPerOp: (client.user + client.system) / 1000 / answered,
-      };
-      rows.push(row);
-      progress(formatRow(row));
+      for (const system of systems) {
+        const row = await runRow(system, op, clients, options);
+        if (row === null) continue;
+        rows.push(row);
+        progress(formatRow(row));
+      }
     }
   }
 }
 
-async function benchShardkv(
-  options: BenchOptions, groups: number, rows: ResultRow[], moves: MoveFigures[],
-): Promise<void> {
+interface Running {
+  readonly system: System;
+  stop(): Promise<void>;
+}
+
+async function startShardkvSystem(options: BenchOptions, groups: number) {
   progress(`shardkv: starting ${groups} group(s) of 3 and 3 controllers` +
     `${options.trace ? ' with --trace' : ''}`);
-  const largestMove = Math.max(0, ...options.moveMebibytes);
-  const cluster = await startShardkv({
-    groups, trace: options.trace, maxValueBytes: 2 ** 20,
-  });
+  const cluster = await startShardkv({ groups, trace: options.trace, maxValueBytes: 2 ** 20 });
   try {
     const sessions = await cluster.clerks(Math.max(...options.clients));
     const value = 'v'.repeat(options.valueBytes);
-    const call = (client: number) => sessions[client]!;
-    const deadline = (client: number) => call(client).deadline(operationTimeoutSeconds);
-    await runRows({
+    const deadline = (client: number) => sessions[client]!.deadline(operationTimeoutSeconds);
+    const system: System = {
       name: 'shardkv', groups, pids: () => cluster.pids(),
       operation: (op) => async (client, iteration) => {
-        const { clerk } = call(client);
+        const { clerk } = sessions[client]!;
         const key = keyOf(client, iteration);
         if (op === 'get') expectOk(await clerk.get(key, deadline(client)), op);
         else if (op === 'put') expectOk(await clerk.put(key, value, deadline(client)), op);
         else expectOk(await clerk.append(key, 'x', deadline(client)), op);
       },
-    }, options, rows);
-    if (groups >= 2 && largestMove > 0) {
-      for (const mebibytes of options.moveMebibytes) {
-        const figures = await measureMove(cluster, mebibytes * 2 ** 20);
-        moves.push(figures);
-        progress(`shardkv: moving a ${mebibytes} MiB shard took ${figures.moveMs.toFixed(0)} ms,` +
-          ` unserved for ${figures.unavailableMs.toFixed(0)} ms`);
-      }
-    }
-  } finally {
+    };
+    return { system, cluster };
+  } catch (error) {
     await cluster.stop();
+    throw error;
   }
 }
 
-async function benchEtcd(options: BenchOptions, rows: ResultRow[]): Promise<void> {
+async function startEtcdSystem(options: BenchOptions): Promise<Running> {
   progress('etcd: starting 3 members');
   const directory = mkdtempSync(join(tmpdir(), 'shardkv-bench-etcd-'));
   const etcd = await startEtcd(directory);
   const client = new EtcdClient(etcd.endpoints, Math.max(...options.clients));
   const value = 'v'.repeat(options.valueBytes);
-  try {
-    await runRows({
+  return {
+    system: {
       name: 'etcd', groups: 1, pids: () => [...etcd.pids],
       operation: (op) => op === 'append' ? null : async (index, iteration) => {
         const key = keyOf(index, iteration);
         if (op === 'put') await client.put(index, key, value);
         else await client.get(index, key);
       },
-    }, options, rows);
+    },
+    stop: async () => {
+      client.close();
+      await etcd.stop();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One shardkv cluster of `groups` groups, beside etcd when given, then its shard moves. */
+async function benchGroups(
+  options: BenchOptions, groups: number, etcd: Running | null,
+  rows: ResultRow[], moves: MoveFigures[],
+): Promise<void> {
+  const { system, cluster } = await startShardkvSystem(options, groups);
+  try {
+    await runRows(etcd === null ? [system] : [etcd.system, system], options, rows);
+    if (groups < 2) return;
+    for (const mebibytes of options.moveMebibytes) {
+      const figures = await measureMove(cluster, mebibytes * 2 ** 20);
+      moves.push(figures);
+      progress(`shardkv: moving a ${mebibytes} MiB shard took ${figures.moveMs.toFixed(0)} ms,` +
+        ` unserved for ${figures.unavailableMs.toFixed(0)} ms`);
+    }
   } finally {
-    client.close();
-    await etcd.stop();
-    rmSync(directory, { recursive: true, force: true });
+    await cluster.stop();
   }
 }
 
@@ -172,8 +201,17 @@ async function main(): Promise<number> {
   progress(`load average before: ${loadBefore.map((load) => load.toFixed(2)).join(' ')}`);
   const rows: ResultRow[] = [];
   const moves: MoveFigures[] = [];
-  if (options.vsEtcd) await benchEtcd(options, rows);
-  for (const groups of options.groups) await benchShardkv(options, groups, rows, moves);
+  // etcd (one Raft group) runs beside the first shardkv cluster, row by row.
+  let etcd = options.vsEtcd ? await startEtcdSystem(options) : null;
+  try {
+    for (const groups of options.groups) {
+      await benchGroups(options, groups, etcd, rows, moves);
+      await etcd?.stop();
+      etcd = null;
+    }
+  } finally {
+    await etcd?.stop();
+  }
   const loadAfter = loadavg();
   progress(`load average after: ${loadAfter.map((load) => load.toFixed(2)).join(' ')}`);
   progress('\nsystem  groups  op      clients   ops/s      p50        p99     ' +

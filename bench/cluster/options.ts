@@ -20,7 +20,8 @@ export const usage = `usage: npm run bench:cluster -- [--seconds S] [--warmup S]
     [--clients 1,16,64] [--ops put,get,append] [--groups 1,3] [--move-mib 1,10|none]
     [--value-bytes B] [--quick] [--vs-etcd] [--trace] [--cpu-prof DIR] [--json]
   --quick     --seconds 3 --clients 16,64 --ops put,get --groups 1 --move-mib none
-  --vs-etcd   also a 3-member etcd (the etcd binary on the PATH), same load, same run
+  --vs-etcd   also a 3-member etcd (the etcd binary on the PATH) beside the first shardkv
+              cluster, the two taking turns row by row under the same load
   --trace     start the shardkv cluster with --trace (its cost on the same rows)
   --cpu-prof  every shardkv node process writes a V8 CPU profile into DIR when it stops
 `;

@@ -1,8 +1,9 @@
 /**
  * What a server does with a frame: a Raft message from a replica of its own group goes into
  * the loop; a request is checked (who may ask what) and its command proposed, answered once it
- * applies (a get is read through ReadIndex instead, dissertation §6.4); a reply belongs to the migration driver's requests. Nothing a peer or a client sends
- * can throw: a malformed frame is logged and dropped, a refused request answered.
+ * applies (a get is read through ReadIndex instead, dissertation §6.4); a reply belongs to
+ * the migration driver's requests. Nothing a peer or a client sends can throw: a malformed
+ * frame is logged and dropped, a refused request answered.
  */
 import type { ControllerCommand } from '../../spec/controller/state-machine.js';
 import type { ClientRequest, GroupCommand } from '../../spec/group/types.js';
