@@ -182,6 +182,7 @@ export class NodeServer implements Server {
     assert(entry.index === expected, `applying ${entry.index}, expected ${expected}`);
     this.appliedIndex = entry.index;
     const raft = this.loop!.raft;
+    let freed = false;
     if (entry.command === null) {
       // This leader's own no-op applied: its applied state is the latest; the driver starts.
       const ownNoOp = raft.role === 'leader' && entry.term === raft.currentTerm;
@@ -194,10 +195,15 @@ export class NodeServer implements Server {
       if (type === 'plan' || type === 'publish') this.driver?.applied(applied.result);
     } else {
       this.replies.applied(entry.index, entry.term, this.machine.apply(entry.command).reply);
+      freed = (entry.command as { type?: unknown }).type === 'delete';
     }
     this.reads.applied(this.appliedIndex);
     const bound = this.context.tuning.maxRaftStateBytes;
-    if (bound !== null && this.storage.sizes().logBytes > bound) this.loop!.requestSnapshot();
+    // A delete frees a moved-out shard, which leaves the disk only with the next snapshot
+    // (the log and the last snapshot still hold it); reads no longer write the log, so no
+    // later entry may come to ask for one (CONTRACT: kept bytes after deletes).
+    const due = bound !== null && (freed || this.storage.sizes().logBytes > bound);
+    if (due) this.loop!.requestSnapshot();
   }
 
   /**

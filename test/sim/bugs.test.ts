@@ -17,7 +17,7 @@ const cases: readonly { bug: string; seed: number; invariant: string; detail: Re
     detail: /not-linearizable on key "e"/,
   },
   {
-    bug: 'accept-stale-epoch', seed: 93, invariant: 'StaleRejected',
+    bug: 'accept-stale-epoch', seed: 106, invariant: 'StaleRejected',
     detail: /went back for shard \d+ from epoch \d+ .* to epoch \d+/,
   },
   {
@@ -25,7 +25,7 @@ const cases: readonly { bug: string; seed: number; invariant: string; detail: Re
     detail: /not-linearizable on key "d"/,
   },
   {
-    bug: 'vote-ignores-log', seed: 13, invariant: 'StateMachineSafety',
+    bug: 'vote-ignores-log', seed: 15, invariant: 'StateMachineSafety',
     detail: /committed an entry of term \d+ at index \d+/,
   },
   // Beyond issue 12's five: the other catalog bugs the simulator finds.
