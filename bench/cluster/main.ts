@@ -156,7 +156,12 @@ async function benchGroups(
     await runRows(etcd === null ? [system] : [etcd.system, system], options, rows);
     if (groups < 2) return;
     for (const mebibytes of options.moveMebibytes) {
-      const figures = await measureMove(cluster, mebibytes * 2 ** 20);
+      const figures = await measureMove(cluster, mebibytes * 2 ** 20).catch((error: Error) => {
+        // Reported, not fatal: the rows measured so far still print.
+        progress(`shardkv: moving a ${mebibytes} MiB shard failed: ${error.message}`);
+        return null;
+      });
+      if (figures === null) break;
       moves.push(figures);
       progress(`shardkv: moving a ${mebibytes} MiB shard took ${figures.moveMs.toFixed(0)} ms,` +
         ` unserved for ${figures.unavailableMs.toFixed(0)} ms`);
