@@ -15,6 +15,8 @@ export interface LoadFigures {
   readonly opsPerSec: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /** Every operation answered, the warm-up's too. */
+  readonly answeredIncludingWarmup: number;
 }
 
 function percentile(sorted: Float64Array, fraction: number): number {
@@ -32,6 +34,7 @@ export async function closedLoop(
 ): Promise<LoadFigures> {
   const latencies: number[] = [];
   let failures = 0;
+  let answered = 0;
   const start = performance.now();
   const measureFrom = start + warmupSeconds * 1000;
   const end = measureFrom + seconds * 1000;
@@ -44,6 +47,7 @@ export async function closedLoop(
       } catch {
         failed = true;
       }
+      if (!failed) answered++;
       if (sent < measureFrom) continue;
       if (failed) failures++;
       else latencies.push(performance.now() - sent);
@@ -58,5 +62,6 @@ export async function closedLoop(
     opsPerSec: sorted.length / seconds,
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
+    answeredIncludingWarmup: answered,
   };
 }

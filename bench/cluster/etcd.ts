@@ -10,6 +10,7 @@ import { freePorts, waitFor } from './processes.js';
 
 export interface EtcdCluster {
   readonly endpoints: readonly number[];
+  readonly pids: readonly number[];
   stop(): Promise<void>;
 }
 
@@ -52,7 +53,7 @@ export async function startEtcd(directory: string, members = 3): Promise<EtcdClu
     await stop();
     throw error;
   }
-  return { endpoints, stop };
+  return { endpoints, pids: children.map((child) => child.pid ?? 0), stop };
 }
 
 const base64 = (text: string) => Buffer.from(text).toString('base64');
@@ -62,7 +63,8 @@ export class EtcdClient {
   private readonly agents: Agent[];
 
   constructor(private readonly endpoints: readonly number[], clients: number) {
-    this.agents = Array.from({ length: clients }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+    this.agents = Array.from({ length: clients },
+      () => new Agent({ keepAlive: true, maxSockets: 1 }));
   }
 
   put(client: number, key: string, value: string): Promise<void> {
@@ -93,7 +95,8 @@ export class EtcdClient {
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString();
-          if (response.statusCode !== 200) reject(new Error(`etcd ${response.statusCode}: ${text}`));
+          const status = response.statusCode;
+          if (status !== 200) reject(new Error(`etcd ${status}: ${text}`));
           else resolve(JSON.parse(text));
         });
       });

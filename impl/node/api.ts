@@ -49,6 +49,12 @@ export interface ServerTuning {
   readonly checkQuorum: boolean;
   /** The migration driver resends what its beliefs call for this often (its `tick`). */
   readonly driverRetryMs: number;
+  /**
+   * Gets through ReadIndex (dissertation §6.4: no log entry, no dedup record) or, when false,
+   * through the log like every other request (the migration model's Get, whose dedup record
+   * `replay --runtime` compares).
+   */
+  readonly readIndexReads?: boolean;
   /** A key/value request with a longer key (UTF-8 bytes) is refused (CONTRACT: 1,024). */
   readonly maxKeyBytes?: number;
   /** ... or a longer value (CONTRACT: 1 MiB, `cluster start --max-value-bytes`). */

@@ -7,6 +7,7 @@
  * Every decision is the step function's; this loop only queues inputs, performs effects and
  * turns timer effects into timers. Client commands that arrive while a step runs wait in a
  * batch that becomes one `propose` input at the next turn (group commit: one sync for many).
+ * Reads go in as `readIndex` inputs (dissertation §6.4) and write nothing to the log.
  */
 import { assert } from '../../spec/assert.js';
 import { lastLogIndex, snapshotIndex } from '../../spec/raft/log.js';
@@ -37,6 +38,8 @@ export interface LoopHooks {
   restoreSnapshot(snapshot: Snapshot<unknown>): void;
   /** The state machine's state and applied index, for a snapshot input. */
   snapshotPoint(): { readonly index: number; readonly data: unknown };
+  /** ReadIndex: read `requestId` may be served at `index` (null: refused, not leading). */
+  readConfirmed(requestId: number, index: number | null): void;
   /** After every step, with the node before and after it. */
   afterStep(before: Node, after: Node, input: RaftInput, effects: RaftEffect[]): void;
   /** Tracing: the last step's saves are durable (called before its other effects). */
@@ -237,8 +240,10 @@ export class RaftLoop {
         else this.timers.heartbeatSoon();
         return;
       case 'readReady':
+        this.hooks.readConfirmed(effect.requestId, effect.index);
+        return;
       case 'readRefused':
-        // This shell reads through the log; it never asks for a ReadIndex.
+        this.hooks.readConfirmed(effect.requestId, null);
         return;
       default:
         assert(false, `unexpected effect ${effect.type}`);

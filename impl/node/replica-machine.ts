@@ -8,10 +8,14 @@ import {
   type ControllerCommandResult, type ControllerState,
 } from '../../spec/controller/state-machine.js';
 import { noControllerBugs, type ControllerBugs } from '../../spec/controller/bugs.js';
+import { assert } from '../../spec/assert.js';
 import { BTreeMap } from '../../spec/group/btree-map.js';
 import { emptyGroup, type EmptyMaps } from '../../spec/group/group.js';
 import { applyGroupCommand, servedShards } from '../../spec/group/state-machine.js';
-import type { GroupCommand, GroupResult, GroupState } from '../../spec/group/types.js';
+import { applyClientRequest } from '../../spec/group/client-requests.js';
+import type {
+  ClientRequest, GroupCommand, GroupResult, GroupState,
+} from '../../spec/group/types.js';
 import { noMigrationBugs, type MigrationBugs } from '../../spec/migration/bugs.js';
 import type { ReplyBody } from './wire.js';
 
@@ -29,6 +33,12 @@ export interface GroupMachine {
   readonly gid: number;
   state: GroupState;
   apply(command: unknown): { reply: ReplyBody; result: GroupResult };
+  /**
+   * The answer a get would have from the log applied at this point, leaving the state as it
+   * is: applyClientRequest's result, its new state dropped (a get changes only its own dedup
+   * record, which a retried read does not need: reads are idempotent).
+   */
+  read(request: ClientRequest): ReplyBody;
 }
 
 export type ReplicaMachine = ControllerMachine | GroupMachine;
@@ -67,6 +77,11 @@ export function groupMachine(
       const applied = applyGroupCommand(machine.state, command as GroupCommand, allBugs);
       machine.state = applied.state;
       return { reply: { type: 'group-result', result: applied.result }, result: applied.result };
+    },
+    read(request) {
+      assert(request.op === 'get', `a read is a get, not a ${request.op}`);
+      const result = applyClientRequest(machine.state, request, allBugs).result;
+      return { type: 'group-result', result };
     },
   };
   return machine;

@@ -1,11 +1,12 @@
 /**
  * What a server does with a frame: a Raft message from a replica of its own group goes into
  * the loop; a request is checked (who may ask what) and its command proposed, answered once it
- * applies; a reply belongs to the migration driver's requests. Nothing a peer or a client sends
- * can throw: a malformed frame is logged and dropped, a refused request answered.
+ * applies (a get is read through ReadIndex instead, dissertation §6.4); a reply belongs to
+ * the migration driver's requests. Nothing a peer or a client sends can throw: a malformed
+ * frame is logged and dropped, a refused request answered.
  */
 import type { ControllerCommand } from '../../spec/controller/state-machine.js';
-import type { GroupCommand } from '../../spec/group/types.js';
+import type { ClientRequest, GroupCommand } from '../../spec/group/types.js';
 import { oversize } from './request-limits.js';
 import type { NodeServer } from './server.js';
 import { decodeFrame, encodeFrame, type ReplyBody, type RequestBody } from './wire.js';
@@ -58,6 +59,9 @@ function handleRequest(server: NodeServer, from: string, id: number, body: Reque
       return;
     }
     case 'kv':
+      if (body.request.op === 'get' && server.context.tuning.readIndexReads) {
+        return read(server, body.request, reply);
+      }
       return submit(server, { type: 'client', request: body.request }, reply);
     case 'controller':
     case 'group':
@@ -88,6 +92,16 @@ function refusalOf(server: NodeServer, from: string, body: RequestBody): string 
       return server.options.layout.controllers.includes(from) ? null : 'not authorized';
     }
   }
+}
+
+/** A get goes through ReadIndex, not the log (refusalOf checked that this is a group). */
+function read(server: NodeServer, request: ClientRequest, reply: (body: ReplyBody) => void) {
+  const machine = server.machine;
+  if (machine.kind !== 'group') return reply({ type: 'refused', error: 'not a group server' });
+  server.readThroughIndex(
+    () => reply(machine.read(request)),
+    () => reply({ type: 'wrong-leader', leader: server.leaderName() }),
+  );
 }
 
 /** Proposes `command` if this server leads, answering once it applies (or fails). */

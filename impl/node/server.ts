@@ -25,6 +25,7 @@ import type {
 import { DriverHost } from './driver-host.js';
 import { mapJsonCodec, stringifyWithMaps } from './json-maps.js';
 import type { LoopContext } from './loop-context.js';
+import { PendingReads } from './pending-reads.js';
 import { PendingReplies } from './pending-replies.js';
 import { RaftLoop } from './raft-loop.js';
 import {
@@ -54,6 +55,7 @@ export class NodeServer implements Server {
   readonly context: LoopContext;
   readonly storage: WalStorage<unknown, unknown>;
   readonly replies = new PendingReplies();
+  readonly reads = new PendingReads();
   readonly channel: RequestChannel;
   readonly driver: DriverHost | null;
   readonly tracer: NodeTracer | null;
@@ -130,6 +132,7 @@ export class NodeServer implements Server {
       applyEntry: (entry) => this.applyEntry(entry),
       restoreSnapshot: (snapshot) => this.restoreSnapshot(snapshot),
       snapshotPoint: () => ({ index: this.appliedIndex, data: this.machine.state }),
+      readConfirmed: (requestId, index) => this.reads.confirmed(requestId, index),
       afterStep: (before, after, input, effects) => this.afterStep(before, after, input, effects),
       ...(this.tracer === null ? {} : {
         afterSync: () => this.tracer?.synced(),
@@ -204,6 +207,7 @@ export class NodeServer implements Server {
     assert(entry.index === expected, `applying ${entry.index}, expected ${expected}`);
     this.appliedIndex = entry.index;
     const raft = this.loop!.raft;
+    let freed = false;
     if (entry.command === null) {
       this.traceApply(entry, undefined);
       // This leader's own no-op applied: its applied state is the latest; the driver starts.
@@ -220,9 +224,31 @@ export class NodeServer implements Server {
       const applied = this.machine.apply(entry.command);
       this.traceApply(entry, applied.result);
       this.replies.applied(entry.index, entry.term, applied.reply);
+      freed = (entry.command as { type?: unknown }).type === 'delete';
     }
+    this.reads.applied(this.appliedIndex);
     const bound = this.context.tuning.maxRaftStateBytes;
-    if (bound !== null && this.storage.sizes().logBytes > bound) this.loop!.requestSnapshot();
+    // A delete frees a moved-out shard, which leaves the disk only with the next snapshot
+    // (the log and the last snapshot still hold it); reads no longer write the log, so no
+    // later entry may come to ask for one (CONTRACT: kept bytes after deletes).
+    const due = bound !== null && (freed || this.storage.sizes().logBytes > bound);
+    if (due) this.loop!.requestSnapshot();
+  }
+
+  /**
+   * A linearizable read (dissertation §6.4) without a log entry: `serve` runs once a quorum
+   * confirmed this leader after the read arrived and the state machine applied the commit
+   * index of that moment; `refuse` when this server cannot serve it (not leading).
+   */
+  readThroughIndex(serve: () => void, refuse: () => void): void {
+    const loop = this.loop;
+    if (loop === null || loop.raft.role !== 'leader') return refuse();
+    const requestId = this.reads.register((index) => {
+      if (index === null) return refuse();
+      this.reads.whenApplied(index, this.appliedIndex, serve);
+    });
+    if (requestId === null) return refuse();
+    loop.enqueue({ type: 'readIndex', requestId });
   }
 
   private traceApply(
@@ -244,6 +270,7 @@ export class NodeServer implements Server {
     this.appliedIndex = snapshot.lastIncludedIndex;
     this.tracer?.machineStep({ type: 'restore', index: snapshot.lastIncludedIndex }, undefined,
       this.machineState());
+    this.reads.applied(this.appliedIndex);
   }
 
   private afterStep(before: Node, after: Node, input: RaftInput, effects: unknown[]): void {

@@ -17,6 +17,7 @@ export const defaultTuning: ResolvedTuning = {
   preVote: true,
   checkQuorum: true,
   driverRetryMs: 100,
+  readIndexReads: true,
   maxKeyBytes: 1024,
   maxValueBytes: 2 ** 20,
 };

@@ -26,7 +26,9 @@ export function spawnNode(paths: ClusterPaths, name: string): number {
   mkdirSync(paths.dataDirectory(name), { recursive: true });
   const log = openSync(paths.logFile(name), 'a');
   try {
-    const child = spawn(process.execPath, [...entryArguments(), ...nodeArguments(paths, name)], {
+    const child = spawn(process.execPath, [
+      ...profileArguments(), ...entryArguments(), ...nodeArguments(paths, name),
+    ], {
       cwd: paths.root,
       detached: true,
       stdio: ['ignore', log, log],
@@ -39,6 +41,15 @@ export function spawnNode(paths: ClusterPaths, name: string): number {
   } finally {
     closeSync(log);
   }
+}
+
+/**
+ * `node --cpu-prof` for every node process when SHARDKV_CPU_PROF_DIR names a directory
+ * (`bench:cluster --cpu-prof DIR`): each node writes its profile there when it exits cleanly.
+ */
+function profileArguments(): string[] {
+  const directory = process.env['SHARDKV_CPU_PROF_DIR'];
+  return directory === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', directory];
 }
 
 /** The caller's environment without what would make a node do a test runner's work. */

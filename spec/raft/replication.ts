@@ -27,7 +27,8 @@ const sendSoon = { type: 'setTimer', timer: 'heartbeat' } as const;
 export function handlePropose<C, S>(node: RaftNode<C, S>, commands: readonly C[]): Step<C, S> {
   if (node.role !== 'leader' || commands.length === 0) return { node, effects: [] };
   const term = node.currentTerm;
-  const log = [...node.log, ...commands.map((command) => ({ term, command }))];
+  // concat, not spread: one copy of a long log per batch, several times faster (bench:cluster).
+  const log = node.log.concat(commands.map((command) => ({ term, command })));
   const matchIndex = node.matchIndex.slice();
   matchIndex[node.id] = snapshotIndex(node) + log.length;
   return { node: { ...node, log, matchIndex }, effects: [sendSoon] };
@@ -123,7 +124,9 @@ function mergeEntries<C>(
   for (let offset = first; offset < entries.length; offset++) {
     const position = prevLogIndex + offset - base;
     if (follower.log[position]?.term === entries[offset]!.term) continue;
-    return [...follower.log.slice(0, position), ...entries.slice(offset)];
+    // Appending at the end (the usual case) copies the log once, not twice.
+    const kept = position === follower.log.length ? follower.log : follower.log.slice(0, position);
+    return kept.concat(entries.slice(offset));
   }
   return follower.log;
 }

@@ -97,7 +97,8 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     };
     const bugs = modelBugs((bug ?? undefined) as MigrationBugName | undefined);
     // Elections happen when the replay says: no pre-vote round, no leader lease to wait out.
-    const tuning = { preVote: false, checkQuorum: false };
+    // The model's Get goes through the log and leaves a dedup record: so do the servers'.
+    const tuning = { preVote: false, checkQuorum: false, readIndexReads: false };
     this.cluster = new ReplayCluster({ layout, tuning, bugs, adminName });
     this.group = new ControllerGroup(this.cluster);
   }

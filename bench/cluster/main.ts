@@ -1,0 +1,242 @@
+/**
+ * `npm run bench:cluster`: throughput and latency of a real shardkv cluster (one and three
+ * groups of 3 servers, fsync on) under 1, 16 and 64 closed-loop clients, and the time a moving
+ * shard cannot be served against its size; with `--vs-etcd`, a 3-member etcd driven through
+ * the same harness in the same run, beside the first shardkv cluster, row for row. A
+ * benchmark, not a test: nothing passes or fails on speed, and on a shared machine only
+ * figures from one run compare. `--json` prints `{"results":[{system,groups,op,clients,
+ * opsPerSec,p50Ms,p99Ms,...}...],"moves":[...],"loadAverage":[...]}` as the last line; the
+ * table and progress go to stderr.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { closedLoop, type LoadFigures, type Operation } from './closed-loop.js';
+import { EtcdClient, etcdAvailable, startEtcd } from './etcd.js';
+import { parseOptions, usage, UsageError, type BenchOptions, type OperationName } from
+  './options.js';
+import { cpuMilliseconds } from './process-cpu.js';
+import { measureMove, type MoveFigures } from './shard-move.js';
+import { expectOk, operationTimeoutSeconds, startShardkv } from './shardkv.js';
+
+interface ResultRow extends LoadFigures {
+  readonly system: 'shardkv' | 'etcd';
+  readonly groups: number;
+  readonly op: OperationName;
+  /** CPU milliseconds the servers spent per answered operation (warm-up included). */
+  readonly serverCpuMsPerOp: number;
+  /** ... and this process, which runs every client (clerks or etcd's HTTP clients). */
+  readonly clientCpuMsPerOp: number;
+}
+
+/** The operations one system offers the harness; null: the system has no such operation. */
+interface System {
+  readonly name: 'shardkv' | 'etcd';
+  readonly groups: number;
+  operation(op: OperationName): Operation | null;
+  /** The server processes, for their CPU time. */
+  pids(): number[];
+}
+
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Keys spread over all 10 shards (first byte mod 10), a few per client. */
+const keysPerClient = 8;
+const keyOf = (client: number, iteration: number) =>
+  `${String.fromCharCode(97 + ((client + iteration) % 10))}${client}-${iteration % keysPerClient}`;
+
+/** Puts every key the clients read, so that gets find values. */
+async function fill(system: System, clients: number): Promise<void> {
+  const put = system.operation('put')!;
+  await Promise.all(Array.from({ length: clients }, async (_, client) => {
+    for (let iteration = 0; iteration < keysPerClient; iteration++) await put(client, iteration);
+  }));
+}
+
+async function runRow(
+  system: System, op: OperationName, clients: number, options: BenchOptions,
+): Promise<ResultRow | null> {
+  const operation = system.operation(op);
+  if (operation === null) return null;
+  const cpuBefore = cpuMilliseconds(system.pids());
+  const clientBefore = process.cpuUsage();
+  const figures = await closedLoop(clients, options.seconds, operation, options.warmupSeconds);
+  const cpu = cpuMilliseconds(system.pids()) - cpuBefore;
+  const client = process.cpuUsage(clientBefore);
+  const answered = Math.max(1, figures.answeredIncludingWarmup);
+  return {
+    system: system.name, groups: system.groups, op, ...figures,
+    serverCpuMsPerOp: cpu / answered,
+    clientCpuMsPerOp: (client.user + client.system) / 1000 / answered,
+  };
+}
+
+/**
+ * Every row of every system, the systems taking turns row by row: on a shared machine whose
+ * load drifts, shardkv and etcd then meet the same load within seconds of each other.
+ */
+async function runRows(
+  systems: readonly System[], options: BenchOptions, rows: ResultRow[],
+): Promise<void> {
+  for (const op of options.operations) {
+    if (op === 'get') {
+      for (const system of systems) await fill(system, Math.max(...options.clients));
+    }
+    for (const clients of options.clients) {
+      for (const system of systems) {
+        const row = await runRow(system, op, clients, options);
+        if (row === null) continue;
+        rows.push(row);
+        progress(formatRow(row));
+      }
+    }
+  }
+}
+
+interface Running {
+  readonly system: System;
+  stop(): Promise<void>;
+}
+
+async function startShardkvSystem(options: BenchOptions, groups: number) {
+  progress(`shardkv: starting ${groups} group(s) of 3 and 3 controllers` +
+    `${options.trace ? ' with --trace' : ''}`);
+  const cluster = await startShardkv({ groups, trace: options.trace, maxValueBytes: 2 ** 20 });
+  try {
+    const sessions = await cluster.clerks(Math.max(...options.clients));
+    const value = 'v'.repeat(options.valueBytes);
+    const deadline = (client: number) => sessions[client]!.deadline(operationTimeoutSeconds);
+    const system: System = {
+      name: 'shardkv', groups, pids: () => cluster.pids(),
+      operation: (op) => async (client, iteration) => {
+        const { clerk } = sessions[client]!;
+        const key = keyOf(client, iteration);
+        if (op === 'get') expectOk(await clerk.get(key, deadline(client)), op);
+        else if (op === 'put') expectOk(await clerk.put(key, value, deadline(client)), op);
+        else expectOk(await clerk.append(key, 'x', deadline(client)), op);
+      },
+    };
+    return { system, cluster };
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+}
+
+async function startEtcdSystem(options: BenchOptions): Promise<Running> {
+  progress('etcd: starting 3 members');
+  const directory = mkdtempSync(join(tmpdir(), 'shardkv-bench-etcd-'));
+  const etcd = await startEtcd(directory);
+  const client = new EtcdClient(etcd.endpoints, Math.max(...options.clients));
+  const value = 'v'.repeat(options.valueBytes);
+  return {
+    system: {
+      name: 'etcd', groups: 1, pids: () => [...etcd.pids],
+      operation: (op) => op === 'append' ? null : async (index, iteration) => {
+        const key = keyOf(index, iteration);
+        if (op === 'put') await client.put(index, key, value);
+        else await client.get(index, key);
+      },
+    },
+    stop: async () => {
+      client.close();
+      await etcd.stop();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One shardkv cluster of `groups` groups, beside etcd when given, then its shard moves. */
+async function benchGroups(
+  options: BenchOptions, groups: number, etcd: Running | null,
+  rows: ResultRow[], moves: MoveFigures[],
+): Promise<void> {
+  const { system, cluster } = await startShardkvSystem(options, groups);
+  try {
+    await runRows(etcd === null ? [system] : [etcd.system, system], options, rows);
+    if (groups < 2) return;
+    for (const mebibytes of options.moveMebibytes) {
+      const figures = await measureMove(cluster, mebibytes * 2 ** 20).catch((error: Error) => {
+        // Reported, not fatal: the rows measured so far still print.
+        progress(`shardkv: moving a ${mebibytes} MiB shard failed: ${error.message}`);
+        return null;
+      });
+      if (figures === null) break;
+      moves.push(figures);
+      progress(`shardkv: moving a ${mebibytes} MiB shard took ${figures.moveMs.toFixed(0)} ms,` +
+        ` unserved for ${figures.unavailableMs.toFixed(0)} ms`);
+    }
+  } finally {
+    await cluster.stop();
+  }
+}
+
+function formatRow(row: ResultRow): string {
+  const failures = row.failures > 0 ? ` (${row.failures} failed)` : '';
+  return `${row.system.padEnd(8)}groups ${row.groups}  ${row.op.padEnd(7)}` +
+    `clients ${String(row.clients).padStart(3)}  ${row.opsPerSec.toFixed(0).padStart(6)} ops/s` +
+    `  p50 ${row.p50Ms.toFixed(1).padStart(6)} ms  p99 ${row.p99Ms.toFixed(1).padStart(6)} ms` +
+    `  cpu ${row.serverCpuMsPerOp.toFixed(2).padStart(5)} + ` +
+    `${row.clientCpuMsPerOp.toFixed(2).padStart(4)} ms/op` +
+    failures;
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions | 'help';
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`bench:cluster: ${error.message}\n${usage}`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (options.vsEtcd && !etcdAvailable()) {
+    process.stderr.write('bench:cluster: --vs-etcd needs an etcd binary on the PATH\n');
+    return 2;
+  }
+  if (options.cpuProfileDirectory !== null) {
+    // Read by impl/process/spawn.ts when it starts each node process.
+    process.env['SHARDKV_CPU_PROF_DIR'] = resolve(options.cpuProfileDirectory);
+  }
+  const loadBefore = loadavg();
+  progress(`load average before: ${loadBefore.map((load) => load.toFixed(2)).join(' ')}`);
+  const rows: ResultRow[] = [];
+  const moves: MoveFigures[] = [];
+  // etcd (one Raft group) runs beside the first shardkv cluster, row by row.
+  let etcd = options.vsEtcd ? await startEtcdSystem(options) : null;
+  try {
+    for (const groups of options.groups) {
+      await benchGroups(options, groups, etcd, rows, moves);
+      await etcd?.stop();
+      etcd = null;
+    }
+  } finally {
+    await etcd?.stop();
+  }
+  const loadAfter = loadavg();
+  progress(`load average after: ${loadAfter.map((load) => load.toFixed(2)).join(' ')}`);
+  progress('\nsystem  groups  op      clients   ops/s      p50        p99     ' +
+    'cpu: servers + clients');
+  for (const row of rows) progress(formatRow(row));
+  if (options.json) {
+    const round = (value: number) => Math.round(value * 100) / 100;
+    process.stdout.write(`${JSON.stringify({
+      results: rows.map((row) => ({
+        system: row.system, groups: row.groups, op: row.op, clients: row.clients,
+        opsPerSec: round(row.opsPerSec), p50Ms: round(row.p50Ms), p99Ms: round(row.p99Ms),
+        failures: row.failures, serverCpuMsPerOp: round(row.serverCpuMsPerOp),
+        clientCpuMsPerOp: round(row.clientCpuMsPerOp),
+      })),
+      moves: moves.map((move) => ({ shardBytes: move.shardBytes, moveMs: round(move.moveMs),
+        unavailableMs: round(move.unavailableMs) })),
+      trace: options.trace, seconds: options.seconds, loadAverage: [loadBefore, loadAfter],
+    })}\n`);
+  }
+  return 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,64 @@
+/**
+ * How long a moving shard cannot be served, against its size: the shard is filled with
+ * `bytes` of values, then moved to another group (freeze at the source, install at the
+ * destination, DESIGN §3) while a prober clerk reads one of its keys in a closed loop. The
+ * unavailable time is the longest gap between two consecutive answered reads from just before
+ * the move until it is published; `moveMs` is the move from request to publication.
+ */
+import { performance } from 'node:perf_hooks';
+import { expectOk, type ShardkvCluster } from './shardkv.js';
+
+export interface MoveFigures {
+  readonly shardBytes: number;
+  readonly moveMs: number;
+  readonly unavailableMs: number;
+}
+
+const movedShard = 0;
+/** A key of shard 0: key2shard is the first byte mod 10 and 'd' is 100 (CONTRACT). */
+const keyOfMovedShard = (suffix: string) => `d${suffix}`;
+export const fillValueBytes = 256 * 1024;
+
+export async function measureMove(
+  cluster: ShardkvCluster, shardBytes: number,
+): Promise<MoveFigures> {
+  const [writer, prober] = await cluster.clerks(2);
+  const { clerk } = writer!;
+  const values = Math.ceil(shardBytes / fillValueBytes);
+  for (let index = 0; index < values; index++) {
+    const value = String.fromCharCode(97 + (index % 26)).repeat(fillValueBytes);
+    expectOk(await clerk.put(keyOfMovedShard(`fill-${shardBytes}-${index}`), value,
+      writer!.deadline(60)), 'fill');
+  }
+  expectOk(await clerk.put(keyOfMovedShard('probe'), 'here', writer!.deadline(60)), 'probe');
+  const admin = cluster.admin;
+  const latest = expectOk(await admin.clerk.query(-1, admin.deadline(30)), 'query').config;
+  const owner = latest.shards[movedShard]!;
+  const target = cluster.gids.find((gid) => gid !== owner)!;
+  const answered: number[] = [];
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      const outcome = await prober!.clerk.get(keyOfMovedShard('probe'), prober!.deadline(60));
+      if (outcome.status === 'ok') answered.push(performance.now());
+    }
+  })();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const began = performance.now();
+  const moved = expectOk(await admin.clerk.move(movedShard, target, admin.deadline(120)),
+    'move');
+  expectOk(await admin.clerk.waitPublished(moved.num, admin.deadline(120)), 'publish');
+  const published = performance.now();
+  // Reads answered after publication close the gap (the new owner serves the shard).
+  while (answered.filter((time) => time > published).length < 2) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  probing = false;
+  await probe;
+  const window = answered.filter((time) => time >= began - 200);
+  let gapMs = 0;
+  for (let index = 1; index < window.length; index++) {
+    gapMs = Math.max(gapMs, window[index]! - window[index - 1]!);
+  }
+  return { shardBytes, moveMs: published - began, unavailableMs: gapMs };
+}
