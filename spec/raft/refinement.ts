@@ -26,7 +26,7 @@
 import { assert } from '../assert.js';
 import type { ModelMessage, ModelNode, RaftModelState } from './model-state.js';
 import type { RaftAction } from './model.js';
-import { TlaRaft, type TlaAction } from './tla-preset.js';
+import { stepTla, TlaRaft, type TlaAction } from './tla-preset.js';
 import {
   absent,
   appendEntriesRequest,
@@ -211,31 +211,6 @@ function candidateActions(
   return actions;
 }
 
-function applyTla(raft: TlaRaft, state: TlaState, action: TlaAction): TlaState | null {
-  switch (action.type) {
-    case 'Restart':
-      return raft.restart(state, action.i);
-    case 'Timeout':
-      return raft.timeout(state, action.i);
-    case 'RequestVote':
-      return raft.requestVote(state, action.i, action.j);
-    case 'BecomeLeader':
-      return raft.becomeLeader(state, action.i);
-    case 'ClientRequest':
-      return raft.clientRequest(state, action.i, action.v);
-    case 'AdvanceCommitIndex':
-      return raft.advanceCommitIndex(state, action.i);
-    case 'AppendEntries':
-      return raft.appendEntries(state, action.i, action.j);
-    case 'Receive':
-      return raft.receive(state, action.low, action.high);
-    case 'DuplicateMessage':
-      return raft.duplicateMessage(state, action.low, action.high);
-    case 'DropMessage':
-      return raft.dropMessage(state, action.low, action.high);
-  }
-}
-
 /**
  * Where spec/raft departs from raft.tla on purpose, keeping a commit index that raft.tla
  * lowers (CommitMonotonic: a commit index never decreases):
@@ -295,7 +270,7 @@ export function mapStep(
     const { low, high } = messageWords(source, to, message, raft.bounds.values - 1);
     const type = action.type === 'Duplicate' ? 'DuplicateMessage' : 'DropMessage';
     const tla: TlaAction = { type, low, high };
-    const next = applyTla(raft, from, tla);
+    const next = stepTla(raft, from, tla);
     return next && keyOf(normalise(raft, next)) === target ? { tlaSteps: 1, actions: [tla] } : null;
   }
   const server = 'envelope' in action ? action.envelope.to : action.server;
@@ -325,7 +300,7 @@ function searchSequence(
     const upcoming: typeof level = [];
     for (const { state, actions } of level) {
       for (const tla of candidateActions(raft, state, action, server)) {
-        const next = applyTla(raft, state, tla);
+        const next = stepTla(raft, state, tla);
         if (next === null) continue;
         const normalised = normalise(raft, next);
         const key = keyOf(normalised);

@@ -560,7 +560,7 @@ function staticActions(bounds: TlaBounds): TlaAction[] {
 }
 
 /** One raft.tla action, without the allLogs update that every step shares. */
-function stepTla(raft: TlaRaft, state: TlaState, action: TlaAction): Successor | null {
+export function stepTla(raft: TlaRaft, state: TlaState, action: TlaAction): Successor | null {
   switch (action.type) {
     case 'Restart':
       return raft.restart(state, action.i);
