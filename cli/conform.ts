@@ -14,8 +14,11 @@ import { helpText, parseArgs, type FlagSpec } from './args.js';
 import { mebibyte, readTextFile } from './input.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
-/** The largest trace file read (a 30 s cluster run writes tens of MiB per node). */
-const traceFileLimitBytes = 1024 * mebibyte;
+/**
+ * The largest trace file read: a larger one is refused with one line (exit 2). V8 cannot hold
+ * a string much over 512 MiB, so a higher limit would turn a big file into a crash.
+ */
+const traceFileLimitBytes = 256 * mebibyte;
 const historyFileName = 'history.jsonl';
 
 const flags: readonly FlagSpec[] = [
