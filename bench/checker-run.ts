@@ -5,8 +5,9 @@
 import { breadthFirstSearch } from '../checker/bfs.js';
 import { parallelBreadthFirstSearch } from '../checker/parallel-bfs.js';
 import type { SearchOptions } from '../checker/search.js';
-import { createTwoPhaseModel } from '../spec/calibration/twophase.js';
+import { createTwoPhaseModel } from '../models/calibration/twophase.js';
 import { naiveBreadthFirstSearch } from './naive-bfs.js';
+import { registryModule } from '../models/registry.js';
 
 const memory = () => {
   const usage = process.memoryUsage();
@@ -37,7 +38,7 @@ async function measureOurs(rms: number, workers: number) {
     workers === 1
       ? breadthFirstSearch(createTwoPhaseModel(rms), options)
       : await parallelBreadthFirstSearch(
-          { model: 'twophase', params: { rms }, bug: undefined, workers },
+          { model: { module: registryModule, name: 'twophase' }, params: { rms }, bug: undefined, workers },
           options,
         );
   const seconds = (performance.now() - started) / 1000;

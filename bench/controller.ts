@@ -1,7 +1,8 @@
 /** Controller figures: rebalance calls per second, and the default `controller` check. */
 import { breadthFirstSearch } from '../checker/bfs.js';
 import { resolveParams } from '../checker/params.js';
-import { controllerDefinition, rebalance } from '../spec/controller/index.js';
+import { rebalance } from '../spec/controller/index.js';
+import { controllerDefinition } from '../models/controller/index.js';
 import type { BenchSection } from './sections.js';
 
 /** A fixed, uneven starting assignment: shard s on gid (s * 7) mod (gids + 2), 0 included. */

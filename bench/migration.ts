@@ -5,7 +5,7 @@
 import { breadthFirstSearch } from '../checker/bfs.js';
 import { resolveParams } from '../checker/params.js';
 import { WordReader, WordWriter } from '../checker/words.js';
-import { migrationDefinition } from '../spec/migration/model.js';
+import { migrationDefinition } from '../models/migration/model.js';
 import type { BenchSection } from './sections.js';
 
 async function run(): Promise<void> {

@@ -7,7 +7,7 @@
 import { breadthFirstSearch } from '../checker/bfs.js';
 import { resolveParams } from '../checker/params.js';
 import type { SearchResult } from '../checker/search.js';
-import { raftDefinition } from '../spec/raft/index.js';
+import { raftDefinition } from '../models/raft/index.js';
 import type { BenchSection } from './sections.js';
 
 const tlcSeconds = 190;

@@ -5,9 +5,9 @@
  * target: a simulated minute in at most 3 s). One run each; the machine is shared, so
  * compare modes within one run.
  */
-import { simulationOptions, type FaultMode } from '../impl/sim/cluster/options.js';
-import { runSimulation } from '../impl/sim/cluster/run.js';
-import { shellRuntime } from '../impl/sim/cluster/shell-runtime.js';
+import { simulationOptions, type FaultMode } from '../verify/simulate/options.js';
+import { runSimulation } from '../verify/simulate/run.js';
+import { shellRuntime } from '../verify/simulate/shell-runtime.js';
 import type { BenchSection } from './sections.js';
 
 const simulatedMinuteMs = 60_000;

@@ -6,10 +6,10 @@
  * of the level it builds it keeps the least path key (level-order.ts), so that parent links,
  * and with them counterexamples, do not depend on the order in which batches arrive.
  */
+import { ok as assert } from 'node:assert';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { assert } from '../spec/assert.js';
 import { FingerprintIndex } from './fingerprint-index.js';
-import { resolveModel } from './load-model.js';
+import { loadModelModule } from './load-model.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
 import { LevelOrder, pathKey } from './level-order.js';
 import type { AnyModel } from './model.js';
@@ -32,9 +32,7 @@ const stopCheckStride = 256;
 const headerWords = 6;
 
 const setup = workerData as WorkerSetup;
-// A registered name, or the module path of a model loaded from outside spec/.
-const definition = await resolveModel(setup.model);
-assert(definition !== undefined, `unknown model ${setup.model}`);
+const definition = await loadModelModule(setup.model.module, setup.model.name);
 const model: AnyModel = definition.create(setup.params, setup.bug);
 const port = parentPort!;
 const control = setup.control;

@@ -6,7 +6,7 @@
  * encoding (plain-codec.ts), labels to the action itself (or `Type(arg, ...)`), and the
  * invariant names are read from the model, so nothing is written twice.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import type {
   BugSpec,
   Fairness,

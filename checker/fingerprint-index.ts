@@ -4,7 +4,7 @@
  * lets a worker tell a state of the level being built from an older one, so that a lesser
  * path found later in the level can replace the state's parent (parallel-bfs.ts).
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 
 const initialCapacitySlots = 1 << 16;
 const maximumCapacitySlots = 1 << 30;

@@ -3,7 +3,7 @@
  * probing, doubled when three quarters full. 8 bytes a slot and no objects, where a
  * `Set<string>` of JSON costs hundreds of bytes a state.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 
 const initialCapacitySlots = 1 << 16;
 const maximumCapacitySlots = 1 << 30;

@@ -3,7 +3,7 @@
  * (Tarjan 1972), iterative with an explicit call stack (STYLE rule 7: no recursion), so a
  * path of a million states needs no deep JavaScript stack. Linear in states and edges.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import type { StateGraph } from './graph.js';
 
 export interface Components {

@@ -3,7 +3,7 @@
  * and a table from 64-bit fingerprints to state ids, open addressing with linear probing.
  * No objects per state or per edge: a graph of millions of edges stays a few arrays.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 
 const initialCapacity = 1 << 12;
 const maximumSlots = 1 << 30;

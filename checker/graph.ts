@@ -18,7 +18,7 @@
  * States are identified by the codec's encoding, not the model's view: fairness classes
  * name actors, and a quotient by symmetry would merge classes (TLC warns the same).
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
 import { GrowableInt32, IdTable } from './graph-storage.js';
 import type { AnyModel } from './model.js';

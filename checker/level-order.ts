@@ -10,7 +10,7 @@
  * all workers' sorted lists together. Keys are distinct: one parent and one action give one
  * successor.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 
 /** Actions a state may list at most: the action index is the low part of a key. */
 export const actionSlots = 2 ** 20;

@@ -7,7 +7,7 @@
  * returns to the entry. The cycle is at most (classes enabled at the entry + 1) times the
  * component's size long.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import type { Components } from './graph-scc.js';
 import { unfair, type StateGraph } from './graph.js';
 

@@ -17,7 +17,7 @@
  * Among all candidates the one nearest to the region's entry is reported, so counterexamples
  * are short and do not depend on the order of the search.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import { fairCycle, type ComponentFairness } from './liveness-cycle.js';
 import { stronglyConnectedComponents, type Components } from './graph-scc.js';
 import { buildStateGraph, treePath, unfair, type StateGraph } from './graph.js';

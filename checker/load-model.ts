@@ -7,8 +7,7 @@
  * scoped `tsImport` (a devDependency here), which registers no global loader.
  */
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { findModel } from '../spec/registry.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineModel, type ModelDeclaration, type ParamDeclarations } from './define-model.js';
 import type { ModelDefinition } from './model.js';
 import { UsageError } from './params.js';
@@ -18,11 +17,20 @@ export function isModulePath(name: string): boolean {
   return /[\\/]/.test(name) || /\.(ts|mts|js|mjs)$/.test(name);
 }
 
-/** The registered model of that name, or the model exported by the module at that path. */
-export async function resolveModel(nameOrPath: string): Promise<ModelDefinition | undefined> {
-  const registered = findModel(nameOrPath);
-  if (registered || !isModulePath(nameOrPath)) return registered;
-  return loadModelModule(nameOrPath);
+/**
+ * Where a worker thread finds a model: the module that exports it (the models' registry, or a
+ * user's model module) and, where that module exports several, the model's name.
+ */
+export interface ModelSource {
+  readonly module: string;
+  readonly name?: string;
+}
+
+/** The source a worker loads `definition` from; `registry` exports the registered models. */
+export function modelSource(definition: ModelDefinition, registry: string | undefined): ModelSource {
+  if (definition.modulePath !== undefined) return { module: definition.modulePath };
+  if (registry === undefined) throw new Error(`no registry module to load ${definition.name} from`);
+  return { module: registry, name: definition.name };
 }
 
 type Importer = (specifier: string) => Promise<unknown>;
@@ -50,9 +58,12 @@ function asDefinition(value: unknown): ModelDefinition | undefined {
   return defineModel(value as ModelDeclaration<ParamDeclarations, unknown, unknown>);
 }
 
-/** Imports the module at `path` (relative to the working directory) and takes its model. */
-export async function loadModelModule(path: string): Promise<ModelDefinition> {
-  const absolute = resolve(path);
+/**
+ * Imports the module at `path` (relative to the working directory, or a file URL) and takes
+ * its model: the one called `name` when given (an exported array of definitions counts too).
+ */
+export async function loadModelModule(path: string, name?: string): Promise<ModelDefinition> {
+  const absolute = path.startsWith('file:') ? fileURLToPath(path) : resolve(path);
   const importer: Importer = /\.[mc]?ts$/.test(absolute)
     ? await typeScriptImporter()
     : (specifier) => import(specifier);
@@ -71,6 +82,12 @@ export async function loadModelModule(path: string): Promise<ModelDefinition> {
   // A module compiled as CommonJS (no "type": "module" near it) nests its default export.
   const nested = exports['default'] as { default?: unknown } | undefined;
   if (typeof nested === 'object' && nested !== null) values.push(nested.default);
+  if (name !== undefined) {
+    const listed = values.flatMap((value) => (Array.isArray(value) ? value : [value]));
+    const named = listed.find((value) => asDefinition(value)?.name === name);
+    if (named === undefined) throw new UsageError(`${path} exports no model named ${name}`);
+    return named as ModelDefinition;
+  }
   for (const value of values) {
     const definition = asDefinition(value);
     if (definition) {

@@ -15,8 +15,9 @@
  * State ids are global: local id * workers + worker index, so no worker has to ask another
  * for an id. A counterexample is rebuilt by asking owners for parent links.
  */
+import { ok as assert } from 'node:assert';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { assert } from '../spec/assert.js';
+import type { ModelSource } from './load-model.js';
 import type { Params } from './model.js';
 import type { Path, SearchOptions, SearchResult } from './search.js';
 import {
@@ -30,7 +31,7 @@ import {
 } from './parallel-protocol.js';
 
 export interface ParallelRequest {
-  readonly model: string;
+  readonly model: ModelSource;
   readonly params: Params;
   readonly bug: string | undefined;
   readonly workers: number;

@@ -5,6 +5,7 @@
  * distinct states (for --max-states); then four words per worker, written by that worker:
  * states generated, distinct states, queue length, depth.
  */
+import type { ModelSource } from './load-model.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { Params } from './model.js';
 
@@ -21,7 +22,7 @@ export function controlWords(workerCount: number): number {
 }
 
 export interface WorkerSetup {
-  readonly model: string;
+  readonly model: ModelSource;
   readonly params: Params;
   readonly bug: string | undefined;
   readonly workerIndex: number;

@@ -4,7 +4,7 @@
  * so two equal states encode equally whatever order their keys were created in. Hand-written
  * codecs are several times faster; use this one to start with.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import type { StateCodec } from './model.js';
 import type { WordReader, WordWriter } from './words.js';
 

@@ -4,7 +4,7 @@
  * whether an invariant fails. A trace that does not fit the spec is invalid input, whatever
  * it claims; a violation must be reproduced, never taken from the file.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import { lassoDefect } from './liveness-trace.js';
 import type { AnyModel, ModelDefinition, Params } from './model.js';
 import { resolveParams, UsageError } from './params.js';

@@ -3,6 +3,8 @@
  * Every strategy counts the same distinct states; only BFS (on one or more workers)
  * guarantees a shortest counterexample.
  */
+import { ok as assert } from 'node:assert';
+import { modelSource } from './load-model.js';
 import { breadthFirstSearch } from './bfs.js';
 import { depthFirstSearch } from './dfs.js';
 import type { AnyModel, ModelDefinition, Params } from './model.js';
@@ -10,13 +12,14 @@ import { parallelBreadthFirstSearch } from './parallel-bfs.js';
 import type { Path, SearchOptions, SearchResult } from './search.js';
 import { searchOnThread } from './search-thread.js';
 import { simulate } from './simulate.js';
-import { assert } from '../spec/assert.js';
 
 export type Strategy = 'bfs' | 'dfs' | 'random';
 export const strategies: readonly Strategy[] = ['bfs', 'dfs', 'random'];
 
 export interface CheckRequest {
   readonly definition: ModelDefinition;
+  /** The module that exports the registered models, where worker threads load them from. */
+  readonly registry?: string;
   /** The model, when the caller built it already (to validate parameters before printing). */
   readonly model?: AnyModel;
   readonly params: Params;
@@ -103,8 +106,7 @@ function searchWith(
       if (request.workers <= 1) return breadthFirstSearch(model, request.search);
       return parallelBreadthFirstSearch(
         {
-          // A model outside the registry travels as its module path (load-model.ts).
-          model: request.definition.modulePath ?? request.definition.name,
+          model: modelSource(request.definition, request.registry),
           params: request.params,
           bug: request.bug,
           workers: request.workers,
@@ -134,7 +136,7 @@ function searchOnItsThread(
   assert(stopFlag.buffer instanceof SharedArrayBuffer, 'a stop flag must be shared memory');
   return searchOnThread(
     {
-      model: request.definition.modulePath ?? request.definition.name,
+      model: modelSource(request.definition, request.registry),
       params: request.params,
       bug: request.bug,
       strategy: request.strategy,

@@ -4,9 +4,9 @@
  * limit and its result (counts so far, any violation) comes back as usual. See
  * search-thread.ts for the other side.
  */
+import { ok as assert } from 'node:assert';
 import { parentPort, workerData } from 'node:worker_threads';
-import { assert } from '../spec/assert.js';
-import { resolveModel } from './load-model.js';
+import { loadModelModule } from './load-model.js';
 import { breadthFirstSearch } from './bfs.js';
 import { depthFirstSearch } from './dfs.js';
 import type { AnyModel } from './model.js';
@@ -15,9 +15,7 @@ import type { ThreadMessage, ThreadSetup } from './search-thread.js';
 import { simulate } from './simulate.js';
 
 const setup = workerData as ThreadSetup;
-// A registered name, or the module path of a model loaded from outside spec/.
-const definition = await resolveModel(setup.model);
-assert(definition !== undefined, `no model named ${setup.model}`);
+const definition = await loadModelModule(setup.model.module, setup.model.name);
 const model = definition.create(setup.params, setup.bug);
 // The invariants a --continue run has already reported are set aside (run.ts does the same
 // in-process).

@@ -5,11 +5,12 @@
  * search returns what it found so far.
  */
 import { Worker } from 'node:worker_threads';
+import type { ModelSource } from './load-model.js';
 import type { Params } from './model.js';
 import type { Progress, SearchOptions, SearchResult } from './search.js';
 
 export interface ThreadSetup {
-  readonly model: string;
+  readonly model: ModelSource;
   readonly params: Params;
   readonly bug: string | undefined;
   readonly strategy: 'bfs' | 'dfs' | 'random';

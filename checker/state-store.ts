@@ -6,7 +6,7 @@
  * by re-execution. `StateQueue` holds encoded states back to back in one Int32Array, read by
  * an index (never `shift()`), so a BFS level of a million states is one allocation.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import type { Path } from './search.js';
 import type { WordWriter } from './words.js';
 

@@ -4,7 +4,7 @@
  * of those ids are one state to the checker. A model's `writeView` writes the least of the
  * encodings of the state under each permutation, so all images share one fingerprint.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import { WordWriter } from './words.js';
 
 /** Bounds the n! encodings a view costs. */

@@ -7,7 +7,7 @@
  * actions enabled at that point). Each state is recorded as ITF-encoded variables so that
  * replay can confirm that the spec still produces exactly what was recorded.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import { itfToText, itfTrace, toItfValue, type ItfTrace, type ItfValue } from './itf.js';
 import { children, differences, formatDifference, maximumDifferences } from './itf-diff.js';
 import type { AnyModel, Params } from './model.js';

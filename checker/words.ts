@@ -2,7 +2,7 @@
  * Growable buffers of 32-bit words: how states are encoded for fingerprinting and for the
  * compact frontier. Writing to a reused buffer allocates nothing in the checker's hot loop.
  */
-import { assert } from '../spec/assert.js';
+import { ok as assert } from 'node:assert';
 
 const initialCapacityWords = 64;
 

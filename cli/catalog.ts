@@ -1,7 +1,7 @@
 /** `shardkv models` and `shardkv bugs`: what can be checked, and the known bugs. */
 import { UsageError } from '../checker/params.js';
 import { describeParams } from '../checker/params.js';
-import { modelDefinitions } from '../spec/registry.js';
+import { modelDefinitions } from '../models/registry.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
 import { exitOk, type Io } from './io.js';
 

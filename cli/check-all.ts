@@ -1,7 +1,7 @@
 /** `shardkv check-all` (npm start): the default bounded check of every model, as a table. */
 import { resolveParams, UsageError } from '../checker/params.js';
 import { runCheck } from '../checker/run.js';
-import { modelDefinitions } from '../spec/registry.js';
+import { modelDefinitions } from '../models/registry.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
 import { describeBounds, round } from './check.js';
 import { exitOk, exitProblem, type Io } from './io.js';

@@ -10,8 +10,8 @@ import {
   formatTrace,
   type TraceIdentity,
 } from '../checker/trace.js';
-import { resolveModel } from '../checker/load-model.js';
-import { modelDefinitions } from '../spec/registry.js';
+import { isModulePath, loadModelModule } from '../checker/load-model.js';
+import { findModel, modelDefinitions, registryModule } from '../models/registry.js';
 import { livenessLine, livenessSummary, runLivenessPass, type LivenessOutcome } from './check-liveness.js';
 import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
 import { catchInterrupt, exitInterrupted, type Interrupt } from './interrupt.js';
@@ -149,7 +149,7 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
     }
     throw new UsageError('check needs a MODEL (see `shardkv models`)');
   }
-  const definition = await resolveModel(name);
+  const definition = findModel(name) ?? (isModulePath(name) ? await loadModelModule(name) : undefined);
   if (!definition) {
     const known = modelDefinitions.map((candidate) => candidate.name).join(', ');
     throw new UsageError(`unknown model '${name}' (known: ${known})`);
@@ -246,6 +246,7 @@ function checkRequest(
   const { maxStates, timeLimitSeconds, walks, walkLength } = settings;
   return {
     definition: settings.definition,
+    registry: registryModule,
     model,
     params: settings.params,
     bug: settings.bug,

@@ -7,9 +7,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../checker/params.js';
-import { conform, type ConformResult } from '../conform/conform.js';
-import { divergenceLines, MalformedTraceError } from '../conform/divergence.js';
-import type { TraceFiles } from '../conform/load.js';
+import { conform, type ConformResult } from '../verify/conform/conform.js';
+import { divergenceLines, MalformedTraceError } from '../verify/conform/divergence.js';
+import type { TraceFiles } from '../verify/conform/load.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
 import { mebibyte, readTextFile } from './input.js';
 import { exitOk, exitProblem, type Io } from './io.js';

@@ -7,7 +7,7 @@ import type { ModelDefinition } from '../checker/model.js';
 import type { Trace } from '../checker/trace.js';
 import {
   replayInRuntime, type RuntimeReplayOutcome, type RuntimeStepReport,
-} from '../impl/sim/replay/runtime-replay.js';
+} from '../verify/replay/runtime-replay.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
 function stepLine(report: RuntimeStepReport): string {

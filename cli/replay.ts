@@ -4,7 +4,7 @@ import { diagramSteps, renderMermaid, type DiagramStep } from '../checker/diagra
 import { parseTrace, replayTrace, type ReplayOutcome } from '../checker/replay.js';
 import { renderTraceHtml } from '../checker/trace-html.js';
 import { loadModelModule } from '../checker/load-model.js';
-import { findModel } from '../spec/registry.js';
+import { findModel } from '../models/registry.js';
 import type { ModelDefinition } from '../checker/model.js';
 import { rewriteTrace } from '../checker/rewrite-trace.js';
 import type { Trace } from '../checker/trace.js';

@@ -7,12 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../checker/params.js';
 import { BufferedTraceFile } from '../impl/process/trace-file.js';
-import { serverBugsFor, simulatorBugNames } from '../impl/sim/cluster/bugs.js';
+import { serverBugsFor, simulatorBugNames } from '../verify/simulate/bugs.js';
 import {
   defaultOptions, faultModes, simulationOptions, type FaultMode, type SimulationOptions,
-} from '../impl/sim/cluster/options.js';
-import { failureLines, rerunCommand, runRecord, summaryLine } from '../impl/sim/cluster/report.js';
-import { runSimulation, type SimulationResult } from '../impl/sim/cluster/run.js';
+} from '../verify/simulate/options.js';
+import { failureLines, rerunCommand, runRecord, summaryLine } from '../verify/simulate/report.js';
+import { runSimulation, type SimulationResult } from '../verify/simulate/run.js';
 import { helpText, integerFlag, parseArgs, type FlagSpec, type ParsedArgs } from './args.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
@@ -138,7 +138,7 @@ const progressIntervalSeconds = 5;
 
 async function simulateSeeds(settings: Settings, io: Io): Promise<number> {
   const { seeds: [first, last], json } = settings;
-  const { shellRuntime } = await import('../impl/sim/cluster/shell-runtime.js');
+  const { shellRuntime } = await import('../verify/simulate/shell-runtime.js');
   const started = performance.now();
   let lastProgress = started;
   const records: Record<string, unknown>[] = [];

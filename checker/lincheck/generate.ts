@@ -6,7 +6,7 @@
  * other operations run, or never. The schedule comes from `choose`, so a seeded generator and
  * fast-check's shrinking arrays both drive it.
  */
-import { assert } from '../../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import type { HistoryOperation } from './history.js';
 
 export interface GenerateOptions {

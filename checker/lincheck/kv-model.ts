@@ -7,7 +7,7 @@
  * so `step`, `equal` and `hash` are O(1) except a get's comparison with its output, and the
  * memoisation cache stores numbers.
  */
-import { assert } from '../../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import type { HistoryOperation } from './history.js';
 import type { Operation, Partition, SequentialModel } from './model.js';
 import { ValueTree } from './value-tree.js';

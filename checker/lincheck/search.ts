@@ -19,7 +19,7 @@
  *
  * Every loop is bounded by the finite number of (set, state) configurations, and a deadline.
  */
-import { assert } from '../../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import type { Operation, SequentialModel } from './model.js';
 import { SeenSet } from './seen-set.js';
 

@@ -8,7 +8,7 @@
  * states different, which costs the memoisation a hit, never correctness. A get compares the
  * node's spelling with its output exactly, without building the string.
  */
-import { assert } from '../../spec/assert.js';
+import { ok as assert } from 'node:assert';
 import type { StringTable } from './kv-model.js';
 
 const nodesMax = 1 << 30;

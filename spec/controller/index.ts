@@ -8,5 +8,3 @@ export * from './plan.js';
 export * from './rebalance.js';
 export * from './operations.js';
 export * from './state-machine.js';
-export * from './invariants.js';
-export * from './model.js';

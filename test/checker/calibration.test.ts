@@ -6,8 +6,9 @@ import { breadthFirstSearch } from '../../checker/bfs.js';
 import { depthFirstSearch } from '../../checker/dfs.js';
 import { parallelBreadthFirstSearch } from '../../checker/parallel-bfs.js';
 import { executePath } from '../../checker/trace.js';
-import { createDieHardModel } from '../../spec/calibration/diehard.js';
-import { createTwoPhaseModel } from '../../spec/calibration/twophase.js';
+import { createDieHardModel } from '../../models/calibration/diehard.js';
+import { createTwoPhaseModel } from '../../models/calibration/twophase.js';
+import { registryModule } from '../../models/registry.js';
 
 // Independent: TLC finds 16 distinct states in DieHard.tla, and 6 steps is the puzzle's answer
 // (a hand count: fill the big jug, pour, empty the small one, pour, fill the big, pour).
@@ -26,7 +27,7 @@ test('DieHard: 16 distinct states; the shortest violation of NotSolved has 6 ste
 });
 
 test('DieHard with 2 workers: same shortest length, same count with --continue', async () => {
-  const request = { model: 'diehard', params: {}, bug: undefined, workers: 2 };
+  const request = { model: { module: registryModule, name: 'diehard' }, params: {}, bug: undefined, workers: 2 };
   const first = await parallelBreadthFirstSearch(request, {});
   assert.is(first.invariant, 'NotSolved');
   assert.is(first.path?.actionIndexes.length, 6);
@@ -51,7 +52,7 @@ for (const [rms, distinct] of twoPhaseCounts) {
     assert.is(bfs.distinctStates, distinct);
     assert.is(depthFirstSearch(model).distinctStates, distinct);
     const parallel = await parallelBreadthFirstSearch(
-      { model: 'twophase', params: { rms }, bug: undefined, workers: 2 },
+      { model: { module: registryModule, name: 'twophase' }, params: { rms }, bug: undefined, workers: 2 },
       {},
     );
     assert.is(parallel.result, 'ok');
@@ -67,7 +68,7 @@ test('TwoPhase with 7 RMs: 296448 distinct states, 2744706 generated (1 and 2 wo
   assert.is(bfs.distinctStates, 296448);
   assert.is(bfs.statesGenerated, 2744706);
   const parallel = await parallelBreadthFirstSearch(
-    { model: 'twophase', params: { rms: 7 }, bug: undefined, workers: 2 },
+    { model: { module: registryModule, name: 'twophase' }, params: { rms: 7 }, bug: undefined, workers: 2 },
     {},
   );
   assert.is(parallel.distinctStates, 296448);

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { table } from '../../cli/check-all.js';
 import { describeBounds, writeViolation } from '../../cli/check.js';
 import { resolveParams } from '../../checker/params.js';
-import { findModel } from '../../spec/registry.js';
+import { findModel } from '../../models/registry.js';
 import { runChild, runCli, spawnChild } from '../helpers/cli.js';
 import { scratchDirectory } from '../helpers/scratch.js';
 

@@ -11,7 +11,7 @@ import type { AnyModel } from '../../checker/model.js';
 import { resolveParams } from '../../checker/params.js';
 import { stateVariables } from '../../checker/trace.js';
 import { WordReader, WordWriter } from '../../checker/words.js';
-import { findModel, modelDefinitions } from '../../spec/registry.js';
+import { findModel, modelDefinitions } from '../../models/registry.js';
 
 const wordsOf = (model: AnyModel, state: unknown) => {
   const out = new WordWriter();

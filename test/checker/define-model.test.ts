@@ -19,8 +19,8 @@ import { loadModelModule } from '../../checker/load-model.js';
 import { resolveParams } from '../../checker/params.js';
 import { breadthFirstSearch } from '../../checker/bfs.js';
 import { WordReader, WordWriter } from '../../checker/words.js';
-import { dieHardDefinition } from '../../spec/calibration/diehard.js';
-import { twoPhaseDefinition } from '../../spec/calibration/twophase.js';
+import { dieHardDefinition } from '../../models/calibration/diehard.js';
+import { twoPhaseDefinition } from '../../models/calibration/twophase.js';
 
 const seen: unknown[] = [];
 const probe = defineModel({

@@ -11,7 +11,7 @@ import { checkLiveness } from '../../checker/liveness.js';
 import type { AnyModel, Params } from '../../checker/model.js';
 import { replayTrace } from '../../checker/replay.js';
 import type { Trace } from '../../checker/trace.js';
-import { createTwoPhaseModel } from '../../spec/calibration/twophase.js';
+import { createTwoPhaseModel } from '../../models/calibration/twophase.js';
 import { runCli } from '../helpers/cli.js';
 import { crossingDefinition, mailboxDefinition, recoveryDefinition } from './liveness-models.js';
 

@@ -9,7 +9,7 @@ import { violatedInvariant } from '../../checker/search.js';
 import { simulate } from '../../checker/simulate.js';
 import { plainCodec } from '../../checker/plain-codec.js';
 import { executePath } from '../../checker/trace.js';
-import { raftDefinition } from '../../spec/raft/index.js';
+import { raftDefinition } from '../../models/raft/index.js';
 
 test('default simulation (1000 walks of 100 steps, seed 1) finds forget-vote-on-restart', () => {
   const bug = 'forget-vote-on-restart';

@@ -8,7 +8,7 @@ import {
   initialState,
   step,
   type TwoPhaseState,
-} from '../../spec/calibration/twophase.js';
+} from '../../models/calibration/twophase.js';
 
 test('TMCommit needs every RM prepared; TMAbort only from init', () => {
   let state = initialState(2);

@@ -8,7 +8,7 @@ import { breadthFirstSearch } from '../../checker/bfs.js';
 import type { AnyModel } from '../../checker/model.js';
 import { resolveParams } from '../../checker/params.js';
 import { executePath } from '../../checker/trace.js';
-import { migrationDefinition } from '../../spec/migration/model.js';
+import { migrationDefinition } from '../../models/migration/model.js';
 import { runCli } from '../helpers/cli.js';
 
 const witnesses: Readonly<Record<string, string>> = {

@@ -9,7 +9,7 @@ import type { Params } from '../../checker/model.js';
 import { resolveParams } from '../../checker/params.js';
 import { parallelBreadthFirstSearch } from '../../checker/parallel-bfs.js';
 import type { SearchOptions, SearchResult } from '../../checker/search.js';
-import { findModel } from '../../spec/registry.js';
+import { findModel, registryModule } from '../../models/registry.js';
 
 async function bothWays(
   name: string,
@@ -20,7 +20,7 @@ async function bothWays(
   const definition = findModel(name)!;
   const params: Params = resolveParams(definition, bug, given);
   const one = breadthFirstSearch(definition.create(params, bug), options);
-  const request = { model: name, params, bug, workers: 2 };
+  const request = { model: { module: registryModule, name }, params, bug, workers: 2 };
   const two = await parallelBreadthFirstSearch(request, options);
   return [one, two];
 }

@@ -2,8 +2,8 @@
 // first fails along the merge by Lamport clock, and a clean merge passing.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkGlobalInvariants } from '../../conform/global-invariants.js';
-import type { Observation } from '../../conform/observation.js';
+import { checkGlobalInvariants } from '../../verify/conform/global-invariants.js';
+import type { Observation } from '../../verify/conform/observation.js';
 
 const served = (node: string, lamport: number, gid: number, appliedIndex: number,
   shards: number[], epochs: (number | null)[] = [null, null]): Observation =>

@@ -4,9 +4,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { simulationOptions, type SimulationOptions } from '../../impl/sim/cluster/options.js';
-import { runSimulation, type SimulationResult } from '../../impl/sim/cluster/run.js';
-import { shellRuntime } from '../../impl/sim/cluster/shell-runtime.js';
+import { simulationOptions, type SimulationOptions } from '../../verify/simulate/options.js';
+import { runSimulation, type SimulationResult } from '../../verify/simulate/run.js';
+import { shellRuntime } from '../../verify/simulate/shell-runtime.js';
 import { scratchDirectory } from '../helpers/scratch.js';
 
 export interface TracedRun {

@@ -8,18 +8,17 @@ import { resolveParams } from '../../checker/params.js';
 import { parseTrace, replayTrace } from '../../checker/replay.js';
 import { executePath } from '../../checker/trace.js';
 import { WordReader, WordWriter } from '../../checker/words.js';
+import { initialConfig, noControllerBugs } from '../../spec/controller/index.js';
 import {
   controllerActions,
   controllerDefinition,
-  label,
   createControllerModel,
-  initialConfig,
+  label,
   stepController,
   summarizeRebalance,
-  noControllerBugs,
   type ControllerModelState,
-} from '../../spec/controller/index.js';
-import { findModel } from '../../spec/registry.js';
+} from '../../models/controller/index.js';
+import { findModel } from '../../models/registry.js';
 
 const model = (gids: number, shards: number, ops: number, moves: number) =>
   createControllerModel({ gids, shards, ops, moves });

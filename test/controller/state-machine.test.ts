@@ -1,21 +1,8 @@
 // The controller's replicated state machine: configurations, Query, sessions (issue 4).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  applyControllerCommand,
-  applyOperation,
-  canonicalOperation,
-  copyConfigs,
-  freezeConfig,
-  initialControllerState,
-  keepsFrozenHistory,
-  keepsHistory,
-  latestConfig,
-  queryConfig,
-  type ClientCommand,
-  type ControllerCommandResult,
-  type ControllerState,
-} from '../../spec/controller/index.js';
+import { applyControllerCommand, applyOperation, canonicalOperation, initialControllerState, latestConfig, queryConfig, type ClientCommand, type ControllerCommandResult, type ControllerState } from '../../spec/controller/index.js';
+import { copyConfigs, freezeConfig, keepsFrozenHistory, keepsHistory } from '../../models/controller/index.js';
 
 function run(requests: readonly ClientCommand[], shardCount = 10) {
   let state = initialControllerState(shardCount);

@@ -46,15 +46,16 @@ test('checker/ touches no network, disk, child process or unseeded randomness', 
 });
 
 test('the node shell, the clerk, the simulated adapters and the WAL read no real clock, timer or entropy', () => {
-  const files = ['impl/io', 'impl/wal', 'impl/sim', 'impl/node', 'impl/clerk', 'impl/trace']
+  const files = ['impl/io', 'impl/wal', 'impl/sim', 'impl/node', 'impl/clerk', 'impl/trace',
+    'verify/simulate', 'verify/replay']
     .flatMap(sourceFiles)
     .concat(['impl/random/seeded-random.ts', 'impl/random/splitmix64.ts']);
   assert.ok(files.length > 15, `found only ${files.length} files`);
   assert.equal(offences(files, [network, disk, processes, unseeded, clock, timers]), []);
 });
 
-test('conform/ touches no network, disk, child process, clock or randomness', () => {
-  const files = sourceFiles('conform');
+test('verify/conform touches no network, disk, child process, clock or randomness', () => {
+  const files = sourceFiles('verify/conform');
   assert.ok(files.length > 5, `found only ${files.length} conform files`);
   assert.equal(offences(files, [network, disk, processes, unseeded, clock, timers]), []);
 });

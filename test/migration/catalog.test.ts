@@ -12,7 +12,7 @@ import type { AnyModel } from '../../checker/model.js';
 import { resolveParams } from '../../checker/params.js';
 import { parseTrace, replayTrace } from '../../checker/replay.js';
 import { bugContext, migrationBugNames } from '../../spec/migration/bugs.js';
-import { migrationDefinition } from '../../spec/migration/model.js';
+import { migrationDefinition } from '../../models/migration/model.js';
 
 /** Per bug, per invariant its entry names: the length of the shortest violation. */
 const shortest: Record<string, Record<string, number>> = {

@@ -4,8 +4,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { breadthFirstSearch } from '../../checker/bfs.js';
 import { WordReader, WordWriter } from '../../checker/words.js';
-import { createMigrationModel } from '../../spec/migration/model.js';
-import type { MigrationBounds } from '../../spec/migration/model-state.js';
+import { createMigrationModel } from '../../models/migration/model.js';
+import type { MigrationBounds } from '../../models/migration/model-state.js';
 
 const small: MigrationBounds = {
   groups: 2, shards: 2, clients: 1, ops: 1, maxReconfigs: 1, maxCrashes: 1, maxDuplicates: 1,

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { breadthFirstSearch } from '../../checker/bfs.js';
 import { resolveParams } from '../../checker/params.js';
 import { parseTrace, replayTrace } from '../../checker/replay.js';
-import { raftDefinition } from '../../spec/raft/index.js';
+import { raftDefinition } from '../../models/raft/index.js';
 
 const traces = join(import.meta.dirname, '..', '..', 'traces', 'raft');
 

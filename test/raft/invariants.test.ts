@@ -2,10 +2,10 @@
 // accepts the initial state.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { defaultRaftBounds } from '../../spec/raft/index.js';
-import { raftInvariants } from '../../spec/raft/invariants.js';
-import { commandAt, type ModelNode, type RaftModelState } from '../../spec/raft/model-state.js';
-import { initialModelState, recordHistory } from '../../spec/raft/model.js';
+import { defaultRaftBounds } from '../../models/raft/index.js';
+import { raftInvariants } from '../../models/raft/invariants.js';
+import { commandAt, type ModelNode, type RaftModelState } from '../../models/raft/model-state.js';
+import { initialModelState, recordHistory } from '../../models/raft/model.js';
 import type { Entry } from '../../spec/raft/types.js';
 
 const initial = initialModelState(defaultRaftBounds);

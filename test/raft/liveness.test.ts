@@ -6,15 +6,15 @@ import * as assert from 'uvu/assert';
 import { checkLiveness } from '../../checker/liveness.js';
 import type { AnyModel, Model } from '../../checker/model.js';
 import { resolveParams, UsageError } from '../../checker/params.js';
-import { livenessBudgets, livenessRaftBounds, raftDefinition } from '../../spec/raft/index.js';
+import { livenessBudgets, livenessRaftBounds, raftDefinition } from '../../models/raft/index.js';
 import {
   createRaftLivenessModel,
   leaderOfHighestTerm,
   loneTimeout,
   type LivenessState,
-} from '../../spec/raft/liveness.js';
-import type { RaftBounds } from '../../spec/raft/model-state.js';
-import type { RaftAction } from '../../spec/raft/model.js';
+} from '../../models/raft/liveness.js';
+import type { RaftBounds } from '../../models/raft/model-state.js';
+import type { RaftAction } from '../../models/raft/model.js';
 
 const small: RaftBounds = {
   servers: 3,

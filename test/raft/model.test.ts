@@ -6,9 +6,9 @@ import { breadthFirstSearch } from '../../checker/bfs.js';
 import type { Model } from '../../checker/model.js';
 import { resolveParams } from '../../checker/params.js';
 import { WordReader, WordWriter } from '../../checker/words.js';
-import { raftCodec, renameServers, writeRaftView } from '../../spec/raft/codec.js';
-import { deepRaftBounds, defaultRaftBounds, raftDefinition } from '../../spec/raft/index.js';
-import type { RaftBounds, RaftModelState } from '../../spec/raft/model-state.js';
+import { raftCodec, renameServers, writeRaftView } from '../../models/raft/codec.js';
+import { deepRaftBounds, defaultRaftBounds, raftDefinition } from '../../models/raft/index.js';
+import type { RaftBounds, RaftModelState } from '../../models/raft/model-state.js';
 import type { RaftOptions } from '../../spec/raft/types.js';
 import {
   createRaftModel,
@@ -16,7 +16,7 @@ import {
   stepModel,
   withinRaftBounds,
   type RaftAction,
-} from '../../spec/raft/model.js';
+} from '../../models/raft/model.js';
 
 const small: RaftBounds = {
   servers: 3,

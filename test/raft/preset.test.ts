@@ -4,8 +4,8 @@ import * as assert from 'uvu/assert';
 import { breadthFirstSearch } from '../../checker/bfs.js';
 import { resolveParams } from '../../checker/params.js';
 import { buildTrace } from '../../checker/trace.js';
-import { raftDefinition } from '../../spec/raft/index.js';
-import { createTlaModel } from '../../spec/raft/tla-preset.js';
+import { raftDefinition } from '../../models/raft/index.js';
+import { createTlaModel } from '../../models/raft/tla-preset.js';
 import {
   appendEntry,
   dropLastEntry,
@@ -15,7 +15,7 @@ import {
   logLength,
   withMessage,
   withoutMessage,
-} from '../../spec/raft/tla-state.js';
+} from '../../models/raft/tla-state.js';
 
 const bounds = (servers: number) => ({ servers, values: 1, maxTerm: 2, maxLog: 1, maxMsgs: 1 });
 

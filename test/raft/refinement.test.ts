@@ -7,11 +7,11 @@ import * as assert from 'uvu/assert';
 import { breadthFirstSearch } from '../../checker/bfs.js';
 import type { AnyModel } from '../../checker/model.js';
 import { WordWriter } from '../../checker/words.js';
-import type { ModelEnvelope, RaftBounds, RaftModelState } from '../../spec/raft/model-state.js';
-import { createRaftModel, raftLabel, type RaftAction } from '../../spec/raft/model.js';
-import { createRefinementModel } from '../../spec/raft/refinement-model.js';
-import { mapStep, tlaRaftFor, type StepMapping } from '../../spec/raft/refinement.js';
-import { tlaLabel } from '../../spec/raft/tla-preset.js';
+import type { ModelEnvelope, RaftBounds, RaftModelState } from '../../models/raft/model-state.js';
+import { createRaftModel, raftLabel, type RaftAction } from '../../models/raft/model.js';
+import { createRefinementModel } from '../../models/raft/refinement-model.js';
+import { mapStep, tlaRaftFor, type StepMapping } from '../../models/raft/refinement.js';
+import { tlaLabel } from '../../models/raft/tla-preset.js';
 import { runCli } from '../helpers/cli.js';
 
 const tiny: RaftBounds = {

@@ -18,8 +18,8 @@
  * effects printed), and the invariants are checked after it.
  */
 import { assert } from '../../spec/assert.js';
-import { raftBugSwitches } from '../../spec/raft/index.js';
-import { raftInvariants } from '../../spec/raft/invariants.js';
+import { raftBugSwitches } from '../../models/raft/index.js';
+import { raftInvariants } from '../../models/raft/invariants.js';
 import type {
   ModelData,
   ModelEnvelope,
@@ -27,8 +27,8 @@ import type {
   ModelNode,
   RaftBounds,
   RaftModelState,
-} from '../../spec/raft/model-state.js';
-import { initialModelState, raftLabel, stepModel, type RaftAction } from '../../spec/raft/model.js';
+} from '../../models/raft/model-state.js';
+import { initialModelState, raftLabel, stepModel, type RaftAction } from '../../models/raft/model.js';
 import type { Effect, Entry, RaftOptions, Snapshot } from '../../spec/raft/types.js';
 
 const wideBounds = {

@@ -2,7 +2,7 @@
 // preset's 2,379,781 states all pass them, which alone would not show that any can fail.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTlaModel } from '../../spec/raft/tla-preset.js';
+import { createTlaModel } from '../../models/raft/tla-preset.js';
 import {
   appendEntry,
   commitIndexOffset,
@@ -13,7 +13,7 @@ import {
   stride,
   termOffset,
   type TlaState,
-} from '../../spec/raft/tla-state.js';
+} from '../../models/raft/tla-state.js';
 
 const model = createTlaModel({ servers: 3, values: 2, maxTerm: 2, maxLog: 2, maxMsgs: 1 });
 const initial = model.initialStates()[0]!;

@@ -4,8 +4,8 @@ import { parseTrace } from '../../checker/replay.js';
 import type { Trace } from '../../checker/trace.js';
 import {
   replayInRuntime, type RuntimeReplayOutcome,
-} from '../../impl/sim/replay/runtime-replay.js';
-import { findModel } from '../../spec/registry.js';
+} from '../../verify/replay/runtime-replay.js';
+import { findModel } from '../../models/registry.js';
 
 export function keptTrace(model: string, bug: string): Trace {
   return parseTrace(readFileSync(`traces/${model}/${bug}.trace.json`, 'utf8'));

@@ -2,7 +2,7 @@
 // not schedule. A timer runs only when fired by name, a frame moves only when delivered.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ReplayCluster } from '../../impl/sim/replay/replay-cluster.js';
+import { ReplayCluster } from '../../verify/replay/replay-cluster.js';
 
 const names = ['g1-0', 'g1-1', 'g1-2'];
 

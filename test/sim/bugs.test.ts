@@ -6,9 +6,9 @@
 // so the bug is the cause.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { simulationOptions } from '../../impl/sim/cluster/options.js';
-import { runSimulation } from '../../impl/sim/cluster/run.js';
-import { shellRuntime } from '../../impl/sim/cluster/shell-runtime.js';
+import { simulationOptions } from '../../verify/simulate/options.js';
+import { runSimulation } from '../../verify/simulate/run.js';
+import { shellRuntime } from '../../verify/simulate/shell-runtime.js';
 
 const cases: readonly { bug: string; seed: number; invariant: string; detail: RegExp }[] = [
   { bug: 'skip-freeze', seed: 1, invariant: 'AtMostOneServer', detail: /is served by groups/ },

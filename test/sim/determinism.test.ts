@@ -2,9 +2,9 @@
 // promise); the event log is what shows it. A short run keeps this test fast.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { simulationOptions } from '../../impl/sim/cluster/options.js';
-import { runSimulation } from '../../impl/sim/cluster/run.js';
-import { shellRuntime } from '../../impl/sim/cluster/shell-runtime.js';
+import { simulationOptions } from '../../verify/simulate/options.js';
+import { runSimulation } from '../../verify/simulate/run.js';
+import { shellRuntime } from '../../verify/simulate/shell-runtime.js';
 
 const steps = 4_000;
 

@@ -6,8 +6,8 @@ import * as assert from 'uvu/assert';
 import { initialControllerState } from '../../spec/controller/state-machine.js';
 import type { Config } from '../../spec/controller/types.js';
 import { emptyGroup, withShard, type GroupState } from '../../spec/group/index.js';
-import { serverBugsFor, simulatorBugNames } from '../../impl/sim/cluster/bugs.js';
-import { checkSettled } from '../../impl/sim/cluster/liveness-checks.js';
+import { serverBugsFor, simulatorBugNames } from '../../verify/simulate/bugs.js';
+import { checkSettled } from '../../verify/simulate/liveness-checks.js';
 
 const shardCount = 4;
 

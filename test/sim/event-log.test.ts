@@ -1,7 +1,7 @@
 // The simulator's event log: a digest over every line, the last lines for a failure report.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bytesDigest, EventLog, tailLinesMax } from '../../impl/sim/cluster/event-log.js';
+import { bytesDigest, EventLog, tailLinesMax } from '../../verify/simulate/event-log.js';
 
 test('the digest covers every line and its order; the tail keeps the last lines in order', () => {
   const first = new EventLog(true);

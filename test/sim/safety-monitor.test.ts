@@ -8,7 +8,7 @@ import { emptyGroup, withShard, type GroupState } from '../../spec/group/index.j
 import { initialNode } from '../../spec/raft/node.js';
 import type { Entry, RaftNode } from '../../spec/raft/types.js';
 import type { ServerView } from '../../impl/node/api.js';
-import { SafetyMonitor } from '../../impl/sim/cluster/safety-monitor.js';
+import { SafetyMonitor } from '../../verify/simulate/safety-monitor.js';
 
 function raft(
   role: RaftNode<unknown, unknown>['role'],

@@ -6,8 +6,8 @@ import { lincheckText } from '../../checker/lincheck/index.js';
 import { parseHistory } from '../../checker/lincheck/history.js';
 import { emptyGroup, withShard, type GroupState } from '../../spec/group/index.js';
 import { BTreeMap } from '../../spec/group/btree-map.js';
-import { HistoryRecorder } from '../../impl/sim/cluster/history.js';
-import { checkWrites, finalValues, writeToken } from '../../impl/sim/cluster/write-checks.js';
+import { HistoryRecorder } from '../../verify/simulate/history.js';
+import { checkWrites, finalValues, writeToken } from '../../verify/simulate/write-checks.js';
 
 test('the history gives every call and return its own tick; unfinished operations are unknown',
   () => {

@@ -1,0 +1,403 @@
+/**
+ * The `migration` model's actions: one per atomic step of an actor or of the environment.
+ *
+ * Labels name shards, gids and clients by number: `Freeze(shard 1)`, `Join(gid 2)`,
+ * `ClientRequest(client 0)`, as the printed states do (printing.ts).
+ *
+ * - Admin: Join(g), Leave(g), Move(s, g) record one configuration each (the controller state
+ *   machine's operations), within max-reconfigs. The last group may leave, as in the MIT lab:
+ *   its shards become unassigned and stay frozen at it until a later configuration assigns
+ *   them.
+ * - Driver: PlanNext (the controller's `plan` command), Freeze(s) / Install(s) / Delete(s)
+ *   (the driver sends the shard's command for the step it believes is next; the group applies
+ *   it; the reply reaches the driver or is lost; the network may keep a copy to deliver late),
+ *   RecoverShard(s), Publish (the controller's `publish`), and CrashDriver (its volatile
+ *   beliefs are lost; it restarts at once: a slow restart is the same as a driver that does
+ *   nothing for a while). EarlyDelete(s) exists only with the delete-before-receipt bug: the
+ *   second command driverSends returns.
+ * - Clients: ClientRequest(c) to the owner in the configuration the client believes in (the
+ *   reply may be lost; a copy may be kept), ClientQuery(c) to learn the latest recorded one
+ *   (published or not: CONTRACT's `ctl query`), ReuseSeq(c), within max-reuses: the client
+ *   replaces its outstanding request by another under the same seq.
+ * - Network: Deliver(i) delivers a kept copy late; its reply reaches the sender, who takes it
+ *   only if it answers what the sender is waiting for.
+ * Losing a request is not an action: it is the same as not sending it yet.
+ */
+import {
+  applyControllerCommand,
+  applyOperation,
+  type ControllerCommand,
+  type ControllerOperation,
+} from '../../spec/controller/state-machine.js';
+import type { Gid } from '../../spec/controller/types.js';
+import { queryShard } from '../../spec/group/migration-steps.js';
+import { applyGroupCommand } from '../../spec/group/state-machine.js';
+import type { GroupCommand, GroupResult, ShardFacts } from '../../spec/group/types.js';
+import type { MigrationBugName } from '../../spec/migration/bugs.js';
+import { driverSends, freshDriver, handleReply, moveIndex, readyToPublish } from '../../spec/migration/driver.js';
+import { key2shard } from '../../spec/group/digest.js';
+import { recordClientAnswer } from './history.js';
+import type {
+  ClientState,
+  InFlight,
+  MigrationBounds,
+  MigrationState,
+  ModelBugs,
+} from './model-state.js';
+import { modelBugs, scriptRequest, scriptShard, serversOf } from './model-state.js';
+import { recoverShard, restartDriver } from '../../spec/migration/recovery.js';
+import { idleDriver, type ShardProgress } from '../../spec/migration/types.js';
+
+export type MigrationAction =
+  | { readonly type: 'Join'; readonly gid: Gid }
+  | { readonly type: 'Leave'; readonly gid: Gid }
+  | { readonly type: 'Move'; readonly shard: number; readonly gid: Gid }
+  | { readonly type: 'PlanNext' }
+  | {
+      readonly type: DriverStepType;
+      readonly shard: number;
+      readonly lost: boolean;
+      readonly duplicate: boolean;
+    }
+  | { readonly type: 'RecoverShard'; readonly shard: number }
+  | { readonly type: 'Publish' }
+  | { readonly type: 'CrashDriver' }
+  | {
+      readonly type: 'ClientRequest';
+      readonly client: number;
+      readonly lost: boolean;
+      readonly duplicate: boolean;
+    }
+  | { readonly type: 'ClientQuery'; readonly client: number }
+  | { readonly type: 'Deliver'; readonly index: number; readonly lost: boolean }
+  | { readonly type: 'ExpireSessions'; readonly gid: Gid }
+  | { readonly type: 'ReuseSeq'; readonly client: number };
+
+export type DriverStepType = 'Freeze' | 'Install' | 'Delete' | 'EarlyDelete';
+
+/** The driver's belief each step needs, and which of driverSends' commands it sends. */
+const driverSteps: Record<DriverStepType, { step: ShardProgress['step']; send: number }> = {
+  Freeze: { step: 'freeze', send: 0 },
+  Install: { step: 'install', send: 0 },
+  Delete: { step: 'delete', send: 0 },
+  EarlyDelete: { step: 'install', send: 1 },
+};
+
+const flags = [false, true] as const;
+
+/** Every action, in a fixed order (a disabled one simply has no successor). */
+export function allActions(
+  bounds: MigrationBounds,
+  bugs: ModelBugs,
+): MigrationAction[] {
+  const actions: MigrationAction[] = [];
+  for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Join', gid });
+  for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Leave', gid });
+  for (let shard = 0; shard < bounds.shards; shard++) {
+    for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Move', shard, gid });
+  }
+  actions.push({ type: 'PlanNext' });
+  const types: DriverStepType[] = ['Freeze', 'Install', 'Delete'];
+  // EarlyDelete sends driverSends' second command, which only that bug switch makes.
+  if (bugs.migration['delete-before-receipt']) types.push('EarlyDelete');
+  for (let shard = 0; shard < bounds.shards; shard++) {
+    for (const type of types) {
+      for (const lost of flags) {
+        for (const duplicate of flags) actions.push({ type, shard, lost, duplicate });
+      }
+    }
+    actions.push({ type: 'RecoverShard', shard });
+  }
+  actions.push({ type: 'Publish' }, { type: 'CrashDriver' });
+  for (let client = 0; client < bounds.clients; client++) {
+    for (const lost of flags) {
+      for (const duplicate of flags) {
+        actions.push({ type: 'ClientRequest', client, lost, duplicate });
+      }
+    }
+    actions.push({ type: 'ClientQuery', client });
+  }
+  for (let index = 0; index < bounds.maxDuplicates; index++) {
+    for (const lost of flags) actions.push({ type: 'Deliver', index, lost });
+  }
+  // Last, so that the indexes of the other actions do not depend on this bound.
+  for (let gid = 1; bounds.maxExpiries > 0 && gid <= bounds.groups; gid++) {
+    actions.push({ type: 'ExpireSessions', gid });
+  }
+  for (let client = 0; bounds.maxReuses > 0 && client < bounds.clients; client++) {
+    actions.push({ type: 'ReuseSeq', client });
+  }
+  return actions;
+}
+
+/** Labels name shards, gids and clients by their numbers, as the printed states do. */
+export function actionLabel(action: MigrationAction): string {
+  const extras = (fault: { readonly lost: boolean; readonly duplicate?: boolean }) =>
+    (fault.lost ? ', reply-lost' : '') + (fault.duplicate ? ', duplicated' : '');
+  switch (action.type) {
+    case 'Join':
+    case 'Leave':
+    case 'ExpireSessions':
+      return `${action.type}(gid ${action.gid})`;
+    case 'Move':
+      return `Move(shard ${action.shard}, gid ${action.gid})`;
+    case 'Freeze':
+    case 'Install':
+    case 'Delete':
+    case 'EarlyDelete':
+      return `${action.type}(shard ${action.shard}${extras(action)})`;
+    case 'RecoverShard':
+      return `RecoverShard(shard ${action.shard})`;
+    case 'ClientRequest':
+      return `ClientRequest(client ${action.client}${extras(action)})`;
+    case 'ClientQuery':
+    case 'ReuseSeq':
+      return `${action.type}(client ${action.client})`;
+    case 'Deliver':
+      return `Deliver(network[${action.index}]${extras(action)})`;
+    default:
+      return action.type;
+  }
+}
+
+export class MigrationStepper {
+  private readonly bugs: ModelBugs;
+
+  constructor(
+    private readonly bounds: MigrationBounds,
+    bug: MigrationBugName | undefined,
+  ) {
+    this.bugs = modelBugs(bug);
+  }
+
+  next(state: MigrationState, action: MigrationAction): MigrationState | null {
+    switch (action.type) {
+      case 'Join':
+        return this.recordConfig(state, {
+          type: 'join',
+          groups: { [action.gid]: serversOf(action.gid) },
+        });
+      case 'Leave':
+        return this.recordConfig(state, { type: 'leave', gids: [action.gid] });
+      case 'Move':
+        return this.recordConfig(state, { type: 'move', shard: action.shard, gid: action.gid });
+      case 'PlanNext': {
+        const plan = { type: 'plan', num: state.controller.current + 1 } as const;
+        const controller = this.controllerStep(state, plan);
+        return controller && { ...state, controller, driver: freshDriver(controller) };
+      }
+      case 'Freeze':
+      case 'Install':
+      case 'Delete':
+      case 'EarlyDelete':
+        return this.driverStep(state, action.type, action.shard, action.lost, action.duplicate);
+      case 'RecoverShard':
+        return this.recover(state, action.shard);
+      case 'Publish': {
+        const next = state.controller.next;
+        if (next === null || !readyToPublish(state.controller, state.driver)) return null;
+        const controller = this.controllerStep(state, { type: 'publish', num: next.num });
+        return controller && { ...state, controller, driver: idleDriver };
+      }
+      case 'CrashDriver': {
+        const lost = state.driver.progress.some((progress) => progress.step !== 'recover');
+        if (state.crashes >= this.bounds.maxCrashes || !lost) return null;
+        return { ...state, driver: restartDriver(state.controller), crashes: state.crashes + 1 };
+      }
+      case 'ClientRequest':
+        return this.clientRequest(state, action.client, action.lost, action.duplicate);
+      case 'ClientQuery': {
+        const client = state.clients[action.client]!;
+        const latest = state.controller.configs.length - 1;
+        if (client.configNum >= latest) return null;
+        return withClient(state, action.client, { ...client, configNum: latest });
+      }
+      case 'ReuseSeq':
+        return this.reuseSeq(state, action.client);
+      case 'ExpireSessions':
+        return this.expireSessions(state, action.gid);
+      case 'Deliver': {
+        const copy = state.network[action.index];
+        if (copy === undefined) return null;
+        const network = state.network.filter((_, index) => index !== action.index);
+        const delivered = this.deliver({ ...state, network }, copy.to, copy.command);
+        if (action.lost) return delivered.state;
+        return this.replyToSender(delivered.state, copy.command, delivered.result);
+      }
+    }
+  }
+
+  /** An admin operation: enabled when it records a configuration, within max-reconfigs. */
+  private recordConfig(
+    state: MigrationState,
+    operation: ControllerOperation,
+  ): MigrationState | null {
+    const configs = state.controller.configs;
+    if (configs.length - 2 >= this.bounds.maxReconfigs) return null;
+    const applied = applyOperation(state.controller, operation, this.bugs.controller).state;
+    return applied.configs.length === configs.length ? null : { ...state, controller: applied };
+  }
+
+  /** The controller applies one of the driver's commands; null when it changes nothing. */
+  private controllerStep(state: MigrationState, command: ControllerCommand) {
+    const applied = applyControllerCommand(state.controller, command, this.bugs.controller);
+    return applied.state === state.controller ? null : applied.state;
+  }
+
+  private driverStep(
+    state: MigrationState,
+    type: DriverStepType,
+    shard: number,
+    lost: boolean,
+    duplicate: boolean,
+  ): MigrationState | null {
+    const index = moveIndex(state.controller, shard);
+    if (index < 0 || state.driver.progress[index]!.step !== driverSteps[type].step) return null;
+    const sends = driverSends(state.controller, state.driver, index, this.bugs.migration);
+    const send = sends[driverSteps[type].send];
+    if (send === undefined) return null;
+    let current = state;
+    if (duplicate) {
+      if (state.duplicates >= this.bounds.maxDuplicates) return null;
+      current = withCopy(current, { to: send.to, command: send.command });
+    }
+    const delivered = this.deliver(current, send.to, send.command);
+    if (lost) return delivered.state;
+    return this.replyToSender(delivered.state, send.command, delivered.result);
+  }
+
+  private recover(state: MigrationState, shard: number): MigrationState | null {
+    const index = moveIndex(state.controller, shard);
+    const identity = state.controller.next?.moves[index];
+    if (identity === undefined) return null;
+    const factsAt = (gid: Gid): ShardFacts => {
+      const result = queryShard(state.groups[gid - 1]!, shard).result;
+      if (result.type !== 'facts') throw new Error(`no facts for shard ${shard} at g${gid}`);
+      return result.facts;
+    };
+    const srcFacts = identity.src === 0 ? null : factsAt(identity.src);
+    const dstFacts = identity.dst === 0 ? null : factsAt(identity.dst);
+    const recovered = recoverShard(
+      state.controller, state.driver, index, srcFacts, dstFacts, this.bugs.migration);
+    if (recovered === null) return null;
+    let current: MigrationState = { ...state, driver: recovered.driver };
+    for (const send of recovered.sends) {
+      current = this.deliver(current, send.to, send.command).state;
+    }
+    return current;
+  }
+
+  /**
+   * Group `gid`'s log expires the session of its oldest live client (Raft dissertation
+   * §6.3: the decision is a log entry, so every replica makes it at the same point).
+   */
+  private expireSessions(state: MigrationState, gid: Gid): MigrationState | null {
+    const floor = state.groups[gid - 1]!.sessionFloor;
+    if (state.expiries >= this.bounds.maxExpiries || floor >= this.bounds.clients) return null;
+    const expired = this.deliver(state, gid, { type: 'expire-sessions', below: floor + 1 });
+    return { ...expired.state, expiries: state.expiries + 1 };
+  }
+
+  /** A client replaces its outstanding request by another under the same seq (once). */
+  private reuseSeq(state: MigrationState, clientIndex: number): MigrationState | null {
+    const client = state.clients[clientIndex]!;
+    const reusing = state.clients.filter((candidate) => candidate.reusedSeq >= 0).length;
+    if (client.done >= this.bounds.ops || client.reusedSeq >= 0) return null;
+    if (reusing >= this.bounds.maxReuses) return null;
+    return withClient(state, clientIndex, { ...client, reusedSeq: client.done });
+  }
+
+  private clientRequest(
+    state: MigrationState,
+    clientIndex: number,
+    lost: boolean,
+    duplicate: boolean,
+  ): MigrationState | null {
+    const client = state.clients[clientIndex]!;
+    if (client.done >= this.bounds.ops) return null;
+    const request = outstandingRequest(this.bounds, clientIndex, client);
+    const shard = scriptShard(this.bounds, client.done);
+    const owner = state.controller.configs[client.configNum]!.shards[shard]!;
+    if (owner === 0) return null;
+    const command: GroupCommand = { type: 'client', request };
+    let current = state;
+    if (duplicate) {
+      if (state.duplicates >= this.bounds.maxDuplicates) return null;
+      current = withCopy(current, { to: owner, command });
+    }
+    const delivered = this.deliver(current, owner, command);
+    if (lost) return delivered.state;
+    return this.replyToSender(delivered.state, command, delivered.result);
+  }
+
+  /**
+   * A reply reaches whoever sent the command: the driver takes it if it is for the step and
+   * identity it is at; a client takes a value if it is for its outstanding request.
+   */
+  private replyToSender(
+    state: MigrationState,
+    command: GroupCommand,
+    result: GroupResult,
+  ): MigrationState {
+    if (command.type === 'client') {
+      const request = command.request;
+      const client = state.clients[request.client]!;
+      if (result.type !== 'value' || client.done !== request.seq) return state;
+      // A reply names the request it answers: a reply to a request the client replaced
+      // (ReuseSeq) is not the answer to the one it waits for.
+      const waiting = outstandingRequest(this.bounds, request.client, client);
+      if (waiting.op !== request.op || waiting.value !== request.value) return state;
+      const results = [...client.results, result.value];
+      return withClient(state, request.client, { ...client, done: client.done + 1, results });
+    }
+    if (!('identity' in command)) return state;
+    const index = moveIndex(state.controller, command.identity.shard);
+    if (index < 0) return state;
+    const driver = handleReply(state.controller, state.driver, index, result);
+    return driver === state.driver ? state : { ...state, driver };
+  }
+
+  /** Group `to` applies `command`; the history variables note what it changed. */
+  private deliver(
+    state: MigrationState,
+    to: Gid,
+    command: GroupCommand,
+  ): { state: MigrationState; result: GroupResult } {
+    const group = state.groups[to - 1]!;
+    const applied = applyGroupCommand(group, command, this.bugs.migration);
+    let history = state.history;
+    if (command.type === 'client' && applied.result.type === 'value') {
+      const record = group.shards[key2shard(command.request.key, this.bounds.shards)]!;
+      const answer = { record, request: command.request, value: applied.result.value };
+      history = recordClientAnswer(history, this.bounds, answer);
+    }
+    if (applied.state === group && history === state.history) {
+      return { state, result: applied.result };
+    }
+    const groups = state.groups.slice();
+    groups[to - 1] = applied.state;
+    return { state: { ...state, groups, history }, result: applied.result };
+  }
+}
+
+/** The request client `index` sends for its seq `client.done`. */
+function outstandingRequest(bounds: MigrationBounds, index: number, client: ClientState) {
+  return scriptRequest(bounds, index, client.done, client.reusedSeq === client.done);
+}
+
+function withClient(state: MigrationState, index: number, client: ClientState): MigrationState {
+  const clients = state.clients.slice();
+  clients[index] = client;
+  return { ...state, clients };
+}
+
+/** The state with one more kept copy, in canonical order. */
+function withCopy(state: MigrationState, copy: InFlight): MigrationState {
+  const network = [...state.network, copy];
+  network.sort((a, b) => compareText(JSON.stringify(a), JSON.stringify(b)));
+  return { ...state, network, duplicates: state.duplicates + 1 };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

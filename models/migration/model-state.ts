@@ -1,0 +1,211 @@
+/**
+ * The `migration` model's state (DESIGN §3's table): the controller with its persisted
+ * intent, the driver's volatile beliefs, G replica groups as atomic replicated state
+ * machines, C clients with a fixed script of operations, the network's in-flight copies of
+ * messages, the fault budgets, and proof-only history variables that the invariants read.
+ */
+import { assert } from '../../spec/assert.js';
+import { noControllerBugs, type ControllerBugs } from '../../spec/controller/bugs.js';
+import { joinConfig } from '../../spec/controller/operations.js';
+import {
+  applyControllerCommand,
+  initialControllerState,
+  type ControllerState,
+} from '../../spec/controller/state-machine.js';
+import type { Gid } from '../../spec/controller/types.js';
+import { emptyGroup } from '../../spec/group/group.js';
+import { applyGroupCommand } from '../../spec/group/state-machine.js';
+import type { ClientOperation, ClientRequest, GroupCommand, GroupState } from '../../spec/group/types.js';
+import {
+  bugContext,
+  noMigrationBugs,
+  type MigrationBugName,
+  type MigrationBugs,
+} from '../../spec/migration/bugs.js';
+import { driverSends, freshDriver, handleReply } from '../../spec/migration/driver.js';
+import { idleDriver, type DriverState } from '../../spec/migration/types.js';
+
+export interface MigrationBounds {
+  readonly groups: number;
+  readonly shards: number;
+  readonly clients: number;
+  /** Operations in each client's script. */
+  readonly ops: number;
+  /** Admin joins, leaves and moves after the initial configuration. */
+  readonly maxReconfigs: number;
+  readonly maxCrashes: number;
+  /** Messages the network may duplicate (each copy is delivered late, at most once). */
+  readonly maxDuplicates: number;
+  /** Session expiries (each raises one group's session floor by one client). */
+  readonly maxExpiries: number;
+  /**
+   * Clients that reuse the sequence number of their outstanding request for another request
+   * (a client restarted without its request: first "add 5", then "add 6" under one seq).
+   */
+  readonly maxReuses: number;
+}
+
+export interface ClientState {
+  /** How many operations of its script were acknowledged. */
+  readonly done: number;
+  /**
+   * The configuration the client routes by: the latest recorded one when it last asked
+   * (CONTRACT's `ctl query`), so it may reach a new owner before the move is published.
+   */
+  readonly configNum: number;
+  /** The results the client received, one per acknowledged operation. */
+  readonly results: readonly string[];
+  /** The seq whose request the client replaced by another under the same seq, or -1. */
+  readonly reusedSeq: number;
+}
+
+/** A copy of a message that the network delivers late; its reply reaches the sender. */
+export interface InFlight {
+  readonly to: Gid;
+  readonly command: GroupCommand;
+}
+
+/**
+ * Proof-only history variables: never read by the protocol, only by invariants. Each flag
+ * records what one step did that no later state could show (as the controller model keeps
+ * its step measurements).
+ */
+export interface History {
+  /** applied[c * ops + i]: how often client c's request i took effect (capped at 2). */
+  readonly applied: readonly number[];
+  /** first[c * ops + i]: the result of its first effect, or null. */
+  readonly first: readonly (string | null)[];
+  /** firstReused[c * ops + i]: that first effect was the client's replacement request. */
+  readonly firstReused: readonly boolean[];
+  /**
+   * ghost[s]: the value of shard s's key under the writes that took effect, applied in the
+   * order they took effect (each write has a letter of its own, so the value shows the
+   * order of the appends since the last put).
+   */
+  readonly ghost: readonly string[];
+  /** Some Get, when it took effect, returned another value than ghost's at that point. */
+  readonly staleRead: boolean;
+  /** Some client request was answered by a copy that was not serving (frozen or deleted). */
+  readonly unservedAnswer: boolean;
+}
+
+export interface MigrationState {
+  readonly controller: ControllerState;
+  readonly driver: DriverState;
+  /** groups[gid - 1]. */
+  readonly groups: readonly GroupState[];
+  readonly clients: readonly ClientState[];
+  /** Sorted by their JSON text, so that equal multisets are equal states. */
+  readonly network: readonly InFlight[];
+  readonly crashes: number;
+  readonly duplicates: number;
+  readonly expiries: number;
+  readonly history: History;
+}
+
+export const maximumOps = 3;
+
+/** The model's bug switches: the controller's and the groups' and driver's records. */
+export interface ModelBugs {
+  readonly controller: ControllerBugs;
+  readonly migration: MigrationBugs;
+}
+
+/** The records with the switch `bug` on, and those of its context (none without one). */
+export function modelBugs(bug: MigrationBugName | undefined): ModelBugs {
+  if (bug === undefined) return { controller: noControllerBugs, migration: noMigrationBugs };
+  if (bug === 'skip-config') {
+    return { controller: { ...noControllerBugs, [bug]: true }, migration: noMigrationBugs };
+  }
+  const migration: Record<string, boolean> = { ...noMigrationBugs, [bug]: true };
+  for (const context of bugContext[bug] ?? []) migration[context] = true;
+  return { controller: noControllerBugs, migration: migration as unknown as MigrationBugs };
+}
+
+/** The servers of group `gid` in a configuration (CONTRACT: node names g<gid>-0..). */
+export function serversOf(gid: Gid): string[] {
+  return [`g${gid}-0`];
+}
+
+/** The one key the model uses in shard `shard`: a lowercase letter with key2shard = shard. */
+export function keyOf(shard: number, shardCount: number): string {
+  return String.fromCharCode(shardCount * Math.ceil(97 / shardCount) + shard);
+}
+
+const operations: readonly ClientOperation[] = ['append', 'get', 'put'];
+
+/** The shard of client c's request number `seq`: every client walks the shards in order. */
+export const scriptShard = (bounds: MigrationBounds, seq: number) => seq % bounds.shards;
+
+/**
+ * Client c's request number `seq` (its script is fixed, so states stay small): shard
+ * seq mod S, so the clients meet on every shard; operations append, get, put in turn, client
+ * c starting at the (2c)-th, so that with two clients and two operations each a put and an
+ * append race on shard 0 and a get and an append on shard 1. Each write has a letter of its
+ * own. `reused`: the request the client sends instead under the same seq (an append of the
+ * lowercase letter), after a restart that lost the first one.
+ */
+export function scriptRequest(
+  bounds: MigrationBounds,
+  client: number,
+  seq: number,
+  reused = false,
+): ClientRequest {
+  assert(seq < bounds.ops, `client ${client} has no request ${seq}`);
+  const letter = String.fromCharCode(65 + client * maximumOps + seq);
+  const key = keyOf(scriptShard(bounds, seq), bounds.shards);
+  if (reused) return { client, seq, op: 'append', key, value: letter.toLowerCase() };
+  const op = operations[(seq + 2 * client) % operations.length]!;
+  return { client, seq, op, key, value: op === 'get' ? '' : letter };
+}
+
+/**
+ * Configuration 0, then configuration 1 = join(g1), migrated and published by the driver
+ * itself (every shard moves from gid 0 to g1, with an empty image): no group is special.
+ */
+export function initialState(bounds: MigrationBounds): MigrationState {
+  let zero = initialControllerState(bounds.shards);
+  // The clients' session ids 0..clients-1, issued through the controller's log.
+  for (let client = 0; client < bounds.clients; client++) {
+    zero = applyControllerCommand(zero, { type: 'register-client' }).state;
+  }
+  const one = joinConfig(zero.configs[0]!, { 1: serversOf(1) });
+  assert(one.ok, 'join of group 1 is refused');
+  const recorded: ControllerState = { ...zero, configs: [...zero.configs, one.value] };
+  const planned = applyControllerCommand(recorded, { type: 'plan', num: 1 });
+  assert(planned.result.type === 'planned', 'configuration 1 cannot be planned');
+  const controller = planned.state;
+  let driver = freshDriver(controller);
+  const groups: GroupState[] = [];
+  for (let gid = 1; gid <= bounds.groups; gid++) groups.push(emptyGroup(gid, bounds.shards));
+  driver.progress.forEach((_, index) => {
+    const [send] = driverSends(controller, driver, index, noMigrationBugs);
+    assert(send !== undefined && send.to === 1, 'configuration 1 installs at g1');
+    const applied = applyGroupCommand(groups[0]!, send.command);
+    groups[0] = applied.state;
+    driver = handleReply(controller, driver, index, applied.result);
+  });
+  const published = applyControllerCommand(controller, { type: 'publish', num: 1 });
+  assert(published.result.type === 'published', 'configuration 1 cannot be published');
+  const requests = bounds.clients * bounds.ops;
+  return {
+    controller: published.state,
+    driver: idleDriver,
+    groups,
+    clients: Array.from({ length: bounds.clients }, () => ({
+      done: 0, configNum: 1, results: [], reusedSeq: -1,
+    })),
+    network: [],
+    crashes: 0,
+    duplicates: 0,
+    expiries: 0,
+    history: {
+      applied: Array<number>(requests).fill(0),
+      first: Array<string | null>(requests).fill(null),
+      firstReused: Array<boolean>(requests).fill(false),
+      ghost: Array<string>(bounds.shards).fill(''),
+      staleRead: false,
+      unservedAnswer: false,
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The replay of a node's state machine and migration driver records (check (a) of
+ * `shardkv conform`). The Raft replay queues what its apply and restoreSnapshot effects
+ * hand to the state machine; each machine record must take the next item of that queue,
+ * and the driver steps over the state machine's state as replayed up to that record.
+ */
+import {
+  applyControllerCommand, type ControllerCommand, type ControllerState,
+} from '../../spec/controller/state-machine.js';
+import { noControllerBugs } from '../../spec/controller/bugs.js';
+import { applyGroupCommand, servedShards } from '../../spec/group/state-machine.js';
+import type { GroupCommand, GroupState } from '../../spec/group/types.js';
+import { fnv1a64 } from '../../spec/group/digest.js';
+import { noMigrationBugs } from '../../spec/migration/bugs.js';
+import { stepDriver, type DriverInput } from '../../spec/migration/driver-step.js';
+import { idleDriver, type DriverState } from '../../spec/migration/types.js';
+import type { IndexedEntry, RaftNode, Snapshot } from '../../spec/raft/types.js';
+import { canonicalText } from './canonical.js';
+import type { NodeSetup, TraceRecord } from '../../impl/trace/schema.js';
+import {
+  driverDigest, machineDigest, type MachineState,
+} from '../../impl/trace/state-digest.js';
+import { groupName, type Observation } from './observation.js';
+
+export type MachineWork =
+  | { readonly type: 'apply'; readonly entry: IndexedEntry<unknown> }
+  | { readonly type: 'restore'; readonly snapshot: Snapshot<unknown> };
+
+/** One node's replayed state, for the incarnation being replayed. */
+export interface NodeReplay {
+  setup: NodeSetup | null;
+  raft: RaftNode<unknown, unknown> | null;
+  machine: MachineState | null;
+  chain: string;
+  driver: DriverState;
+  /** What the Raft replay handed to the state machine, taken in order from workHead. */
+  work: MachineWork[];
+  workHead: number;
+  observations: Observation[];
+  inc: number;
+}
+
+type Problem = readonly [string, string?, string?] | null;
+
+function applyCommand(machine: MachineState, command: unknown): {
+  machine: MachineState; result: unknown;
+} {
+  if (machine.kind === 'controller') {
+    const applied = applyControllerCommand(machine.state, command as ControllerCommand,
+      noControllerBugs);
+    return { machine: { kind: 'controller', state: applied.state }, result: applied.result };
+  }
+  const applied = applyGroupCommand(machine.state, command as GroupCommand, noMigrationBugs);
+  return { machine: { kind: 'group', state: applied.state }, result: applied.result };
+}
+
+export function replayMachine(replay: NodeReplay, record: TraceRecord): Problem {
+  const work = replay.work[replay.workHead];
+  const input = record.input as { type: string; index?: number; term?: number };
+  if (work === undefined) return ['a state machine step that no Raft effect asked for'];
+  replay.workHead++;
+  const index = work.type === 'apply' ? work.entry.index : work.snapshot.lastIncludedIndex;
+  const wanted = work.type === 'apply' ? { type: 'apply', index, term: work.entry.term }
+    : { type: 'restore', index };
+  if (JSON.stringify(wanted) !== JSON.stringify(input)) {
+    return ['the state machine input differs from what Raft handed over',
+      JSON.stringify(wanted), JSON.stringify(input)];
+  }
+  let effects: unknown[] = [];
+  if (work.type === 'restore') {
+    replay.machine = { kind: replay.machine!.kind, state: work.snapshot.data } as MachineState;
+  } else if (work.entry.command !== null) {
+    const applied = applyCommand(replay.machine!, work.entry.command);
+    replay.machine = applied.machine;
+    effects = [applied.result];
+  }
+  const expected = canonicalText(effects);
+  const recorded = canonicalText(record.effects);
+  if (expected !== recorded) return ['the result differs from the spec\'s', expected, recorded];
+  const digest = machineDigest(replay.chain, index, replay.machine!);
+  if (digest !== record.digest) return ['the state digest differs', digest, record.digest];
+  replay.chain = digest;
+  observeMachine(replay, record, work, index);
+  return null;
+}
+
+function observeMachine(
+  replay: NodeReplay, record: TraceRecord, work: MachineWork, index: number,
+): void {
+  const { node, seq, lamport } = record;
+  const gid = replay.setup!.gid;
+  if (work.type === 'apply') {
+    replay.observations.push({
+      node, seq, lamport, kind: 'applied', group: groupName(gid), index,
+      term: work.entry.term, commandDigest: fnv1a64(canonicalText(work.entry.command)),
+    });
+  }
+  if (gid !== null) {
+    const group = replay.machine!.state as GroupState;
+    replay.observations.push({ node, seq, lamport, kind: 'served', gid, appliedIndex: index,
+      shards: servedShards(group),
+      epochs: group.shards.map((shard) => shard.identity?.epoch ?? null) });
+  } else {
+    const controller = replay.machine!.state as ControllerState;
+    replay.observations.push({ node, seq, lamport, kind: 'intent',
+      current: controller.current, next: controller.next?.num ?? null });
+  }
+}
+
+export function replayDriver(replay: NodeReplay, record: TraceRecord): Problem {
+  const machine = replay.machine!;
+  if (machine.kind !== 'controller') return ['a driver step at a replica group server'];
+  const input = record.input as DriverInput | { type: 'stop' };
+  let effects: unknown[] = [];
+  if (input.type === 'stop') {
+    replay.driver = idleDriver;
+  } else {
+    const stepped = stepDriver(machine.state as ControllerState, replay.driver, input,
+      noMigrationBugs);
+    replay.driver = stepped.driver;
+    effects = [{ sends: stepped.sends, proposals: stepped.proposals }];
+  }
+  const expected = canonicalText(effects);
+  const recorded = canonicalText(record.effects);
+  if (expected !== recorded) return ['the driver\'s effects differ from the spec\'s', expected,
+    recorded];
+  const digest = driverDigest(replay.driver);
+  if (digest !== record.digest) return ['the driver\'s digest differs', digest, record.digest];
+  return null;
+}

@@ -1,0 +1,157 @@
+/**
+ * Check (a) of `shardkv conform`: replays one node's records through the spec's step
+ * functions (DESIGN §5 Tracing). From the restart record of each incarnation (the node's
+ * initial state plus exactly what it loaded), every recorded input goes into spec/raft
+ * `step`, every applied entry into the state machine (`applyGroupCommand` or
+ * `applyControllerCommand`) and every driver input into `stepDriver`, always with no bug
+ * switch on: the effects and the digest the spec gives must equal the recorded ones. A node
+ * that ran a bug switch therefore diverges at its first step where the bug mattered.
+ */
+import { initialControllerState } from '../../spec/controller/state-machine.js';
+import { emptyGroup } from '../../spec/group/group.js';
+import { initialNode } from '../../spec/raft/node.js';
+import { step } from '../../spec/raft/step.js';
+import type { Effect, Input, RaftNode } from '../../spec/raft/types.js';
+import { idleDriver } from '../../spec/migration/types.js';
+import { canonicalText } from './canonical.js';
+import { btreeMaps } from '../../impl/node/replica-machine.js';
+import type { TraceRecord } from '../../impl/trace/schema.js';
+import { machineDigestStart, raftDigest } from '../../impl/trace/state-digest.js';
+import { contextSteps, shown, type Divergence } from './divergence.js';
+import { groupName, type Observation } from './observation.js';
+import { replayDriver, replayMachine, type NodeReplay } from './replay-actors.js';
+
+export interface NodeResult {
+  readonly divergence: Divergence | null;
+  readonly observations: readonly Observation[];
+}
+
+type RaftEffect = Effect<unknown, unknown>;
+
+export function describeRecord(record: TraceRecord): string {
+  const input = record.input as { type: string; message?: { type: string }; index?: number };
+  const detail = input.message?.type ?? (input.index === undefined ? '' : `${input.index}`);
+  return `step ${record.seq} (${record.actor}, lamport ${record.lamport}): ${input.type}` +
+    (detail === '' ? '' : ` ${detail}`);
+}
+
+export function replayNode(node: string, records: readonly TraceRecord[]): NodeResult {
+  const replay: NodeReplay = {
+    setup: null, raft: null, machine: null, chain: machineDigestStart, driver: idleDriver,
+    work: [], workHead: 0, observations: [], inc: 0,
+  };
+  let previous: TraceRecord | null = null;
+  for (let index = 0; index < records.length; index++) {
+    const record = records[index]!;
+    const fail = (what: string, expected?: string, recorded?: string): NodeResult => ({
+      divergence: {
+        check: 'replay', what, node, step: record.seq, actor: record.actor,
+        lamport: record.lamport,
+        ...(expected === undefined ? {} : { expected: shown(expected) }),
+        ...(recorded === undefined ? {} : { recorded: shown(recorded) }),
+        before: records.slice(Math.max(0, index - contextSteps), index).map(describeRecord),
+      },
+      observations: replay.observations,
+    });
+    const order = orderProblem(previous, record);
+    if (order !== null) return fail(order);
+    previous = record;
+    let problem: readonly [string, string?, string?] | null;
+    try {
+      problem = replayRecord(replay, record);
+    } catch (error) {
+      problem = [`the spec refuses this input: ${(error as Error).message}`];
+    }
+    if (problem !== null) return fail(...problem);
+  }
+  return { divergence: null, observations: replay.observations };
+}
+
+function orderProblem(previous: TraceRecord | null, record: TraceRecord): string | null {
+  const expectedSeq = (previous?.seq ?? 0) + 1;
+  if (record.seq !== expectedSeq) return `sequence number ${record.seq}, expected ${expectedSeq}`;
+  if (previous !== null && record.lamport <= previous.lamport) {
+    return `Lamport clock ${record.lamport} does not exceed the previous ${previous.lamport}`;
+  }
+  if (previous !== null && record.inc < previous.inc) return 'the incarnation goes back';
+  return null;
+}
+
+type Problem = readonly [string, string?, string?] | null;
+
+function replayRecord(replay: NodeReplay, record: TraceRecord): Problem {
+  if (record.inc !== replay.inc) {
+    const input = record.input as { type: string };
+    if (record.actor !== 'raft' || input.type !== 'restart' || record.setup === undefined) {
+      return [`incarnation ${record.inc} does not begin with a restart record`];
+    }
+    startIncarnation(replay, record);
+  }
+  switch (record.actor) {
+    case 'raft':
+      return replayRaft(replay, record);
+    case 'machine':
+      return replayMachine(replay, record);
+    case 'driver':
+      return replayDriver(replay, record);
+    case 'shell':
+      return null;
+  }
+}
+
+function startIncarnation(replay: NodeReplay, record: TraceRecord): void {
+  const setup = record.setup!;
+  replay.inc = record.inc;
+  replay.setup = setup;
+  replay.raft = initialNode(setup.id, setup.peers.length);
+  replay.machine = setup.gid === null
+    ? { kind: 'controller', state: initialControllerState(setup.shardCount) }
+    : { kind: 'group', state: emptyGroup(setup.gid, setup.shardCount, btreeMaps) };
+  replay.chain = machineDigestStart;
+  replay.driver = idleDriver;
+  replay.work = [];
+  replay.workHead = 0;
+}
+
+/** The spec's input: a delivered message without the trace's id and sending clock. */
+function specInput(input: Record<string, unknown>): Input<unknown, unknown> {
+  if (input.type !== 'message') return input as unknown as Input<unknown, unknown>;
+  return { type: 'message', from: input.from as number, message: input.message as never };
+}
+
+/** Recorded effects without the trace's message ids. */
+function withoutIds(effects: readonly unknown[]): unknown[] {
+  return effects.map((effect) => {
+    const { id: _id, ...rest } = effect as { id?: unknown };
+    return (effect as { type?: unknown }).type === 'send' ? rest : effect;
+  });
+}
+
+function replayRaft(replay: NodeReplay, record: TraceRecord): Problem {
+  const setup = replay.setup!;
+  const result = step(replay.raft as RaftNode<unknown, unknown>,
+    specInput(record.input as Record<string, unknown>), setup.raftOptions);
+  const expected = canonicalText(result.effects);
+  const recorded = canonicalText(withoutIds(record.effects));
+  if (expected !== recorded) return ['the effects differ from the spec\'s', expected, recorded];
+  const digest = raftDigest(result.node);
+  if (digest !== record.digest) return ['the state digest differs', digest, record.digest];
+  const before = replay.raft!;
+  replay.raft = result.node;
+  for (const effect of result.effects as readonly RaftEffect[]) {
+    if (effect.type === 'apply') {
+      for (const entry of effect.entries) replay.work.push({ type: 'apply', entry });
+    } else if (effect.type === 'restoreSnapshot') {
+      replay.work.push({ type: 'restore', snapshot: effect.snapshot });
+    }
+  }
+  const newLeader = before.role !== 'leader' || before.currentTerm !== result.node.currentTerm;
+  if (result.node.role === 'leader' && newLeader) {
+    const { node, seq, lamport } = record;
+    replay.observations.push({
+      node, seq, lamport, kind: 'leader', group: groupName(setup.gid),
+      term: result.node.currentTerm,
+    });
+  }
+  return null;
+}

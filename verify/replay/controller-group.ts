@@ -1,0 +1,91 @@
+/**
+ * The controller group of a migration replay: three controller servers, one Raft group, whose
+ * leader runs the migration driver (as the shell does). Its log commits only when the replay
+ * says (`commit()`: the leader's heartbeat fires and the group's frames are delivered until
+ * none is left), so a plan or a publish the driver proposes on its own waits for the trace's
+ * PlanNext or Publish, as the model's controller does. A crashed leader is replaced by the
+ * next server: the entries it had not committed are lost with it, as in Raft (§5.3).
+ */
+import type { ControllerState } from '../../spec/controller/state-machine.js';
+import type { NodeServer } from '../../impl/node/server.js';
+import { RuntimeDivergence } from './adapter.js';
+import type { HeldFrame } from './held-network.js';
+import type { ReplayCluster } from './replay-cluster.js';
+
+export const controllerNames = ['ctl-0', 'ctl-1', 'ctl-2'];
+
+/** Frames and heartbeats one commit may take before it is a runaway (STYLE 7: bounded). */
+const commitEventsMax = 1_000;
+
+export class ControllerGroup {
+  /** The controller server that leads (and drives). */
+  leader = controllerNames[0]!;
+
+  constructor(private readonly cluster: ReplayCluster) {}
+
+  /** Whether a frame travels between two controller servers (their Raft messages). */
+  static isInternal(held: HeldFrame): boolean {
+    return controllerNames.includes(held.from) && controllerNames.includes(held.to);
+  }
+
+  server(): NodeServer {
+    return this.cluster.server(this.leader);
+  }
+
+  /** The leader's applied controller state. */
+  state(): ControllerState {
+    const view = this.server().view();
+    if (view?.kind !== 'controller') throw new RuntimeDivergence(`${this.leader} is down`);
+    return view.state;
+  }
+
+  /** `name` times out, asks for votes and is elected; its no-op entry commits. */
+  async elect(name: string): Promise<void> {
+    if (!this.cluster.timers(name).fire('raft-election')) {
+      throw new RuntimeDivergence(`${name} has no election timer pending`);
+    }
+    await this.cluster.settle();
+    this.leader = name;
+    await this.commit();
+    if (this.server().view()?.raft.role !== 'leader') {
+      throw new RuntimeDivergence(`${name} was not elected`);
+    }
+  }
+
+  /**
+   * Replicates and commits what the leader's log holds, and whatever that causes, until
+   * nothing is left to do or `done` holds: a commit that applies a publish must not go on to
+   * commit the plan the driver proposes next, which waits for the trace's PlanNext.
+   */
+  async commit(done: () => boolean = () => false): Promise<void> {
+    for (let count = 0; count < commitEventsMax; count++) {
+      if (done()) return;
+      const soon = controllerNames.find((name) => this.cluster.isRunning(name) &&
+        this.cluster.timers(name).isPending('raft-heartbeat-soon'));
+      if (soon !== undefined) {
+        this.cluster.timers(soon).fire('raft-heartbeat-soon');
+      } else {
+        const frame = this.cluster.network.find(ControllerGroup.isInternal);
+        if (frame === undefined) return;
+        this.cluster.network.deliver(frame);
+      }
+      await this.cluster.settle();
+    }
+    throw new RuntimeDivergence(`the controller group still replicates after ${commitEventsMax}`);
+  }
+
+  /**
+   * The leader's process crashes (its connections go with it: its request ids start again
+   * at 1 in a new process); the next server is elected and its driver recovers; the crashed
+   * one restarts from its disk as a follower.
+   */
+  async crashLeader(): Promise<string> {
+    const crashed = this.leader;
+    this.cluster.crash(crashed);
+    this.cluster.network.dropAll(crashed);
+    const next = controllerNames[(controllerNames.indexOf(crashed) + 1) % controllerNames.length]!;
+    await this.elect(next);
+    await this.cluster.start(crashed);
+    return `${crashed} crashed and restarted; ${next} was elected and its driver recovers`;
+  }
+}

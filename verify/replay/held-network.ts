@@ -1,0 +1,99 @@
+/**
+ * The network of a runtime replay (`shardkv replay FILE --runtime`): every frame a node sends
+ * is held, in send order, until the trace says what happens to it. The replay delivers,
+ * duplicates or drops one held frame at a time, chosen by what the frame carries (a checker
+ * trace names messages by content, not by an id), so no frame moves unless a step says so.
+ */
+import { assert } from '../../spec/assert.js';
+import type { FrameHandler, Transport } from '../../impl/io/transport.js';
+import { decodeFrame, type Frame } from '../../impl/node/wire.js';
+
+/** One frame in flight, decoded once for matching. */
+export interface HeldFrame {
+  readonly from: string;
+  readonly to: string;
+  readonly frame: Frame;
+  readonly bytes: Uint8Array;
+}
+
+/** Frames held at once beyond which a send is a bug of the replay (STYLE 7: bounded). */
+export const heldFramesMax = 10_000;
+
+export class HeldNetwork {
+  private held: HeldFrame[] = [];
+  private readonly handlers = new Map<string, FrameHandler>();
+
+  /** The transport of node `name`; a later endpoint of the same name replaces it (restart). */
+  endpoint(name: string): Transport {
+    const network = this;
+    let open = true;
+    let own: FrameHandler | null = null;
+    return {
+      name,
+      send(to, frame) {
+        if (open) network.hold(name, to, frame);
+      },
+      onFrame(handler) {
+        if (!open) return;
+        own = handler;
+        network.handlers.set(name, handler);
+      },
+      async close() {
+        open = false;
+        // A later endpoint of the same name (a restarted process) keeps its handler.
+        if (own !== null && network.handlers.get(name) === own) network.handlers.delete(name);
+      },
+    };
+  }
+
+  /** Forgets `name`'s handler: frames delivered to a crashed node are lost. */
+  disconnect(name: string): void {
+    this.handlers.delete(name);
+  }
+
+  /** Every frame in flight, oldest first. */
+  frames(): readonly HeldFrame[] {
+    return this.held;
+  }
+
+  /** The oldest held frame that `matches` accepts, or undefined. */
+  find(matches: (held: HeldFrame) => boolean): HeldFrame | undefined {
+    return this.held.find(matches);
+  }
+
+  /** Takes `held` out of the network and hands it to its receiver (if that one listens). */
+  deliver(held: HeldFrame): void {
+    this.remove(held);
+    this.handlers.get(held.to)?.(held.from, held.bytes);
+  }
+
+  /** Adds a second copy of `held` to the frames in flight (the model's Duplicate). */
+  duplicate(held: HeldFrame): HeldFrame {
+    assert(this.held.includes(held), 'only a held frame can be duplicated');
+    const copy = { ...held, bytes: held.bytes.slice() };
+    this.held.push(copy);
+    return copy;
+  }
+
+  /** Drops every frame from or to `name` (a crashed process's connections are gone). */
+  dropAll(name: string): void {
+    this.held = this.held.filter((held) => held.from !== name && held.to !== name);
+  }
+
+  drop(held: HeldFrame): void {
+    this.remove(held);
+  }
+
+  private remove(held: HeldFrame): void {
+    const position = this.held.indexOf(held);
+    assert(position >= 0, 'the frame is not in flight');
+    this.held.splice(position, 1);
+  }
+
+  private hold(from: string, to: string, bytes: Uint8Array): void {
+    assert(this.held.length < heldFramesMax, `more than ${heldFramesMax} frames held`);
+    const frame = decodeFrame(bytes);
+    assert(frame !== null, `${from} sent a malformed frame to ${to}`);
+    this.held.push({ from, to, frame, bytes: bytes.slice() });
+  }
+}

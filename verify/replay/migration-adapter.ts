@@ -1,0 +1,431 @@
+/**
+ * The `migration` model in the runtime: a controller group of three servers (controller-
+ * group.ts: its leader runs the migration driver, as the shell does, and its log commits only
+ * when a step needs it) and one server per replica group (`g1-0`, ...: the model abstracts
+ * each group's Raft away, and serversOf names one server per group), each a real node shell.
+ * The scripted clients and the administrator are the replay's own senders. An action becomes
+ * the runtime inputs that stand for it:
+ * - Join / Leave / Move: the administrator's controller request, committed and answered.
+ * - PlanNext: the plan the driver proposed after the last publish commits (or its retry timer
+ *   proposes one); once it applies the driver asks src and dst for their facts (it trusts no
+ *   belief it did not rebuild), and the replay delivers those queries and their answers.
+ * - Freeze / Install / Delete / EarlyDelete(s): the held request the driver sent for shard s
+ *   is delivered (a copy kept when `duplicate`); its reply reaches the driver unless `lost`.
+ * - Publish: the publish the driver proposed once every move was done commits.
+ * - CrashDriver: the leading controller crashes; the next one is elected (what the crashed
+ *   one had not committed is lost) and its driver recovers; RecoverShard(s) delivers that
+ *   driver's facts queries for s and what its recovery sends.
+ * - ClientRequest / ClientQuery / ReuseSeq: a client's request frame, its reply to the client
+ *   unless lost; Deliver(i) delivers the kept copy the spec's network holds at i.
+ * ExpireSessions is not replayed: no runtime component sends expire-sessions.
+ */
+import type { AnyModel, Params } from '../../checker/model.js';
+import { key2shard } from '../../spec/group/digest.js';
+import type { GroupCommand, GroupResult } from '../../spec/group/types.js';
+import type { MigrationAction } from '../../models/migration/model-actions.js';
+import {
+  modelBugs, serversOf, type MigrationBounds, type MigrationState,
+} from '../../models/migration/model-state.js';
+import type { MigrationBugName } from '../../spec/migration/bugs.js';
+import type {
+  ControllerCommand, ControllerOperation,
+} from '../../spec/controller/state-machine.js';
+import type { ClusterLayout } from '../../impl/node/api.js';
+import type { ReplyBody } from '../../impl/node/wire.js';
+import { RuntimeDivergence, type RuntimeAdapter } from './adapter.js';
+import type { HeldFrame } from './held-network.js';
+import {
+  ClientBook, migrationBounds, modelController, modelDriver, modelGroup,
+} from './migration-observation.js';
+import { ControllerGroup, controllerNames } from './controller-group.js';
+import { ReplayCluster } from './replay-cluster.js';
+
+const adminName = 'admin';
+const clientName = (client: number) => `client-${client}`;
+
+/** Frames a setup may pass around before it is a runaway (STYLE 7: bounded). */
+const setupFramesMax = 1_000;
+
+/** The migration invariants, all read from the runtime (the network: the held copies). */
+const evaluated = [
+  'AtMostOneServer', 'OnlyServerAnswers', 'NoLostWrite', 'ReadsCurrent', 'ExactlyOnce',
+  'OneImagePerIdentity', 'UnaffectedServed', 'GarbageBound',
+];
+
+const commandOfStep = {
+  Freeze: 'freeze', Install: 'install', Delete: 'delete', EarlyDelete: 'delete',
+} as const;
+
+/** A kept copy of a request: what the spec's network holds, and the frame that carries it. */
+interface KeptCopy {
+  readonly to: number;
+  readonly command: GroupCommand;
+  readonly frame: HeldFrame;
+}
+
+function groupRequest(held: HeldFrame): GroupCommand | null {
+  if (held.frame.kind !== 'request') return null;
+  const body = held.frame.body;
+  if (body.type === 'group') return body.command;
+  if (body.type === 'kv') return { type: 'client', request: body.request };
+  return null;
+}
+
+function replyResult(reply: HeldFrame | undefined): GroupResult | null {
+  if (reply?.frame.kind !== 'reply' || reply.frame.body.type !== 'group-result') return null;
+  return reply.frame.body.result;
+}
+
+class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction> {
+  readonly comparedVariables = ['controller', 'driver', 'groups', 'clients', 'history'];
+  readonly evaluatedInvariants = evaluated;
+  readonly cluster: ReplayCluster;
+  private readonly group: ControllerGroup;
+  private readonly bounds: MigrationBounds;
+  private book: ClientBook | null = null;
+  private kept: KeptCopy[] = [];
+  private adminSeq = 0;
+  /** Each client's next controller session seq: a repeated seq would get the cached answer. */
+  private readonly querySeqs = new Map<number, number>();
+
+  constructor(params: Params, bug: string | null, private readonly model: AnyModel) {
+    this.bounds = migrationBounds(params);
+    const groups: Record<number, string[]> = {};
+    for (let gid = 1; gid <= this.bounds.groups; gid++) groups[gid] = serversOf(gid);
+    const layout: ClusterLayout = {
+      shardCount: this.bounds.shards, controllers: controllerNames, groups,
+    };
+    const bugs = modelBugs((bug ?? undefined) as MigrationBugName | undefined);
+    // Elections happen when the replay says: no pre-vote round, no leader lease to wait out.
+    // The model's Get goes through the log and leaves a dedup record: so do the servers'.
+    const tuning = { preVote: false, checkQuorum: false, readIndexReads: false };
+    this.cluster = new ReplayCluster({ layout, tuning, bugs, adminName });
+    this.group = new ControllerGroup(this.cluster);
+  }
+
+  /** The model's actions name no message contents: a schedule's actions are the same. */
+  counterpart(): undefined {
+    return undefined;
+  }
+
+  async setUp(): Promise<void> {
+    const initial = this.model.initialStates()[0] as MigrationState;
+    this.book = new ClientBook(this.bounds, initial);
+    for (const name of this.cluster.names) await this.cluster.start(name);
+    await this.group.elect(this.group.leader);
+    for (let gid = 1; gid <= this.bounds.groups; gid++) await this.elect(serversOf(gid)[0]!);
+    // The model's configuration 1: the clients' sessions, join(g1), migrated and published.
+    for (let client = 0; client < this.bounds.clients; client++) {
+      await this.askController(clientName(client), { type: 'register-client' });
+    }
+    await this.administer({ type: 'join', groups: { 1: serversOf(1) } });
+    this.fire(this.group.leader, 'driver-tick');
+    await this.cluster.settle();
+    await this.deliverEverything();
+  }
+
+  tearDown(): void {
+    for (const name of this.cluster.names) this.cluster.crash(name);
+  }
+
+  observe(expected: MigrationState): MigrationState {
+    const groups = expected.groups.map((_, index) => this.groupState(index + 1));
+    return {
+      ...expected,
+      controller: modelController(this.group.state(), expected.controller),
+      driver: modelDriver(this.group.server().driver!.beliefs),
+      groups,
+      clients: this.book!.clients,
+      history: this.book!.history,
+      // The late copies the runtime's network holds (OneImagePerIdentity reads their images).
+      network: this.kept.map(({ to, command }) => ({ to, command })),
+    };
+  }
+
+  async perform(
+    action: MigrationAction,
+    before: MigrationState,
+    after: MigrationState,
+  ): Promise<string | null> {
+    switch (action.type) {
+      case 'Join':
+        return this.administer({ type: 'join', groups: { [action.gid]: serversOf(action.gid) } });
+      case 'Leave':
+        return this.administer({ type: 'leave', gids: [action.gid] });
+      case 'Move':
+        return this.administer({ type: 'move', shard: action.shard, gid: action.gid });
+      case 'PlanNext':
+        return this.planNext(after);
+      case 'Freeze':
+      case 'Install':
+      case 'Delete':
+      case 'EarlyDelete':
+        return this.driverStep(commandOfStep[action.type], action.shard, action);
+      case 'Publish':
+        return this.publish(after);
+      case 'CrashDriver':
+        return this.crashDriver();
+      case 'RecoverShard':
+        return this.recoverShard(action.shard);
+      case 'ClientRequest':
+        return this.clientRequest(action.client, action.lost, action.duplicate);
+      case 'ClientQuery':
+        return this.clientQuery(action.client);
+      case 'ReuseSeq':
+        this.book!.reuse(action.client);
+        return null;
+      case 'Deliver':
+        return this.deliverCopy(before, action.index, action.lost);
+      case 'ExpireSessions':
+        throw new RuntimeDivergence('ExpireSessions is not replayed: no runtime component ' +
+          'sends expire-sessions');
+    }
+  }
+
+  private groupState(gid: number) {
+    const view = this.cluster.server(serversOf(gid)[0]!).view();
+    if (view?.kind !== 'group') throw new RuntimeDivergence(`g${gid} is down`);
+    return modelGroup(view.state);
+  }
+
+  private fire(name: string, timer: string): void {
+    if (!this.cluster.timers(name).fire(timer)) {
+      throw new RuntimeDivergence(`${name} has no ${timer} timer pending`);
+    }
+  }
+
+  /** A single-server Raft group elects its server at its first election timeout. */
+  private async elect(name: string): Promise<void> {
+    this.fire(name, 'raft-election');
+    await this.cluster.settle();
+    const role = this.cluster.server(name).view()?.raft.role;
+    if (role !== 'leader') throw new RuntimeDivergence(`${name} did not become leader`);
+  }
+
+  /** Delivers a request and, unless `lost`, its reply; returns the reply. */
+  private async roundTrip(request: HeldFrame, lost: boolean): Promise<HeldFrame | undefined> {
+    this.cluster.network.deliver(request);
+    await this.cluster.settle();
+    const reply = this.cluster.replyTo(request);
+    if (reply === undefined) return undefined;
+    if (lost) this.cluster.network.drop(reply);
+    else this.cluster.network.deliver(reply);
+    await this.cluster.settle();
+    return reply;
+  }
+
+  /** A controller command from `from` to the leader, committed, and its answer. */
+  private async askController(from: string, command: ControllerCommand): Promise<ReplyBody> {
+    const request = this.cluster.sendRequest(from, this.group.leader,
+      { type: 'controller', command });
+    this.cluster.network.deliver(request);
+    await this.cluster.settle();
+    await this.group.commit(() => this.cluster.replyTo(request) !== undefined);
+    const reply = this.cluster.replyTo(request);
+    if (reply?.frame.kind !== 'reply') {
+      throw new RuntimeDivergence(`${this.group.leader} did not answer ${from}`);
+    }
+    this.cluster.network.deliver(reply);
+    await this.cluster.settle();
+    return reply.frame.body;
+  }
+
+  private async administer(operation: ControllerOperation): Promise<string | null> {
+    const command = { ...operation, client: adminName, seq: this.adminSeq++ };
+    const body = await this.askController(adminName, command);
+    if (body?.type !== 'controller-result') {
+      throw new RuntimeDivergence(`the controller answered ${JSON.stringify(body)}`);
+    }
+    return body.result.type === 'refused' ? `refused: ${body.result.error}` : null;
+  }
+
+  /** Setup only: every frame goes where it is sent, every entry commits, until all is still. */
+  private async deliverEverything(): Promise<void> {
+    for (let count = 0; count < setupFramesMax; count++) {
+      await this.group.commit();
+      const [first] = this.cluster.network.frames();
+      if (first === undefined) return;
+      this.cluster.network.deliver(first);
+      await this.cluster.settle();
+    }
+    throw new RuntimeDivergence(`the setup still passes frames after ${setupFramesMax}`);
+  }
+
+  /** The driver's facts queries (for `shard`, or every shard) answered, and the answers seen. */
+  private async answerFactsQueries(shard: number | null): Promise<void> {
+    const isQuery = (held: HeldFrame) => {
+      const command = held.from === this.group.leader ? groupRequest(held) : null;
+      return command?.type === 'query-shard' && (shard === null || command.shard === shard);
+    };
+    for (let query = this.cluster.network.find(isQuery); query !== undefined;
+      query = this.cluster.network.find(isQuery)) {
+      await this.roundTrip(query, false);
+    }
+  }
+
+  /**
+   * The new driver's facts for `shard` come back; what recovery itself sends (an unfreeze,
+   * with that bug) is delivered as the model's RecoverShard delivers it. The commands its
+   * beliefs call for next stay held for the trace's next driver step.
+   */
+  private async recoverShard(shard: number): Promise<string | null> {
+    await this.answerFactsQueries(shard);
+    const unfreeze = this.findDriverRequest('unfreeze', shard);
+    if (unfreeze === undefined) return null;
+    await this.roundTrip(unfreeze, false);
+    return 'the recovering driver unfroze the source';
+  }
+
+  private findDriverRequest(type: string, shard: number): HeldFrame | undefined {
+    const kept = new Set(this.kept.map((copy) => copy.frame));
+    return this.cluster.network.find((held) => {
+      if (kept.has(held)) return false;
+      const command = held.from === this.group.leader ? groupRequest(held) : null;
+      return command !== null && command.type === type && 'identity' in command &&
+        command.identity.shard === shard;
+    });
+  }
+
+  private async driverStep(
+    type: string,
+    shard: number,
+    flags: { lost: boolean; duplicate: boolean },
+  ): Promise<string | null> {
+    let request = this.findDriverRequest(type, shard);
+    let note: string | null = null;
+    if (request === undefined) {
+      // The driver recovers (facts first) or waits for its retry timer to resend.
+      await this.answerFactsQueries(shard);
+      request = this.findDriverRequest(type, shard);
+      if (request === undefined) {
+        this.fire(this.group.leader, 'driver-tick');
+        await this.cluster.settle();
+        request = this.findDriverRequest(type, shard);
+        note = `the driver resent its ${type} on its retry timer`;
+      }
+    }
+    if (request === undefined) {
+      throw new RuntimeDivergence(`the driver sent no ${type} for shard ${shard}`);
+    }
+    if (flags.duplicate) this.keep(request);
+    await this.roundTrip(request, flags.lost);
+    return note;
+  }
+
+  /**
+   * The driver's plan commits: one it proposed on its own (after a publish) or, else, the
+   * one its retry timer proposes. Once it applies the driver asks src and dst for their facts
+   * (it trusts no belief it did not rebuild), and the replay delivers those and the answers.
+   */
+  private async planNext(after: MigrationState): Promise<string> {
+    const planned = () => this.group.state().next?.num === after.controller.next?.num;
+    await this.group.commit(planned);
+    if (!planned()) {
+      this.fire(this.group.leader, 'driver-tick');
+      await this.cluster.settle();
+      await this.group.commit(planned);
+    }
+    await this.answerFactsQueries(null);
+    return 'the driver asked the groups for their facts of the moved shards';
+  }
+
+  private keep(request: HeldFrame): void {
+    const command = groupRequest(request)!;
+    const to = Number(/^g(\d+)-/.exec(request.to)?.[1]);
+    this.kept.push({ to, command, frame: this.cluster.network.duplicate(request) });
+  }
+
+  /** The publish the driver proposed once every move was done commits (else a tick's). */
+  private async publish(after: MigrationState): Promise<string | null> {
+    const published = () => this.group.state().current === after.controller.current;
+    await this.group.commit(published);
+    if (published()) return null;
+    this.fire(this.group.leader, 'driver-tick');
+    await this.cluster.settle();
+    await this.group.commit(published);
+    return 'the driver proposed the publish on its retry timer';
+  }
+
+  private crashDriver(): Promise<string> {
+    return this.group.crashLeader();
+  }
+
+  private async clientRequest(
+    client: number,
+    lost: boolean,
+    duplicate: boolean,
+  ): Promise<string | null> {
+    const book = this.book!;
+    const request = book.outstanding(client);
+    const configNum = book.clients[client]!.configNum;
+    const config = this.group.state().configs[configNum];
+    const shard = key2shard(request.key, this.bounds.shards);
+    const owner = config?.shards[shard] ?? 0;
+    if (owner === 0) throw new RuntimeDivergence(`client ${client} knows no owner of ${shard}`);
+    const held = this.cluster.sendRequest(clientName(client), serversOf(owner)[0]!,
+      { type: 'kv', request });
+    if (duplicate) this.keep(held);
+    return this.clientDelivery(held, owner, lost);
+  }
+
+  /** A client's request reaches group `gid`; the history notes the answer, the client too. */
+  private async clientDelivery(held: HeldFrame, gid: number, lost: boolean): Promise<null> {
+    const command = groupRequest(held);
+    if (command?.type !== 'client') throw new RuntimeDivergence('not a client request');
+    const shard = key2shard(command.request.key, this.bounds.shards);
+    const record = this.groupState(gid).shards[shard]!;
+    const reply = await this.roundTrip(held, lost);
+    const result = replyResult(reply);
+    if (result === null) throw new RuntimeDivergence(`g${gid} gave no key/value result`);
+    this.book!.answered(record, command.request, result);
+    if (!lost) this.book!.received(command.request, result);
+    return null;
+  }
+
+  private async clientQuery(client: number): Promise<null> {
+    const seq = this.querySeqs.get(client) ?? 0;
+    this.querySeqs.set(client, seq + 1);
+    const command = { type: 'query' as const, num: -1, client: clientName(client), seq };
+    const body = await this.askController(clientName(client), command);
+    if (body.type !== 'controller-result' || body.result.type !== 'config') {
+      throw new RuntimeDivergence(`the controller answered ${JSON.stringify(body)}`);
+    }
+    this.book!.learned(client, body.result.config.num);
+    return null;
+  }
+
+  /** The spec's kept copy number `index` (in its order), delivered late. */
+  private async deliverCopy(
+    before: MigrationState,
+    index: number,
+    lost: boolean,
+  ): Promise<null> {
+    const wanted = before.network[index];
+    const same = (copy: KeptCopy) => wanted !== undefined && copy.to === wanted.to &&
+      sameCommand(copy.command, wanted.command);
+    const copy = this.kept.find(same);
+    if (copy === undefined) throw new RuntimeDivergence(`no kept copy for network[${index}]`);
+    this.kept = this.kept.filter((candidate) => candidate !== copy);
+    if (copy.command.type === 'client') return this.clientDelivery(copy.frame, copy.to, lost);
+    await this.roundTrip(copy.frame, lost);
+    return null;
+  }
+}
+
+/** Two commands alike in what names them: type, identity or (client, seq, request). */
+function sameCommand(a: GroupCommand, b: GroupCommand): boolean {
+  if (a.type !== b.type) return false;
+  if (a.type === 'client' && b.type === 'client') {
+    return JSON.stringify(a.request) === JSON.stringify(b.request);
+  }
+  const identity = (command: GroupCommand) => 'identity' in command ? command.identity : null;
+  return JSON.stringify(identity(a)) === JSON.stringify(identity(b));
+}
+
+export function createMigrationAdapter(
+  params: Params,
+  bug: string | null,
+  model: AnyModel,
+): RuntimeAdapter<MigrationState, MigrationAction> {
+  return new MigrationAdapter(params, bug, model);
+}

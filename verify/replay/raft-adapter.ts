@@ -1,0 +1,344 @@
+/**
+ * The `raft` model in the runtime: N servers of one Raft group (gid 1, `g1-0..`), each a real
+ * node shell. An action becomes the one input the model gives its node, through the path the
+ * runtime itself uses:
+ * - Timeout(i) fires i's election timer; Heartbeat(i, j) fires i's heartbeat timer. The
+ *   runtime's heartbeat contacts every peer, not only j: the frames to the others stay held
+ *   and are delivered only if a later step delivers an equal message (the node's state is the
+ *   same either way: sending changes nothing in it).
+ * - Deliver / Duplicate / Drop take the held frame that carries the envelope's message.
+ * - ClientRequest(i, v) sends a key/value request frame to i (a put whose value is v), which
+ *   the server proposes as the runtime does; the model's command v is that value.
+ * - Restart(i) crashes i's process and disk, and starts a new process from the disk.
+ * - CompactLog(i) asks i's loop for a snapshot of its state machine at its applied index, as
+ *   the shell does past --max-raft-state. The model's snapshot data is the list of values
+ *   applied up to there: the replay notes that list for each snapshot taken (by index and
+ *   term) and reads every runtime snapshot (in a node, on its disk, in a message) as it.
+ * ReadIndex is not replayed: the shell reads through the log.
+ *
+ * The runtime's state is read back as the model's: the servers' Raft nodes (commands mapped
+ * back to values), what each node's write-ahead log holds (read as a restart reads it), each
+ * application's applied values (from the apply effects the shell performed), and the
+ * proof-only history the model's own recordHistory derives from the nodes before and after
+ * every step. The bag of messages is not compared: the runtime holds more frames than the
+ * model (a heartbeat's extra ones), and a frame's presence is checked when a step takes it.
+ */
+import type { Params } from '../../checker/model.js';
+import { raftBugSwitches } from '../../models/raft/index.js';
+import { recordHistory, type RaftAction } from '../../models/raft/model.js';
+import type {
+  ModelCommand, ModelData, ModelEnvelope, ModelNode, ModelPersisted, RaftModelState,
+} from '../../models/raft/model-state.js';
+import { termAt } from '../../spec/raft/log.js';
+import type { RaftNode, Snapshot } from '../../spec/raft/types.js';
+import type { ClusterLayout, StepRecord } from '../../impl/node/api.js';
+import { RuntimeDivergence, type RuntimeAdapter } from './adapter.js';
+import type { HeldFrame } from './held-network.js';
+import { ReplayCluster } from './replay-cluster.js';
+
+const gid = 1;
+const clientName = 'client';
+
+/** The key every replayed client request writes (any key: the group serves no shard). */
+const requestKey = 'v';
+
+const evaluated = [
+  'ElectionSafety', 'LogMatching', 'LeaderCompleteness', 'StateMachineSafety',
+  'LeaderAppendOnly', 'CommittedDurable', 'AppliedCommitted', 'AppliedUpToCommit', 'AppliedOnce',
+  'CommitMonotonic',
+];
+
+/** The model's value of a command the runtime logged (null: a no-op). */
+function modelCommand(command: unknown): ModelCommand | null {
+  if (command === null || command === undefined) return null;
+  const request = (command as { request?: { value?: unknown } }).request;
+  const value = Number(request?.value);
+  if (!Number.isInteger(value)) throw new RuntimeDivergence(`a log holds a command the model ` +
+    `has no value for: ${JSON.stringify(command)}`);
+  return value;
+}
+
+/** The model's values of the snapshots taken in the replay, by `index/term`. */
+type SnapshotValues = Map<string, ModelData>;
+
+const snapshotKey = (snapshot: { lastIncludedIndex: number; lastIncludedTerm: number }) =>
+  `${snapshot.lastIncludedIndex}/${snapshot.lastIncludedTerm}`;
+
+/** A runtime snapshot (of the group state machine) as the model's (of the applied values). */
+function modelSnapshot(
+  snapshot: Snapshot<unknown> | null,
+  values: SnapshotValues,
+): Snapshot<ModelData> | null {
+  if (snapshot === null) return null;
+  const data = values.get(snapshotKey(snapshot));
+  if (data === undefined) {
+    throw new RuntimeDivergence(`a snapshot at ${snapshotKey(snapshot)} that no CompactLog took`);
+  }
+  const { lastIncludedIndex, lastIncludedTerm } = snapshot;
+  return { lastIncludedIndex, lastIncludedTerm, data };
+}
+
+/** A runtime node as the model's node: the same fields, commands and snapshots as values. */
+function modelNode(node: RaftNode<unknown, unknown>, values: SnapshotValues): ModelNode {
+  const log = node.log.map((entry) =>
+    ({ term: entry.term, command: modelCommand(entry.command) }));
+  return { ...node, log, snapshot: modelSnapshot(node.snapshot, values) } as ModelNode;
+}
+
+/** Canonical JSON (keys sorted): a message read off the wire against one from the trace. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+    return Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : 1)));
+  });
+}
+
+interface History {
+  elected: RaftModelState['elected'];
+  committed: RaftModelState['committed'];
+  leaderLogRewritten: boolean;
+  commitRolledBack: boolean;
+  applyOutOfOrder: boolean;
+}
+
+class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
+  readonly comparedVariables = ['servers', 'persisted', 'applied', 'elected', 'committed'];
+  readonly evaluatedInvariants = evaluated;
+  private readonly names: string[];
+  private readonly cluster: ReplayCluster;
+  private applied: ModelData[];
+  private readonly snapshots: SnapshotValues = new Map();
+  /** What each node's disk holds, read back after every step. */
+  private persisted: ModelPersisted[] = [];
+  private history: History = {
+    elected: [], committed: [], leaderLogRewritten: false,
+    commitRolledBack: false, applyOutOfOrder: false,
+  };
+  private requestsSent = 0;
+  /** Why a step of the shell could not be read as the model's (thrown after it settled). */
+  private problem: string | null = null;
+
+  constructor(serverCount: number, params: Params, bug: string | null) {
+    this.names = Array.from({ length: serverCount }, (_, id) => `g${gid}-${id}`);
+    this.applied = this.names.map(() => []);
+    const layout: ClusterLayout = {
+      shardCount: 1, controllers: [], groups: { [gid]: this.names },
+    };
+    const raft = bug === null ? undefined : raftBugSwitches[bug];
+    this.cluster = new ReplayCluster({
+      layout,
+      // The model's node options: one entry per append, PreVote and CheckQuorum as checked.
+      tuning: { maxEntriesPerAppend: 1, preVote: params['pre-vote'] === true,
+        checkQuorum: params['check-quorum'] === true },
+      bugs: raft === undefined ? {} : { raft },
+      adminName: clientName,
+      onStep: (record) => {
+        // A throw here would crash the server: keep the reason for perform() instead.
+        try {
+          this.noteStep(record);
+        } catch (error) {
+          this.problem ??= (error as Error).message;
+        }
+      },
+    });
+  }
+
+  async setUp(): Promise<void> {
+    for (const name of this.names) await this.cluster.start(name);
+    await this.readDisks();
+  }
+
+  private async readDisks(): Promise<void> {
+    const loaded = await Promise.all(this.names.map((name) => this.cluster.readDisk(name)));
+    this.persisted = loaded.map(({ hardState, snapshot, entries }) => {
+      const modelEntries = entries.map((entry) =>
+        ({ term: entry.term, command: modelCommand(entry.command ?? null) }));
+      return {
+        hardState, snapshot: modelSnapshot(snapshot, this.snapshots), entries: modelEntries,
+      };
+    });
+  }
+
+  tearDown(): void {
+    for (const name of this.names) this.cluster.crash(name);
+  }
+
+  counterpart(recorded: unknown, enabled: readonly RaftAction[]): RaftAction | undefined {
+    const wanted = recorded as RaftAction;
+    if (!('envelope' in wanted)) return undefined;
+    const { from, to, message } = wanted.envelope;
+    return enabled.find((action) => action.type === wanted.type && 'envelope' in action &&
+      action.envelope.from === from && action.envelope.to === to &&
+      action.envelope.message.type === message.type);
+  }
+
+  async perform(
+    action: RaftAction,
+    _before: RaftModelState,
+    expected: RaftModelState,
+  ): Promise<string | null> {
+    const before = this.nodes();
+    const appliedBefore = this.applied.map((values) => values.length);
+    const note = await this.run(action);
+    if (this.problem !== null) throw new RuntimeDivergence(this.problem);
+    await this.readDisks();
+    const after = this.nodes();
+    let state: RaftModelState = { ...expected, ...this.history, servers: after };
+    after.forEach((node, id) => {
+      state = recordHistory(state, before[id]!, node);
+      const lowered = node.commitIndex < before[id]!.commitIndex ||
+        this.applied[id]!.length < appliedBefore[id]!;
+      if (lowered) this.history.commitRolledBack = true;
+    });
+    const { elected, committed, leaderLogRewritten } = state;
+    this.history = { ...this.history, elected, committed, leaderLogRewritten };
+    return note;
+  }
+
+  observe(expected: RaftModelState): RaftModelState {
+    return {
+      ...expected, ...this.history,
+      servers: this.nodes(), persisted: this.persisted, applied: this.applied,
+    };
+  }
+
+  private nodes(): ModelNode[] {
+    return this.names.map((name) => {
+      const view = this.cluster.server(name).view();
+      if (view === null) throw new RuntimeDivergence(`${name} is not running`);
+      return modelNode(view.raft, this.snapshots);
+    });
+  }
+
+  private async run(action: RaftAction): Promise<string | null> {
+    switch (action.type) {
+      case 'Timeout':
+        this.fire(action.server, ['raft-election']);
+        break;
+      case 'Heartbeat':
+        this.fire(action.server, ['raft-heartbeat-soon', 'raft-heartbeat-periodic']);
+        break;
+      case 'ClientRequest':
+        this.sendRequest(action.server, action.value);
+        break;
+      case 'Deliver':
+      case 'Duplicate':
+      case 'Drop':
+        this.moveFrame(action.type, action.envelope);
+        break;
+      case 'Restart': {
+        const name = this.names[action.server]!;
+        this.cluster.crash(name);
+        this.applied[action.server] = [];
+        await this.cluster.start(name);
+        return null;
+      }
+      case 'CompactLog':
+        this.compact(action.server);
+        break;
+      case 'ReadIndex':
+        throw new RuntimeDivergence(`${action.type} is not replayed in the runtime`);
+    }
+    await this.cluster.settle();
+    return this.extraFramesNote(action);
+  }
+
+  /** The application's snapshot at its applied index: its values are noted first. */
+  private compact(server: number): void {
+    const name = this.names[server]!;
+    const node = this.cluster.server(name).view()!.raft;
+    const index = this.applied[server]!.length;
+    const term = index === 0 ? 0 : termAt(node, index);
+    if (term === undefined) throw new RuntimeDivergence(`${name} has no term at ${index}`);
+    const key = snapshotKey({ lastIncludedIndex: index, lastIncludedTerm: term });
+    this.snapshots.set(key, this.applied[server]!.slice());
+    this.cluster.server(name).raft!.requestSnapshot();
+  }
+
+  private fire(server: number, timers: readonly string[]): void {
+    const name = this.names[server]!;
+    const held = this.cluster.timers(name);
+    const timer = timers.find((candidate) => held.isPending(candidate));
+    if (timer === undefined) {
+      throw new RuntimeDivergence(`${name} has no ${timers.join(' or ')} timer pending`);
+    }
+    held.fire(timer);
+  }
+
+  private sendRequest(server: number, value: number): void {
+    const request = { client: 0, seq: this.requestsSent++, op: 'put' as const,
+      key: requestKey, value: String(value) };
+    const held = this.cluster.sendRequest(clientName, this.names[server]!,
+      { type: 'kv', request });
+    this.cluster.network.deliver(held);
+  }
+
+  private moveFrame(type: 'Deliver' | 'Duplicate' | 'Drop', envelope: ModelEnvelope): void {
+    const from = this.names[envelope.from]!;
+    const to = this.names[envelope.to]!;
+    const wanted = canonical(envelope.message);
+    const held = this.cluster.network.find((candidate) => candidate.from === from &&
+      candidate.to === to && candidate.frame.kind === 'raft' &&
+      canonical(modelMessage(candidate, this.snapshots)) === wanted);
+    if (held === undefined) {
+      throw new RuntimeDivergence(`no frame ${from}->${to} carries ${envelope.message.type} ` +
+        `${canonical(envelope.message)}`);
+    }
+    if (type === 'Deliver') this.cluster.network.deliver(held);
+    else if (type === 'Duplicate') this.cluster.network.duplicate(held);
+    else this.cluster.network.drop(held);
+  }
+
+  /** A heartbeat's frames to peers other than the action's, held undelivered. */
+  private extraFramesNote(action: RaftAction): string | null {
+    if (action.type !== 'Heartbeat') return null;
+    const from = this.names[action.server]!;
+    const others = this.names.filter((name, id) => id !== action.peer && name !== from);
+    const extra = this.cluster.network.frames().filter((held) => held.from === from &&
+      others.includes(held.to));
+    if (extra.length === 0) return null;
+    return `the runtime's heartbeat also sent to ${[...new Set(extra.map((held) => held.to))]
+      .join(', ')} (held, undelivered)`;
+  }
+
+  /** What the shell's steps applied, as the model's applications hold values. */
+  private noteStep(record: StepRecord): void {
+    const id = this.names.indexOf(record.node);
+    if (id < 0) return;
+    if ((record.input as { type?: string }).type === 'restart') this.applied[id] = [];
+    for (const effect of record.effects as { type: string; entries?: unknown[] }[]) {
+      if (effect.type === 'restoreSnapshot') {
+        const snapshot = (effect as unknown as { snapshot: Snapshot<unknown> }).snapshot;
+        this.applied[id] = modelSnapshot(snapshot, this.snapshots)!.data;
+        continue;
+      }
+      if (effect.type !== 'apply') continue;
+      const applied = this.applied[id]!.slice();
+      for (const entry of effect.entries as { index: number; command: unknown }[]) {
+        if (entry.index !== applied.length + 1) this.history.applyOutOfOrder = true;
+        applied.push(modelCommand(entry.command));
+      }
+      this.applied[id] = applied;
+    }
+  }
+}
+
+/** The message of a held raft frame with its commands and snapshot as the model's values. */
+function modelMessage(held: HeldFrame, values: SnapshotValues): unknown {
+  if (held.frame.kind !== 'raft') return null;
+  const message = held.frame.message;
+  if (message.type === 'InstallSnapshotRequest') {
+    return { ...message, snapshot: modelSnapshot(message.snapshot, values) };
+  }
+  if (message.type !== 'AppendEntriesRequest') return message;
+  const entries = message.entries.map((entry) =>
+    ({ term: entry.term, command: modelCommand(entry.command) }));
+  return { ...message, entries };
+}
+
+export function createRaftAdapter(
+  params: Params,
+  bug: string | null,
+): RuntimeAdapter<RaftModelState, RaftAction> {
+  return new RaftAdapter(params['servers'] as number, params, bug);
+}

@@ -1,0 +1,174 @@
+/**
+ * The nodes of a runtime replay: real node shells (impl/node NodeServer: RaftLoop, replica
+ * machine, DriverHost, request handling) over a held network, held timers, a memory disk per
+ * node and a clock that stands still. Nothing runs unless the replay puts it in motion, and
+ * `settle()` returns once every consequence of that input is done: the simulated disk and
+ * network complete through promises only, so once the microtask queue is empty every step,
+ * sync and send it caused has happened (the simulator settles the same way).
+ */
+import type { Clock } from '../../impl/io/clock.js';
+import type { Transport } from '../../impl/io/transport.js';
+import type { ClusterLayout, ServerBugs, ServerTuning, StepRecord } from '../../impl/node/api.js';
+import type { LoadedState } from '../../impl/io/storage.js';
+import { mapJsonCodec } from '../../impl/node/json-maps.js';
+import { NodeServer } from '../../impl/node/server.js';
+import { WalStorage } from '../../impl/wal/wal-storage.js';
+import { encodeFrame, type RequestBody } from '../../impl/node/wire.js';
+import { SeededRandom } from '../../impl/random/seeded-random.js';
+import { MemoryDisk } from '../../impl/sim/memory-disk.js';
+import { RuntimeDivergence } from './adapter.js';
+import { HeldNetwork, type HeldFrame } from './held-network.js';
+import { HeldTimers } from './held-timers.js';
+
+/** The replay's seed: only the disk's crash draws and election timeouts read it, and the
+ * replay crashes only settled disks and fires timers by name, so no outcome depends on it. */
+const replaySeed = 14;
+
+/** Rounds of `setImmediate` a settle waits: one empties the queue; more cost nothing. */
+const settleRounds = 3;
+
+/** Time stands still: timers fire by name, never by the clock. */
+const stillClock: Clock = { now: () => 0 };
+
+export interface ReplayClusterOptions {
+  readonly layout: ClusterLayout;
+  readonly tuning: Partial<ServerTuning>;
+  readonly bugs: ServerBugs;
+  /** Who may issue join / leave / move. */
+  readonly adminName: string;
+  /** Every step of every node, as the shell reports it (StepRecord). */
+  readonly onStep?: (record: StepRecord) => void;
+}
+
+interface ReplayNode {
+  readonly disk: MemoryDisk;
+  readonly timers: HeldTimers;
+  server: NodeServer | null;
+}
+
+export class ReplayCluster {
+  readonly network = new HeldNetwork();
+  readonly names: readonly string[];
+  private readonly nodes = new Map<string, ReplayNode>();
+  private readonly random = new SeededRandom(replaySeed);
+  private readonly failures: string[] = [];
+  /** The endpoints of the replay's own senders (clients, the administrator). */
+  private readonly senders = new Map<string, Transport>();
+  private requestsSent = 0;
+
+  constructor(private readonly options: ReplayClusterOptions) {
+    const { layout } = options;
+    this.names = [...layout.controllers, ...Object.values(layout.groups).flat()];
+    for (const name of this.names) {
+      const disk = new MemoryDisk(this.random.split());
+      this.nodes.set(name, { disk, timers: new HeldTimers(), server: null });
+    }
+  }
+
+  /** Starts `name` from its disk (empty the first time) and waits until it settled. */
+  async start(name: string): Promise<void> {
+    const node = this.node(name);
+    if (node.server !== null) throw new Error(`${name} is already running`);
+    const server = new NodeServer({
+      name,
+      layout: this.options.layout,
+      environment: {
+        transport: this.network.endpoint(name),
+        fileSystem: node.disk.mount(),
+        directory: `/${name}`,
+        clock: stillClock,
+        timers: node.timers,
+        random: this.random.split(),
+        // Notable events only (recoveries, refused frames), never decisions: the replay
+        // compares states, so it does not keep them.
+        log: () => undefined,
+      },
+      tuning: this.options.tuning,
+      bugs: this.options.bugs,
+      isAdmin: (from) => from === this.options.adminName,
+      ...(this.options.onStep === undefined ? {} : { onStep: this.options.onStep }),
+      onFatal: (error) => this.failures.push(`${name}: ${String(error)}`),
+    });
+    node.server = server;
+    const started = server.start();
+    await this.settle();
+    await started;
+  }
+
+  /** Process death and power loss: the server stops, its disk keeps what it synced. */
+  crash(name: string): void {
+    const node = this.node(name);
+    node.server?.crash();
+    node.server = null;
+    node.timers.cancelAllTimers();
+    node.disk.crash();
+    this.network.disconnect(name);
+  }
+
+  /**
+   * Sends a request frame from `from` (a client or the administrator, not a server) to `to`
+   * and returns it, held: the caller delivers it. Ids are unique across the replay's senders.
+   */
+  sendRequest(from: string, to: string, body: RequestBody): HeldFrame {
+    let endpoint = this.senders.get(from);
+    if (endpoint === undefined) {
+      endpoint = this.network.endpoint(from);
+      this.senders.set(from, endpoint);
+    }
+    endpoint.send(to, encodeFrame({ kind: 'request', id: ++this.requestsSent, body }));
+    const frames = this.network.frames();
+    return frames[frames.length - 1]!;
+  }
+
+  /** The held reply to a request frame, if its receiver answered it. */
+  replyTo(request: HeldFrame): HeldFrame | undefined {
+    if (request.frame.kind !== 'request') return undefined;
+    const id = request.frame.id;
+    return this.network.find((held) => held.from === request.to && held.to === request.from &&
+      held.frame.kind === 'reply' && held.frame.id === id);
+  }
+
+  /**
+   * What `name`'s disk holds, read as a restart would read it (a settled disk has synced
+   * everything, so nothing is torn and reading writes nothing).
+   */
+  readDisk(name: string): Promise<LoadedState<unknown, unknown>> {
+    const storage = new WalStorage<unknown, unknown>({
+      fileSystem: this.node(name).disk.mount(),
+      directory: `/${name}`,
+      commandCodec: mapJsonCodec<unknown>(),
+      snapshotCodec: mapJsonCodec<unknown>(),
+    });
+    return storage.load();
+  }
+
+  isRunning(name: string): boolean {
+    return this.node(name).server !== null;
+  }
+
+  server(name: string): NodeServer {
+    const server = this.node(name).server;
+    if (server === null) throw new Error(`${name} is not running`);
+    return server;
+  }
+
+  timers(name: string): HeldTimers {
+    return this.node(name).timers;
+  }
+
+  /** Waits until every consequence of the inputs given so far has happened. */
+  async settle(): Promise<void> {
+    for (let round = 0; round < settleRounds; round++) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    if (this.failures.length > 0) {
+      throw new RuntimeDivergence(`a server failed: ${this.failures[0]}`);
+    }
+  }
+
+  private node(name: string): ReplayNode {
+    const node = this.nodes.get(name);
+    if (node === undefined) throw new Error(`no node ${name} in the replay`);
+    return node;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The clients of a simulated run: each runs one clerk and issues, one at a time, gets, puts
+ * and appends on a small key set, with a seeded pause between operations. Every write
+ * carries a unique token (write-checks.ts), so the final values say which writes they hold.
+ * What each clerk learns goes into the history; an operation the clerk could not finish is
+ * unknown, never failed (CONTRACT "Histories").
+ */
+import type { Random } from '../../impl/io/random.js';
+import type { Outcome } from '../../impl/node/api.js';
+import type { VirtualClock } from '../../impl/sim/virtual-clock.js';
+import type { EventLog } from './event-log.js';
+import type { HistoryRecorder, KeyValueOperation } from './history.js';
+import { writeToken } from './write-checks.js';
+
+/** What the simulator asks of a key/value clerk (impl/clerk). */
+export interface KeyValueClerk {
+  get(key: string): Promise<Outcome<string>>;
+  put(key: string, value: string): Promise<Outcome<unknown>>;
+  append(key: string, value: string): Promise<Outcome<unknown>>;
+}
+
+export interface WorkloadSetup {
+  readonly clock: VirtualClock;
+  readonly log: EventLog;
+  readonly history: HistoryRecorder;
+  readonly keys: readonly string[];
+  /** True once the active phase is over: clients finish their operation and stop. */
+  readonly stopping: () => boolean;
+}
+
+/** A client waits up to this long between two operations. */
+export const thinkTimeMsMax = 20;
+
+export function clientName(index: number): string {
+  return `client-${index}`;
+}
+
+/** One client's loop; resolves when it stopped. Returns how many operations it issued. */
+export async function runClient(
+  setup: WorkloadSetup,
+  index: number,
+  clerk: KeyValueClerk,
+  random: Random,
+): Promise<number> {
+  const { clock, log, history, keys } = setup;
+  const name = clientName(index);
+  let issued = 0;
+  while (!setup.stopping()) {
+    await clock.sleep(random.nextInt(thinkTimeMsMax + 1));
+    if (setup.stopping()) break;
+    const key = keys[random.nextInt(keys.length)]!;
+    const choice = random.nextInt(10);
+    const op: KeyValueOperation = choice < 4 ? 'get' : choice < 6 ? 'put' : 'append';
+    issued++;
+    const value = op === 'get' ? undefined : writeToken(index, issued);
+    const operation = history.call(name, op, key, value);
+    log.add(clock.now(), name, `call ${op} ${key}${value === undefined ? '' : ' ' + value}`);
+    const outcome = op === 'get' ? await clerk.get(key)
+      : op === 'put' ? await clerk.put(key, value!) : await clerk.append(key, value!);
+    if (outcome.status === 'ok') {
+      const output = op === 'get' ? String(outcome.value) : undefined;
+      history.returned(operation, output);
+      log.add(clock.now(), name, `ok ${op} ${key}` +
+        (output === undefined ? '' : ` (${output.length} characters)`));
+    } else {
+      // Refused counts as unknown too: an earlier attempt of the request may have applied.
+      history.unknown(operation);
+      log.add(clock.now(), name, `${outcome.status} ${op} ${key}: ${outcome.error}`);
+    }
+  }
+  return issued;
+}
