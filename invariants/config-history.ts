@@ -86,13 +86,19 @@ export function keepsFrozenHistory(before: ControllerState, after: ControllerSta
 
 
 /** ConfigsInOrder: the intent in flight, if any, is for the configuration after `current`. */
-export function configsInOrder(controller: Pick<ControllerState, 'current' | 'next'>): boolean {
+export interface IntentView {
+  readonly current: number;
+  /** The intent in flight (only its number is read), or null. */
+  readonly next: { readonly num: number } | null;
+}
+
+export function configsInOrder(controller: IntentView): boolean {
   return controller.next === null || controller.next.num === controller.current + 1;
 }
 
 /** "ctl-0 (at index 7) plans configuration 3 while configuration 1 is current". */
 export function explainConfigsInOrder(
-  controller: Pick<ControllerState, 'current' | 'next'>,
+  controller: IntentView,
   who = 'the controller',
 ): string {
   if (controller.next === null) return `${who} plans no configuration`;
