@@ -9,6 +9,10 @@
  *   on every controller replica's applied state, conform on every one it replays. The models
  *   do not check it: the `controller` model keeps no intent, and in the `migration` model
  *   skip-config breaks NoLostWrite or AtMostOneServer first.
+ *
+ * And the goal of DESIGN §3's liveness, "every recorded configuration is eventually
+ * published": `latestPublished`, which the `migration` model's RecordedConfigsPublished
+ * (P ~> Q) has as Q, and the simulator requires of the settled end state (Liveness).
  */
 import { assert } from '../spec/assert.js';
 import { groupGids, memberGids } from '../spec/controller/operations.js';
@@ -104,4 +108,9 @@ export function explainConfigsInOrder(
   if (controller.next === null) return `${who} plans no configuration`;
   return `${who} plans configuration ${controller.next.num} while configuration ` +
     `${controller.current} is current`;
+}
+
+/** The latest recorded configuration is the published one. */
+export function latestPublished(controller: Pick<ControllerState, 'configs' | 'current'>): boolean {
+  return controller.current === controller.configs.length - 1;
 }

@@ -36,7 +36,8 @@ const moveText = (identity: Identity) =>
 /** Who holds which digest for `identity`: src's frozen image, dst's receipt, driver, network. */
 function imageDigests(view: ImagesView, identity: Identity, index: number) {
   const found: { who: string; digest: string }[] = [];
-  const record = (gid: number) => (gid === 0 ? null : view.groups[gid - 1]!.shards[identity.shard]!);
+  const record = (gid: number) =>
+    (gid === 0 ? null : view.groups[gid - 1]!.shards[identity.shard]!);
   const src = record(identity.src);
   if (src?.frozenDigest && sameIdentity(src.identity, identity)) {
     found.push({ who: `gid ${identity.src} froze`, digest: src.frozenDigest });
@@ -93,30 +94,41 @@ export function explainOneImagePerIdentity(view: ImagesView): string {
   return 'every identity binds one image';
 }
 
-/** UnaffectedServed: a shard the intent does not move is served by its owner in `current`. */
-export function unaffectedServed(view: MovesView): boolean {
+/** A group by gid: the model keeps groups[gid - 1]; a run's tool may not have seen one yet. */
+export type GroupOf = (view: MovesView, gid: number) => GroupView<ShardState> | undefined;
+
+const modelGroupOf: GroupOf = (view, gid) => view.groups[gid - 1];
+
+/**
+ * UnaffectedServed: a shard the intent does not move is served by its owner in `current`.
+ * With no intent in flight it says every shard of the published configuration is served by
+ * its owner: the simulator reads it so on the settled end state (PublishedServed), where a
+ * group it never saw holds nothing.
+ */
+export function unaffectedServed(view: MovesView, groupOf: GroupOf = modelGroupOf): boolean {
+  return unservedShard(view, groupOf) === null;
+}
+
+/** The first shard that breaks UnaffectedServed, with its owner and the owner's phase. */
+function unservedShard(view: MovesView, groupOf: GroupOf) {
   const { configs, current, next } = view.controller;
   const owners = configs[current]!.shards;
   for (let shard = 0; shard < owners.length; shard++) {
     const owner = owners[shard]!;
     if (owner === 0) continue;
     if (next !== null && next.moves.some((identity) => identity.shard === shard)) continue;
-    if (view.groups[owner - 1]!.shards[shard]!.phase !== 'serving') return false;
+    const phase = groupOf(view, owner)?.shards[shard]!.phase ?? 'absent';
+    if (phase !== 'serving') return { shard, owner, phase };
   }
-  return true;
+  return null;
 }
 
-export function explainUnaffectedServed(view: MovesView): string {
-  const { configs, current, next } = view.controller;
-  const owners = configs[current]!.shards;
-  for (const [shard, owner] of owners.entries()) {
-    if (owner === 0 || next?.moves.some((identity) => identity.shard === shard)) continue;
-    const phase = view.groups[owner - 1]!.shards[shard]!.phase;
-    if (phase === 'serving') continue;
-    return `shard ${shard} does not move, but its owner gid ${owner} in configuration ` +
-      `${current} holds it ${phase}`;
-  }
-  return 'every shard that does not move is served';
+export function explainUnaffectedServed(view: MovesView, groupOf: GroupOf = modelGroupOf): string {
+  const unserved = unservedShard(view, groupOf);
+  if (unserved === null) return 'every shard that does not move is served';
+  const { shard, owner, phase } = unserved;
+  return `shard ${shard} does not move, but its owner gid ${owner} in configuration ` +
+    `${view.controller.current} holds it ${phase}`;
 }
 
 /**

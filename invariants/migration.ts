@@ -64,7 +64,11 @@ export function migrationInvariants(script: ScriptReading): NamedInvariant<Migra
       holds: (view) => exactlyOnce(script, view),
       explain: (view) => explainExactlyOnce(script, view),
     },
-    { name: 'OneImagePerIdentity', holds: oneImagePerIdentity, explain: explainOneImagePerIdentity },
+    {
+      name: 'OneImagePerIdentity',
+      holds: oneImagePerIdentity,
+      explain: explainOneImagePerIdentity,
+    },
     { name: 'UnaffectedServed', holds: unaffectedServed, explain: explainUnaffectedServed },
     { name: 'GarbageBound', holds: garbageBound, explain: explainGarbageBound },
   ];

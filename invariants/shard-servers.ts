@@ -38,7 +38,8 @@ export function explainAtMostOneServer<Group extends GroupView>(
   const shardCount = groups[0]?.shards.length ?? 0;
   for (let shard = 0; shard < shardCount; shard++) {
     const serving = groups.filter((group) => group.shards[shard]!.phase === 'serving');
-    if (serving.length > 1) return `shard ${shard} is served by ${serving.map(groupName).join(' and ')}`;
+    if (serving.length < 2) continue;
+    return `shard ${shard} is served by ${serving.map(groupName).join(' and ')}`;
   }
   return 'every shard has at most one server';
 }

@@ -7,7 +7,12 @@
 import type { Invariant } from '../../checker/model.js';
 import { raftInvariants as groupInvariants } from '../../invariants/raft.js';
 import type { RaftReading } from '../../invariants/raft-view.js';
-import { commandAt, type ModelCommand, type ModelData, type RaftModelState } from './model-state.js';
+import {
+  commandAt,
+  type ModelCommand,
+  type ModelData,
+  type RaftModelState,
+} from './model-state.js';
 import { serverName, valueName } from './printing.js';
 
 const modelReading: RaftReading<ModelCommand, ModelData> = {

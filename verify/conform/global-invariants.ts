@@ -80,21 +80,25 @@ class GlobalState {
 
   private observeLeader(observation: Extract<Observation, { kind: 'leader' }>) {
     let record = this.elections.get(observation.group);
-    if (record === undefined) this.elections.set(observation.group, (record = new ElectionRecord()));
+    if (record === undefined) {
+      this.elections.set(observation.group, (record = new ElectionRecord()));
+    }
     if (record.note(observation.term, observation.node)) return null;
     return violation(observation, 'ElectionSafety', record.explain());
   }
 
   private observeApplied(observation: Extract<Observation, { kind: 'applied' }>) {
     let record = this.applied.get(observation.group);
-    if (record === undefined) this.applied.set(observation.group, (record = new CommittedRecord()));
+    if (record === undefined) {
+      this.applied.set(observation.group, (record = new CommittedRecord()));
+    }
     const entry = { term: observation.term, command: observation.commandDigest,
       server: observation.node };
     const first = record.note(observation.index, entry);
     if (first === null) return null;
-    return violation(observation, 'StateMachineSafety', committedMismatchText(observation.node,
-      observation.index, entryText(entry), `${entryText(first)} was applied first, by ${first.server}`),
-    entryText(first), entryText(entry));
+    const what = committedMismatchText(observation.node, observation.index, entryText(entry),
+      `${entryText(first)} was applied first, by ${first.server}`);
+    return violation(observation, 'StateMachineSafety', what, entryText(first), entryText(entry));
   }
 
   private observeServed(observation: Extract<Observation, { kind: 'served' }>) {
