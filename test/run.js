@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const pattern = process.argv[2] ?? '.*\\.test\\.ts$';
-const covered = ['spec', 'models', 'checker'];
+const covered = ['spec', 'invariants', 'models', 'checker'];
 
 // Colour only on a terminal, and never with NO_COLOR (https://no-color.org) or TERM=dumb:
 // uvu forces colour unless told --no-color, and CI reads this output from a pipe.

@@ -22,16 +22,10 @@
 import type { Model, ModelDefinition, Params } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
 import { assert } from '../../spec/assert.js';
-import {
-  explainBalanced,
-  explainValidConfig,
-  freezeConfig,
-  isBalanced,
-  isFullyAssigned,
-  isOrderIndependent,
-  isValidConfig,
-  keepsFrozenHistory,
-} from './invariants.js';
+import { freezeConfig, keepsFrozenHistory } from '../../invariants/config-history.js';
+import { isOrderIndependent } from '../../invariants/controller-configs.js';
+import { controllerInvariantNames, type RebalanceSummary } from '../../invariants/controller.js';
+import { controllerModelInvariants } from './invariants.js';
 import { initialConfig, memberGids } from '../../spec/controller/operations.js';
 import { noControllerBugs, type ControllerBugs } from '../../spec/controller/bugs.js';
 import { minimumMoves, movedShards } from '../../spec/controller/rebalance.js';
@@ -43,15 +37,7 @@ import {
 } from '../../spec/controller/state-machine.js';
 import type { Config, Gid } from '../../spec/controller/types.js';
 
-/** What the Join or Leave that made the latest configuration did, measured at that step. */
-export interface RebalanceSummary {
-  /** Shards whose gid changed. */
-  readonly moved: number;
-  /** The lower bound on that number (`minimumMoves` of the configuration before). */
-  readonly minimum: number;
-  /** Rebalancing the configuration before with the gids in other orders gave the same. */
-  readonly orderIndependent: boolean;
-}
+export type { RebalanceSummary } from '../../invariants/controller.js';
 
 export interface ControllerModelState {
   readonly latest: Config;
@@ -231,8 +217,6 @@ export function createControllerModel(
   const gidsInRange = bounds.gids >= 1 && bounds.gids <= maximumModelGids;
   assert(gidsInRange, `controller: bad gids ${bounds.gids}`);
   const actions = controllerActions(bounds);
-  const rebalanced = (state: ControllerModelState, holds: (summary: RebalanceSummary) => boolean) =>
-    state.lastRebalance === null || holds(state.lastRebalance);
   return {
     name: 'controller',
     initialStates: () => [{
@@ -255,37 +239,7 @@ export function createControllerModel(
       return next === state ? null : next;
     },
     label,
-    invariants: [
-      {
-        name: 'ValidConfig',
-        holds: (state) => isValidConfig(state.latest, bounds.shards),
-        explain: (state) => explainValidConfig(state.latest, bounds.shards),
-      },
-      {
-        name: 'Balanced',
-        holds: (state) =>
-          isFullyAssigned(state.latest) && rebalanced(state, () => isBalanced(state.latest)),
-        explain: (state) => explainBalanced(state.latest),
-      },
-      {
-        name: 'MinimalMoves',
-        holds: (state) => rebalanced(state, (summary) => summary.moved === summary.minimum),
-        explain: (state) =>
-          `configuration ${state.latest.num} moved ${state.lastRebalance?.moved} shards, ` +
-          `the lower bound is ${state.lastRebalance?.minimum}`,
-      },
-      {
-        name: 'Deterministic',
-        holds: (state) => rebalanced(state, (summary) => summary.orderIndependent),
-        explain: (state) =>
-          `configuration ${state.latest.num} changes when its gids are listed in another order`,
-      },
-      {
-        name: 'HistoryImmutable',
-        holds: (state) => state.historyKept,
-        explain: () => 'a step changed or dropped an earlier configuration',
-      },
-    ],
+    invariants: controllerModelInvariants(bounds.shards),
     codec: { encode, decode: decoder(bounds.shards) },
     variables: (state) => ({
       num: state.latest.num,
@@ -299,13 +253,7 @@ export function createControllerModel(
   };
 }
 
-export const controllerInvariants = [
-  'ValidConfig',
-  'Balanced',
-  'MinimalMoves',
-  'Deterministic',
-  'HistoryImmutable',
-] as const;
+export const controllerInvariants = controllerInvariantNames;
 
 function integerParam(name: string, description: string, value: number, min: number, max: number) {
   return { name, description, default: value, kind: 'integer', min, max } as const;

@@ -12,6 +12,7 @@
  * replies forever instead of taking the fair step.
  */
 import type { Fairness, TemporalProperty } from '../../checker/model.js';
+import { latestPublished } from '../../invariants/config-history.js';
 import { actionLabel, type MigrationAction } from './model-actions.js';
 import type { MigrationState } from './model-state.js';
 
@@ -20,8 +21,8 @@ export const migrationProperties: readonly TemporalProperty<MigrationState>[] = 
   {
     name: 'RecordedConfigsPublished',
     kind: 'leadsTo',
-    trigger: (state) => state.controller.current < state.controller.configs.length - 1,
-    holds: (state) => state.controller.current === state.controller.configs.length - 1,
+    trigger: (state) => !latestPublished(state.controller),
+    holds: (state) => latestPublished(state.controller),
   },
 ];
 

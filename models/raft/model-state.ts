@@ -4,7 +4,8 @@
  * instantiates Raft's command as a small number (a client value) and the snapshot's data as
  * the list of applied commands (null for a no-op), so that index k's command is data[k - 1].
  */
-import { entryAt, snapshotIndex, termAt, type LogHolder } from '../../spec/raft/log.js';
+import type { CommittedEntry } from '../../invariants/raft-view.js';
+import { entryAt, snapshotIndex, type LogHolder } from '../../spec/raft/log.js';
 import type { Bag } from './network.js';
 import type { Envelope, Message, Persisted, RaftNode } from '../../spec/raft/types.js';
 
@@ -24,25 +25,8 @@ export function commandAt(
   return entryAt(holder, index)?.command;
 }
 
-/** Whether a log (with its snapshot) holds the committed entry. */
-export function holdsCommitted(
-  state: LogHolder<ModelCommand, ModelData>,
-  record: CommitRecord,
-): boolean {
-  if (commandAt(state, record.index) !== record.command) return false;
-  const term = termAt(state, record.index);
-  // A compacted entry keeps only its value (and the last one its term).
-  return term === undefined || term === record.term;
-}
-
 /** A committed entry, recorded when a leader first commits its index. Proof-only. */
-export interface CommitRecord {
-  readonly index: number;
-  readonly term: number;
-  readonly command: ModelCommand | null;
-  /** The leader's term when it committed the entry. */
-  readonly inTerm: number;
-}
+export type CommitRecord = CommittedEntry<ModelCommand>;
 
 /** A client read not answered yet. Proof-only. */
 export interface ReadRecord {

@@ -1,13 +1,20 @@
 // conform's check (c) on hand-made observations: each global invariant caught where it
-// first fails along the merge by Lamport clock, and a clean merge passing.
+// first fails along the merge by Lamport clock, and a clean merge passing. The texts are the
+// library's witnesses (invariants/), in conform's names for nodes and entries.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkGlobalInvariants } from '../../verify/conform/global-invariants.js';
 import type { Observation } from '../../verify/conform/observation.js';
 
+/** A group's records of two shards: `shards` served, the others absent; identities by epoch. */
 const served = (node: string, lamport: number, gid: number, appliedIndex: number,
-  shards: number[], epochs: (number | null)[] = [null, null]): Observation =>
-  ({ node, seq: lamport, lamport, kind: 'served', gid, appliedIndex, shards, epochs });
+  shards: number[], epochs: (number | null)[] = [null, null]): Observation => ({
+  node, seq: lamport, lamport, kind: 'served', gid, appliedIndex,
+  shards: epochs.map((epoch, shard) => ({
+    phase: shards.includes(shard) ? 'serving' : 'absent',
+    identity: epoch === null ? null : { epoch, src: 101, dst: gid },
+  })),
+});
 
 test('ElectionSafety (Raft §5.2): two leaders of one term in one group', () => {
   const found = checkGlobalInvariants([
@@ -16,7 +23,7 @@ test('ElectionSafety (Raft §5.2): two leaders of one term in one group', () => 
     { node: 'g100-2', seq: 7, lamport: 12, kind: 'leader', group: 'g100', term: 2 },
   ]);
   assert.equal(found, {
-    check: 'invariant', what: 'ElectionSafety: g100-0 and g100-2 both lead term 2',
+    check: 'invariant', what: 'ElectionSafety: g100-0 and g100-2 both became leader in term 2',
     node: 'g100-2', step: 7, lamport: 12,
   });
 });
@@ -28,8 +35,8 @@ test('StateMachineSafety (Raft §5.4.3): two entries applied at one index', () =
   });
   const found = checkGlobalInvariants([applied('ctl-0', 3, 1), applied('ctl-1', 4, 1),
     applied('ctl-2', 8, 2)]);
-  assert.is(found?.what,
-    'StateMachineSafety: ctl-0 and ctl-2 applied different entries at index 5');
+  assert.is(found?.what, 'StateMachineSafety: ctl-2 has committed index 5 holding ' +
+    '(term 2, command aaaa), where (term 1, command aaaa) was applied first, by ctl-0');
 });
 
 test('AtMostOneServer merges by Lamport clock: a handover in order passes, out of it fails', () => {
@@ -42,13 +49,14 @@ test('AtMostOneServer merges by Lamport clock: a handover in order passes, out o
   const overlap = [served('g100-0', 2, 100, 5, [0]), served('g101-0', 4, 101, 3, [0]),
     served('g100-0', 6, 100, 7, [])];
   assert.is(checkGlobalInvariants(overlap)?.what,
-    'AtMostOneServer: groups 100 and 101 both serve shard 0');
+    'AtMostOneServer: shard 0 is served by gid 100 and gid 101');
 });
 
 test('StaleRejected: a group\'s epoch for a shard never goes down', () => {
   const found = checkGlobalInvariants([served('g100-0', 2, 100, 5, [], [3, null]),
     served('g100-1', 5, 100, 6, [], [2, null])]);
-  assert.is(found?.what, 'StaleRejected: group 100 went back for shard 0 from epoch 3 to 2');
+  assert.is(found?.what, 'StaleRejected: group 100 went back for shard 0 from ' +
+    'epoch 3 (101 -> 100), absent to epoch 2 (101 -> 100), absent');
 });
 
 test('ConfigsInOrder: an intent in flight is for current + 1', () => {
@@ -56,7 +64,7 @@ test('ConfigsInOrder: an intent in flight is for current + 1', () => {
     ({ node: 'ctl-0', seq: lamport, lamport, kind: 'intent', current, next });
   assert.is(checkGlobalInvariants([intent(1, 0, 1), intent(2, 1, null)]), null);
   assert.is(checkGlobalInvariants([intent(1, 0, 2)])?.what,
-    'ConfigsInOrder: configuration 2 is in flight while 0 is current');
+    'ConfigsInOrder: ctl-0 plans configuration 2 while configuration 0 is current');
 });
 
 test.run();

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { applyOperation, initialConfig, initialControllerState, joinConfig, latestConfig, leaveConfig, memberGids, minimumMoves, movedShards, rebalance, type Config, type ControllerOperation, type Gid } from '../../spec/controller/index.js';
-import { copyConfigs, isBalanced, keepsHistory } from '../../models/controller/index.js';
+import { copyConfigs, keepsHistory } from '../../invariants/config-history.js';
+import { isBalanced } from '../../invariants/controller-configs.js';
 
 /**
  * The oracle: the fewest shards that must change gid, by brute force over every choice of

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { applyControllerCommand, applyOperation, canonicalOperation, initialControllerState, latestConfig, queryConfig, type ClientCommand, type ControllerCommandResult, type ControllerState } from '../../spec/controller/index.js';
-import { copyConfigs, freezeConfig, keepsFrozenHistory, keepsHistory } from '../../models/controller/index.js';
+import { copyConfigs, freezeConfig, keepsFrozenHistory, keepsHistory } from '../../invariants/config-history.js';
 
 function run(requests: readonly ClientCommand[], shardCount = 10) {
   let state = initialControllerState(shardCount);

@@ -11,7 +11,7 @@ import { runSimulation } from '../../verify/simulate/run.js';
 import { shellRuntime } from '../../verify/simulate/shell-runtime.js';
 
 const cases: readonly { bug: string; seed: number; invariant: string; detail: RegExp }[] = [
-  { bug: 'skip-freeze', seed: 1, invariant: 'AtMostOneServer', detail: /is served by groups/ },
+  { bug: 'skip-freeze', seed: 1, invariant: 'AtMostOneServer', detail: /is served by gid/ },
   {
     bug: 'dedup-not-migrated', seed: 5, invariant: 'Linearizability',
     detail: /not-linearizable on key "f"/,
@@ -26,7 +26,7 @@ const cases: readonly { bug: string; seed: number; invariant: string; detail: Re
   },
   {
     bug: 'vote-ignores-log', seed: 2, invariant: 'StateMachineSafety',
-    detail: /committed an entry of term \d+ at index \d+/,
+    detail: /has committed index \d+ holding an entry of term \d+/,
   },
   // Beyond issue 12's five: the other catalog bugs the simulator finds.
   {
@@ -35,7 +35,7 @@ const cases: readonly { bug: string; seed: number; invariant: string; detail: Re
   },
   {
     bug: 'unfreeze-on-recovery', seed: 5, invariant: 'AtMostOneServer',
-    detail: /is served by groups/,
+    detail: /is served by gid/,
   },
   {
     bug: 'reinstall-overwrites', seed: 17, invariant: 'NoLostWrite',

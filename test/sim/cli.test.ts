@@ -64,7 +64,7 @@ test('a failing seed exits 1 with the invariant, the last events and the rerun c
     const summary = json.json<{ ok: boolean; failedSeed: number; error: string; rerun: string }>();
     assert.is(summary.ok, false);
     assert.is(summary.failedSeed, 1);
-    assert.match(summary.error, /^AtMostOneServer: shard \d+ is served by groups/);
+    assert.match(summary.error, /^AtMostOneServer: shard \d+ is served by gid/);
     assert.is(summary.rerun, 'shardkv simulate --seed 1 --bug skip-freeze');
   });
 

@@ -35,8 +35,8 @@ test('settled: the latest configuration is published and its owners serve their 
   });
   assert.equal(checkSettled(controllerWith([100, 100, 100, 100], 1), groups, 2_000), {
     invariant: 'PublishedServed',
-    detail: 'configuration 1 is published and assigns shard 3 to group 100, which holds it ' +
-      'absent 2000 ms after the last request',
+    detail: 'shard 3 does not move, but its owner gid 100 in configuration 1 holds it ' +
+      'absent, 2000 ms after the last request',
   });
   assert.is(checkSettled(null, groups, 2_000)!.invariant, 'Liveness');
   const stuck = {

@@ -1,6 +1,7 @@
 // The simulator's per-event invariants on hand-built server views: ElectionSafety (Raft §5.2),
 // StateMachineSafety (Raft §5.4.3), AtMostOneServer and ConfigsInOrder (DESIGN §3), each
-// caught when broken and silent when not.
+// caught when broken and silent when not. The details are the library's witnesses (invariants/),
+// the words `check` prints, with the group, replica and applied index the monitor saw.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { initialControllerState } from '../../spec/controller/state-machine.js';
@@ -47,7 +48,8 @@ test('ElectionSafety: two leaders of one term in one group are caught, even at d
     assert.is(monitor.observe([leaderA, otherGroup]), null);
     assert.is(monitor.observe([leaderA]), null);
     assert.equal(monitor.observe([leaderB]), {
-      invariant: 'ElectionSafety', detail: 'g100: g100-0 and g100-1 both led term 3',
+      invariant: 'ElectionSafety',
+      detail: 'g100: g100-0 and g100-1 both became leader in term 3',
     });
     assert.is(monitor.termsWithLeader(), 2);
   });
@@ -62,8 +64,8 @@ test('StateMachineSafety: a different term committed at an index is caught; unco
     const committed = groupView('g100-2', 100, 0, serving(100), raft('leader', 3, [1, 3], 2));
     assert.equal(monitor.observe([committed]), {
       invariant: 'StateMachineSafety',
-      detail: 'g100: g100-2 committed an entry of term 3 at index 2, where an entry of term 2 ' +
-        'was committed before',
+      detail: 'g100: g100-2 has committed index 2 holding an entry of term 3, where an entry ' +
+        'of term 2 was committed before',
     });
   });
 
@@ -80,7 +82,7 @@ test('AtMostOneServer: the latest applied state of each group counts, not a lagg
     const violation = monitor.observe([groupView('g102-0', 102, 3, serving(102, 7, 8))]);
     assert.equal(violation, {
       invariant: 'AtMostOneServer',
-      detail: 'shard 7 is served by groups 101 (g101-0 at index 4) and 102 (g102-0 at index 3)',
+      detail: 'shard 7 is served by gid 101 (g101-0 at index 4) and gid 102 (g102-0 at index 3)',
     });
   });
 

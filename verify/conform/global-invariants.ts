@@ -2,7 +2,9 @@
  * Check (c) of `shardkv conform`: the nodes' observations merged in one order consistent
  * with happens-before (by Lamport clock, then node name and sequence number: a send precedes
  * its delivery, a node's records keep their order; no global clock is assumed), and the
- * global invariants evaluated along it, as the simulator's SafetyMonitor does on live views:
+ * library's global invariants (invariants/) evaluated along it, on views built from the
+ * observations merged so far (invariants/run-views.ts), as the simulator's monitor builds
+ * them from live servers:
  *
  * - ElectionSafety (Raft §5.2): at most one leader per term in each Raft group.
  * - StateMachineSafety (Raft §5.4.3): no two servers of a group apply different entries at
@@ -13,6 +15,21 @@
  *   last took part in for a shard never goes down.
  * - ConfigsInOrder (DESIGN §3): a controller's intent in flight is for current + 1.
  */
+import { configsInOrder, explainConfigsInOrder } from '../../invariants/config-history.js';
+import { committedMismatchText } from '../../invariants/raft-logs.js';
+import {
+  CommittedRecord,
+  ElectionRecord,
+  LatestGroupStates,
+  type SeenEntry,
+} from '../../invariants/run-views.js';
+import {
+  atMostOneServer,
+  explainAtMostOneServer,
+  explainStaleRejected,
+  staleRejected,
+} from '../../invariants/shard-servers.js';
+import type { GroupView } from '../../invariants/shard-view.js';
 import { shown, type Divergence } from './divergence.js';
 import type { Observation } from './observation.js';
 
@@ -32,15 +49,16 @@ function violation(observation: Observation, invariant: string, what: string,
   };
 }
 
+/** "(term 2, command 9f3a...)": how conform names an applied entry. */
+const entryText = (entry: SeenEntry<string>) => `(term ${entry.term}, command ${entry.command})`;
+
 class GlobalState {
-  /** group -> term -> its leader. */
-  private readonly leaders = new Map<string, Map<number, string>>();
-  /** group -> index -> the first entry applied there and who applied it. */
-  private readonly applied = new Map<string, Map<number, { key: string; node: string }>>();
-  /** gid -> the served shards of its replica of highest applied index. */
-  private readonly latest = new Map<number, {
-    appliedIndex: number; shards: Set<number>; epochs: readonly (number | null)[];
-  }>();
+  /** group -> its elections. */
+  private readonly elections = new Map<string, ElectionRecord>();
+  /** group -> the entry first applied at each index (term and command digest). */
+  private readonly applied = new Map<string, CommittedRecord<string>>();
+  /** gid -> the shard records of its replica of highest applied index. */
+  private readonly latest = new LatestGroupStates<GroupView>();
 
   observe(observation: Observation): Divergence | null {
     switch (observation.kind) {
@@ -49,72 +67,51 @@ class GlobalState {
       case 'applied':
         return this.observeApplied(observation);
       case 'served':
-        return this.observeEpochs(observation) ?? this.observeServed(observation);
-      case 'intent':
-        return observation.next === null || observation.next === observation.current + 1
-          ? null
-          : violation(observation, 'ConfigsInOrder', `configuration ${observation.next} ` +
-            `is in flight while ${observation.current} is current`);
-    }
-  }
-
-  private observeEpochs(observation: Extract<Observation, { kind: 'served' }>) {
-    const known = this.latest.get(observation.gid);
-    if (known === undefined || known.appliedIndex >= observation.appliedIndex) return null;
-    for (let shard = 0; shard < observation.epochs.length; shard++) {
-      // No identity counts as epoch 0, as the simulator's SafetyMonitor counts it.
-      const before = known.epochs[shard] ?? 0;
-      const after = observation.epochs[shard] ?? 0;
-      if (after < before) {
-        return violation(observation, 'StaleRejected', `group ${observation.gid} went back ` +
-          `for shard ${shard} from epoch ${before} to ${after}`);
+        return this.observeServed(observation);
+      case 'intent': {
+        const intent = { current: observation.current,
+          next: observation.next === null ? null : { num: observation.next } };
+        return configsInOrder(intent) ? null
+          : violation(observation, 'ConfigsInOrder', explainConfigsInOrder(intent,
+            observation.node));
       }
     }
-    return null;
   }
 
   private observeLeader(observation: Extract<Observation, { kind: 'leader' }>) {
-    const terms = this.leaders.get(observation.group) ?? new Map<number, string>();
-    this.leaders.set(observation.group, terms);
-    const leader = terms.get(observation.term);
-    if (leader !== undefined && leader !== observation.node) {
-      return violation(observation, 'ElectionSafety',
-        `${leader} and ${observation.node} both lead term ${observation.term}`);
+    let record = this.elections.get(observation.group);
+    if (record === undefined) {
+      this.elections.set(observation.group, (record = new ElectionRecord()));
     }
-    terms.set(observation.term, observation.node);
-    return null;
+    if (record.note(observation.term, observation.node)) return null;
+    return violation(observation, 'ElectionSafety', record.explain());
   }
 
   private observeApplied(observation: Extract<Observation, { kind: 'applied' }>) {
-    const indexes = this.applied.get(observation.group) ?? new Map();
-    this.applied.set(observation.group, indexes);
-    const key = `term ${observation.term}, command ${observation.commandDigest}`;
-    const first = indexes.get(observation.index);
-    if (first !== undefined && first.key !== key) {
-      return violation(observation, 'StateMachineSafety', `${first.node} and ` +
-        `${observation.node} applied different entries at index ${observation.index}`,
-        first.key, key);
+    let record = this.applied.get(observation.group);
+    if (record === undefined) {
+      this.applied.set(observation.group, (record = new CommittedRecord()));
     }
-    if (first === undefined) indexes.set(observation.index, { key, node: observation.node });
-    return null;
+    const entry = { term: observation.term, command: observation.commandDigest,
+      server: observation.node };
+    const first = record.note(observation.index, entry);
+    if (first === null) return null;
+    const what = committedMismatchText(observation.node, observation.index, entryText(entry),
+      `${entryText(first)} was applied first, by ${first.server}`);
+    return violation(observation, 'StateMachineSafety', what, entryText(first), entryText(entry));
   }
 
   private observeServed(observation: Extract<Observation, { kind: 'served' }>) {
-    const known = this.latest.get(observation.gid);
-    if (known !== undefined && known.appliedIndex >= observation.appliedIndex) return null;
-    this.latest.set(observation.gid, {
-      appliedIndex: observation.appliedIndex, shards: new Set(observation.shards),
-      epochs: observation.epochs,
-    });
-    for (const shard of observation.shards) {
-      for (const [gid, other] of this.latest) {
-        if (gid !== observation.gid && other.shards.has(shard)) {
-          return violation(observation, 'AtMostOneServer',
-            `groups ${gid} and ${observation.gid} both serve shard ${shard}`);
-        }
-      }
+    const after = { gid: observation.gid, shards: observation.shards };
+    const before = this.latest.offer({ appliedIndex: observation.appliedIndex,
+      replica: observation.node, state: after });
+    if (before === undefined) return null;
+    if (before !== null && !staleRejected(before.state, after)) {
+      return violation(observation, 'StaleRejected', explainStaleRejected(before.state, after));
     }
-    return null;
+    const groups = this.latest.states().map(({ state }) => state);
+    return atMostOneServer(groups) ? null
+      : violation(observation, 'AtMostOneServer', explainAtMostOneServer(groups));
   }
 }
 

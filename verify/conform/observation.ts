@@ -4,6 +4,8 @@
  * group's applied state serves), tagged with the record's place in the node's order and its
  * Lamport clock.
  */
+import type { ShardView } from '../../invariants/shard-view.js';
+
 export interface Place {
   readonly node: string;
   readonly seq: number;
@@ -18,9 +20,8 @@ export type Observation = Place & (
     }
   | {
       readonly kind: 'served'; readonly gid: number; readonly appliedIndex: number;
-      readonly shards: readonly number[];
-      /** Per shard, the epoch of the identity the group last took part in (null: none). */
-      readonly epochs: readonly (number | null)[];
+      /** The group's record of each shard (its phase and last identity), as applied there. */
+      readonly shards: readonly ShardView[];
     }
   | {
       readonly kind: 'intent'; readonly current: number;

@@ -8,13 +8,14 @@ import {
   applyControllerCommand, type ControllerCommand, type ControllerState,
 } from '../../spec/controller/state-machine.js';
 import { noControllerBugs } from '../../spec/controller/bugs.js';
-import { applyGroupCommand, servedShards } from '../../spec/group/state-machine.js';
-import type { GroupCommand, GroupState } from '../../spec/group/types.js';
+import { applyGroupCommand } from '../../spec/group/state-machine.js';
+import type { GroupCommand, GroupState, ShardState } from '../../spec/group/types.js';
 import { fnv1a64 } from '../../spec/group/digest.js';
 import { noMigrationBugs } from '../../spec/migration/bugs.js';
 import { stepDriver, type DriverInput } from '../../spec/migration/driver-step.js';
 import { idleDriver, type DriverState } from '../../spec/migration/types.js';
 import type { IndexedEntry, RaftNode, Snapshot } from '../../spec/raft/types.js';
+import type { ShardView } from '../../invariants/shard-view.js';
 import { canonicalText } from './canonical.js';
 import type { NodeSetup, TraceRecord } from '../../impl/trace/schema.js';
 import {
@@ -84,6 +85,22 @@ export function replayMachine(replay: NodeReplay, record: TraceRecord): Problem 
   return null;
 }
 
+/**
+ * A shard record's phase and identity, the part the global invariants read (not its data,
+ * which the observations would keep alive for the whole trace). Records are immutable and a
+ * step replaces only those it changes, so one view per record is shared by every state.
+ */
+const shardViews = new WeakMap<ShardState, ShardView>();
+
+function shardView(record: ShardState): ShardView {
+  let view = shardViews.get(record);
+  if (view === undefined) {
+    view = { phase: record.phase, identity: record.identity };
+    shardViews.set(record, view);
+  }
+  return view;
+}
+
 function observeMachine(
   replay: NodeReplay, record: TraceRecord, work: MachineWork, index: number,
 ): void {
@@ -98,8 +115,7 @@ function observeMachine(
   if (gid !== null) {
     const group = replay.machine!.state as GroupState;
     replay.observations.push({ node, seq, lamport, kind: 'served', gid, appliedIndex: index,
-      shards: servedShards(group),
-      epochs: group.shards.map((shard) => shard.identity?.epoch ?? null) });
+      shards: group.shards.map(shardView) });
   } else {
     const controller = replay.machine!.state as ControllerState;
     replay.observations.push({ node, seq, lamport, kind: 'intent',

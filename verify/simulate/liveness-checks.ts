@@ -1,10 +1,14 @@
 /**
  * What must hold once faults stop and the cluster has had time to settle (DESIGN §3: "every
- * recorded configuration is eventually published"): the controller published its latest
- * configuration, and every shard that configuration assigns is served by its owner. A group
- * that froze a shard it owns, on a stale message say, fails the second check even when no
- * write was lost: its clients would wait forever.
+ * recorded configuration is eventually published"), read with the library's predicates
+ * (invariants/): the controller published its latest configuration (`latestPublished`, the
+ * goal of the `migration` model's RecordedConfigsPublished), and every shard that
+ * configuration assigns is served by its owner (UnaffectedServed with no move in flight,
+ * reported as PublishedServed). A group that froze a shard it owns, on a stale message say,
+ * fails the second check even when no write was lost: its clients would wait forever.
  */
+import { latestPublished } from '../../invariants/config-history.js';
+import { explainUnaffectedServed, unaffectedServed } from '../../invariants/migration-moves.js';
 import type { ControllerState } from '../../spec/controller/state-machine.js';
 import { unassignedGid } from '../../spec/controller/types.js';
 import type { GroupState } from '../../spec/group/types.js';
@@ -16,28 +20,22 @@ export function checkSettled(
   settleTimeMs: number,
 ): Violation | null {
   if (controller === null) return { invariant: 'Liveness', detail: 'no controller is up' };
-  const recorded = controller.configs.length - 1;
-  if (controller.current < recorded) {
+  if (!latestPublished(controller)) {
     return {
       invariant: 'Liveness',
-      detail: `configuration ${recorded} is recorded but only ${controller.current} is ` +
-        `published ${settleTimeMs} ms after the last request` + describeIntent(controller, groups),
+      detail: `configuration ${controller.configs.length - 1} is recorded but only ` +
+        `${controller.current} is published ${settleTimeMs} ms after the last request` +
+        describeIntent(controller, groups),
     };
   }
-  const config = controller.configs[controller.current]!;
-  for (let shard = 0; shard < config.shards.length; shard++) {
-    const owner = config.shards[shard]!;
-    if (owner === unassignedGid) continue;
-    const phase = groups.get(owner)?.shards[shard]?.phase ?? 'absent';
-    if (phase !== 'serving') {
-      return {
-        invariant: 'PublishedServed',
-        detail: `configuration ${config.num} is published and assigns shard ${shard} to ` +
-          `group ${owner}, which holds it ${phase} ${settleTimeMs} ms after the last request`,
-      };
-    }
-  }
-  return null;
+  // Published and nothing in flight: UnaffectedServed covers every shard.
+  const view = { controller, groups: [] };
+  const groupOf = (_: unknown, gid: number) => groups.get(gid);
+  if (unaffectedServed(view, groupOf)) return null;
+  return {
+    invariant: 'PublishedServed',
+    detail: `${explainUnaffectedServed(view, groupOf)}, ${settleTimeMs} ms after the last request`,
+  };
 }
 
 /** The moves of the intent in flight, with what src and dst hold of each shard. */

@@ -9,11 +9,18 @@
  *   write may have followed it.
  * - ExactlyOnce (DESIGN §3): no token appears twice (a retried append applied twice).
  *
- * A key's value is read where the protocol keeps it: in the group that serves its shard, or,
- * when none does (a move in flight, or every group left), in the group holding it frozen
- * under the newest migration identity.
+ * A key's value is read where the protocol keeps it (the library's `holderOf`, which the
+ * model's NoLostWrite reads too): in the group that serves its shard, or, when none does (a
+ * move in flight, or every group left), in the group holding it frozen under the newest
+ * migration identity.
+ *
+ * These are the runtime's form of the model's NoLostWrite and ExactlyOnce
+ * (invariants/client-effects.ts): the model compares the holder's value with the writes that
+ * took effect, in the order they did, a proof-only history no live server has; the clients'
+ * history has call and return times instead, so this reads which writes must be in the value.
  */
 import { key2shard, readValue, type GroupState } from '../../spec/group/index.js';
+import { holderOf } from '../../invariants/shard-view.js';
 import type { RecordedOperation } from './history.js';
 import type { Violation } from './safety-monitor.js';
 
@@ -32,21 +39,8 @@ export function finalValues(
   const values = new Map<string, string>();
   for (const key of keys) {
     const shard = key2shard(key, shardCount);
-    let holder: GroupState | undefined;
-    let frozenEpoch = -1;
-    for (const state of groups.values()) {
-      const record = state.shards[shard]!;
-      if (record.phase === 'serving') {
-        holder = state;
-        break;
-      }
-      const epoch = record.identity?.epoch ?? 0;
-      if (record.phase === 'frozen' && epoch > frozenEpoch) {
-        holder = state;
-        frozenEpoch = epoch;
-      }
-    }
-    values.set(key, holder === undefined ? '' : readValue(holder.shards[shard]!.kv, key));
+    const holder = holderOf(groups.values(), shard);
+    values.set(key, holder === null ? '' : readValue(holder.shards[shard]!.kv, key));
   }
   return values;
 }
