@@ -25,7 +25,7 @@ type VoteResponse<C, S> = Extract<
   { type: 'RequestVoteResponse' | 'PreVoteResponse' }
 >;
 
-const sendSoon = { type: 'setTimer', timer: 'heartbeat' } as const;
+const sendSoon = { type: 'sendSoon' } as const;
 const resetElectionTimer = { type: 'setTimer', timer: 'election' } as const;
 
 /** A candidate that holds a quorum of votes leads; one that needs nobody else wins at once. */
