@@ -1,10 +1,10 @@
 /**
  * The timers of one Raft replica, armed and cancelled exactly as the step function's effects
- * say (spec/raft/types.ts Timer; spec/raft/timers.ts says which role runs which). Each runs
- * until cancelled: `election` fires an `electionTimeout` input after a randomised timeout
- * drawn anew each time from the seeded Random (so a simulation replays), `heartbeat` a
- * `heartbeat` input every heartbeatIntervalMs. `sendSoon` delivers a `heartbeat` input at
- * once, one per turn however many steps asked.
+ * say (spec/raft/types.ts Timer; spec/raft/timers.ts says which role runs which): `election`
+ * fires one `electionTimeout` input after a randomised timeout drawn from the seeded Random
+ * (so a simulation replays), `heartbeat` a `heartbeat` input every heartbeatIntervalMs until
+ * cancelled. `sendSoon` delivers a `heartbeat` input at once, one per turn however many
+ * steps asked.
  */
 import type { Input, Timer } from '../../spec/raft/types.js';
 import type { LoopContext } from './loop-context.js';
@@ -23,13 +23,18 @@ export class RaftTimers {
 
   /** Starts `timer`, or restarts it from now when it runs. */
   set(timer: Timer): void {
-    const delayMs = timer === 'election' ? this.electionTimeoutMs()
-      : this.context.tuning.heartbeatIntervalMs;
-    this.context.timers.setTimer(timerNames[timer], delayMs, () => {
-      // Re-armed before the input queues: it keeps running until an effect cancels it.
-      this.set(timer);
-      this.enqueue(timer === 'election' ? { type: 'electionTimeout' } : { type: 'heartbeat' });
-    });
+    if (timer === 'election') {
+      this.context.timers.setTimer(timerNames.election, this.electionTimeoutMs(), () => {
+        this.enqueue({ type: 'electionTimeout' });
+      });
+      return;
+    }
+    this.context.timers.setTimer(timerNames.heartbeat, this.context.tuning.heartbeatIntervalMs,
+      () => {
+        // Periodic: re-armed before the input queues, it runs until an effect cancels it.
+        this.set('heartbeat');
+        this.enqueue({ type: 'heartbeat' });
+      });
   }
 
   cancel(timer: Timer): void {

@@ -168,9 +168,10 @@ export type Input<C, S> =
 
 /**
  * The timers a node runs; timers.ts says which role runs which (etcd's becomeX choosing
- * tickElection or tickHeartbeat). Each fires again and again until cancelled:
- * - `election`: after a randomised timeout, drawn anew each time, an `electionTimeout` input;
- * - `heartbeat`: every heartbeat interval, a `heartbeat` input (to every peer).
+ * tickElection or tickHeartbeat):
+ * - `election`: an `electionTimeout` input once, after a randomised timeout; the step of that
+ *   input sets it again when the node's role still runs it;
+ * - `heartbeat`: a `heartbeat` input (to every peer) every heartbeat interval until cancelled.
  */
 export type Timer = 'election' | 'heartbeat';
 
