@@ -227,19 +227,26 @@ export class RaftLoop {
         effect.entries.forEach((entry) => this.hooks.applyEntry(entry));
         return;
       case 'proposed':
-        return this.answerProposals({ index: effect.index, term: effect.term }, effect.count);
+        this.answerProposals({ index: effect.index, term: effect.term }, effect.count);
+        return;
       case 'proposalRefused':
-        return this.answerProposals(null, this.proposing.length);
+        this.answerProposals(null, this.proposing.length);
+        return;
       case 'leadershipLost':
-        return this.hooks.leadershipLost(effect.term);
+        this.hooks.leadershipLost(effect.term);
+        return;
       case 'leaderReady':
-        return this.hooks.leaderReady(effect.term);
+        this.hooks.leaderReady(effect.term);
+        return;
       case 'sendSoon':
-        return this.timers.sendSoon();
+        this.timers.sendSoon();
+        return;
       case 'setTimer':
-        return this.timers.set(effect.timer);
+        this.timers.set(effect.timer);
+        return;
       case 'cancelTimer':
-        return this.timers.cancel(effect.timer);
+        this.timers.cancel(effect.timer);
+        return;
       case 'readReady':
         this.hooks.readConfirmed(effect.requestId, effect.index);
         return;

@@ -68,7 +68,7 @@ export class NodeServer implements Server {
   private stepCount = 0;
   private phase: 'new' | 'starting' | 'running' | 'stopped' | 'crashed' = 'new';
 
-  constructor(readonly options: ServerOptions) {
+  constructor(private readonly options: ServerOptions) {
     this.name = options.name;
     const { peers, gid } = placement(options);
     const environment = options.environment;
