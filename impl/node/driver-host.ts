@@ -1,6 +1,6 @@
 /**
  * Runs the migration driver (spec/migration/driver-step.ts) at the controller group's leader:
- * feeds it `start` once this leader has applied its own term's no-op (so the applied `next`
+ * feeds it `start` on the Raft step's `leaderReady` (its own term's no-op applied: `next`
  * is the latest), `tick` every driverRetryMs, `applied` after a plan or a publish applies, and
  * the groups' answers as `reply` or, for the two facts queries of a recovering shard, one
  * `facts`. It sends the driver's commands to the target group's believed leader and proposes

@@ -10,7 +10,7 @@
  * Reads go in as `readIndex` inputs (dissertation §6.4) and write nothing to the log.
  */
 import { assert } from '../../spec/assert.js';
-import { lastLogIndex, snapshotIndex } from '../../spec/raft/log.js';
+import { snapshotIndex } from '../../spec/raft/log.js';
 import { step } from '../../spec/raft/step.js';
 import type {
   Effect, IndexedEntry, Input, Persisted, RaftNode, RaftOptions, Snapshot,
@@ -24,7 +24,10 @@ type Node = RaftNode<unknown, unknown>;
 type RaftEffect = Effect<unknown, unknown>;
 type RaftInput = Input<unknown, unknown>;
 
-/** Where a proposed command went: its log index and term, or null (not the leader). */
+/**
+ * Where a proposed command went, as the step's `proposed` effect says: its log index and
+ * term; null when `proposalRefused` (this node does not lead).
+ */
 export type Proposed = { readonly index: number; readonly term: number } | null;
 
 interface PendingProposal {
@@ -40,6 +43,10 @@ export interface LoopHooks {
   snapshotPoint(): { readonly index: number; readonly data: unknown };
   /** ReadIndex: read `requestId` may be served at `index` (null: refused, not leading). */
   readConfirmed(requestId: number, index: number | null): void;
+  /** The node no longer leads `term` (the step's `leadershipLost`). */
+  leadershipLost(term: number): void;
+  /** The leader of `term` applied its own no-op: its state is the latest (`leaderReady`). */
+  leaderReady(term: number): void;
   /** After every step, with the node before and after it. */
   afterStep(before: Node, after: Node, input: RaftInput, effects: RaftEffect[]): void;
   /** Tracing: the last step's saves are durable (called before its other effects). */
@@ -63,6 +70,8 @@ export class RaftLoop {
   /** The position of the next item to run: an index, since shift() copies the array. */
   private head = 0;
   private batch: PendingProposal[] = [];
+  /** The batch of the propose step being performed, until its `proposed` effect answers it. */
+  private proposing: PendingProposal[] = [];
   private snapshotQueued = false;
   private running = false;
   private idle: Promise<void> = Promise.resolve();
@@ -149,16 +158,10 @@ export class RaftLoop {
     const batch = this.batch;
     this.batch = [];
     if (batch.length === 0) return;
-    const before = this.node;
-    await this.runInput({ type: 'propose', commands: batch.map((pending) => pending.command) },
-      (after) => {
-        // handlePropose appends the batch at the end of a leader's log, in order.
-        const appended = before.role === 'leader' && after.role === 'leader' &&
-          after.currentTerm === before.currentTerm;
-        const first = lastLogIndex(after) - batch.length + 1;
-        batch.forEach((pending, offset) => pending.onProposed(appended
-          ? { index: first + offset, term: after.currentTerm } : null));
-      });
+    this.proposing = batch;
+    await this.runInput({ type: 'propose', commands: batch.map((pending) => pending.command) });
+    // Died before the effects (or a spec bug that answered nothing): nobody is told.
+    this.proposing = [];
   }
 
   private async runSnapshot(): Promise<void> {
@@ -168,19 +171,12 @@ export class RaftLoop {
     await this.runInput({ type: 'snapshot', index, data });
   }
 
-  /**
-   * One step and its effects. `beforeEffects` runs between the step and its effects (the
-   * proposals learn their indexes before an apply of this very step can answer them).
-   */
-  private async runInput(
-    input: Input<unknown, unknown>,
-    beforeEffects?: (after: Node) => void,
-  ): Promise<void> {
+  /** One step and its effects. */
+  private async runInput(input: Input<unknown, unknown>): Promise<void> {
     const before = this.node;
     const result = step(before, input, this.options);
     this.node = result.node;
     const effects = result.effects as RaftEffect[];
-    beforeEffects?.(result.node);
     this.hooks.afterStep(before, result.node, input, effects);
     const saves = effects.filter(isSave);
     if (saves.length > 0) {
@@ -189,16 +185,11 @@ export class RaftLoop {
       if (this.context.isDead()) return;
       this.hooks.afterSync?.();
     }
-    let electionTimerSet = false;
     for (const effect of effects) {
       if (isSave(effect)) continue;
-      if (effect.type === 'setTimer' && effect.timer === 'election') electionTimerSet = true;
       this.perform(effect);
       if (this.context.isDead()) return;
     }
-    // The election timer keeps running while leading: CheckQuorum needs its timeouts.
-    if (input.type === 'electionTimeout' && !electionTimerSet) this.timers.armElection();
-    this.timers.afterStep(this.node.role);
   }
 
   private save(effect: RaftEffect): void {
@@ -235,9 +226,26 @@ export class RaftLoop {
       case 'apply':
         effect.entries.forEach((entry) => this.hooks.applyEntry(entry));
         return;
+      case 'proposed':
+        this.answerProposals({ index: effect.index, term: effect.term }, effect.count);
+        return;
+      case 'proposalRefused':
+        this.answerProposals(null, this.proposing.length);
+        return;
+      case 'leadershipLost':
+        this.hooks.leadershipLost(effect.term);
+        return;
+      case 'leaderReady':
+        this.hooks.leaderReady(effect.term);
+        return;
+      case 'sendSoon':
+        this.timers.sendSoon();
+        return;
       case 'setTimer':
-        if (effect.timer === 'election') this.timers.armElection();
-        else this.timers.heartbeatSoon();
+        this.timers.set(effect.timer);
+        return;
+      case 'cancelTimer':
+        this.timers.cancel(effect.timer);
         return;
       case 'readReady':
         this.hooks.readConfirmed(effect.requestId, effect.index);
@@ -248,6 +256,16 @@ export class RaftLoop {
       default:
         assert(false, `unexpected effect ${effect.type}`);
     }
+  }
+
+  /** The batch being proposed learns where each command landed (`first`: the first's). */
+  private answerProposals(first: Proposed, count: number): void {
+    const batch = this.proposing;
+    this.proposing = [];
+    assert(batch.length > 0 && batch.length === count,
+      `a proposal effect for ${count} commands, ${batch.length} proposed`);
+    batch.forEach((pending, offset) => pending.onProposed(first === null ? null
+      : { index: first.index + offset, term: first.term }));
   }
 }
 

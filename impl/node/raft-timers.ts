@@ -1,52 +1,54 @@
 /**
- * The timers of one Raft replica, as the step function's `setTimer` effects ask for them:
- * `election` re-arms one randomised timeout (drawn from the seeded Random, so a simulation
- * replays), `heartbeat` delivers a `heartbeat` input at once (one per turn however many steps
- * asked). A leader or (pre)candidate also gets a `heartbeat` input every heartbeatIntervalMs:
- * heartbeats keep followers' timers from firing and resend what a lost message carried.
+ * The timers of one Raft replica, armed and cancelled exactly as the step function's effects
+ * say (spec/raft/types.ts Timer; spec/raft/timers.ts says which role runs which): `election`
+ * fires one `electionTimeout` input after a randomised timeout drawn from the seeded Random
+ * (so a simulation replays), `heartbeat` a `heartbeat` input every heartbeatIntervalMs until
+ * cancelled. `sendSoon` delivers a `heartbeat` input at once, one per turn however many
+ * steps asked.
  */
-import type { Input, Role } from '../../spec/raft/types.js';
+import type { Input, Timer } from '../../spec/raft/types.js';
 import type { LoopContext } from './loop-context.js';
 
-const electionTimer = 'raft-election';
-const heartbeatSoonTimer = 'raft-heartbeat-soon';
-const heartbeatPeriodicTimer = 'raft-heartbeat-periodic';
+const timerNames: Readonly<Record<Timer, string>> = {
+  election: 'raft-election',
+  heartbeat: 'raft-heartbeat-periodic',
+};
+const sendSoonTimer = 'raft-heartbeat-soon';
 
 export class RaftTimers {
-  private periodicArmed = false;
-
   constructor(
     private readonly context: LoopContext,
     private readonly enqueue: (input: Input<unknown, unknown>) => void,
   ) {}
 
-  armElection(): void {
-    const [low, high] = this.context.tuning.electionTimeoutMs;
-    const delayMs = low + this.context.random.nextInt(high - low + 1);
-    this.context.timers.setTimer(electionTimer, delayMs, () => {
-      this.enqueue({ type: 'electionTimeout' });
-    });
+  /** Starts `timer`, or restarts it from now when it runs. */
+  set(timer: Timer): void {
+    if (timer === 'election') {
+      this.context.timers.setTimer(timerNames.election, this.electionTimeoutMs(), () => {
+        this.enqueue({ type: 'electionTimeout' });
+      });
+      return;
+    }
+    this.context.timers.setTimer(timerNames.heartbeat, this.context.tuning.heartbeatIntervalMs,
+      () => {
+        // Periodic: re-armed before the input queues, it runs until an effect cancels it.
+        this.set('heartbeat');
+        this.enqueue({ type: 'heartbeat' });
+      });
   }
 
-  heartbeatSoon(): void {
-    this.context.timers.setTimer(heartbeatSoonTimer, 0, () => {
+  cancel(timer: Timer): void {
+    this.context.timers.cancelTimer(timerNames[timer]);
+  }
+
+  sendSoon(): void {
+    this.context.timers.setTimer(sendSoonTimer, 0, () => {
       this.enqueue({ type: 'heartbeat' });
     });
   }
 
-  /** Keeps the periodic heartbeat running exactly while the node is not a follower. */
-  afterStep(role: Role): void {
-    if (role === 'follower') {
-      if (this.periodicArmed) this.context.timers.cancelTimer(heartbeatPeriodicTimer);
-      this.periodicArmed = false;
-      return;
-    }
-    if (this.periodicArmed) return;
-    this.periodicArmed = true;
-    this.context.timers.setTimer(heartbeatPeriodicTimer, this.context.tuning.heartbeatIntervalMs,
-      () => {
-        this.periodicArmed = false;
-        this.enqueue({ type: 'heartbeat' });
-      });
+  private electionTimeoutMs(): number {
+    const [low, high] = this.context.tuning.electionTimeoutMs;
+    return low + this.context.random.nextInt(high - low + 1);
   }
 }

@@ -4,7 +4,7 @@
  * maps). Each turns a command into the reply its proposer gets; neither decides anything.
  */
 import {
-  applyControllerCommand, initialControllerState, type ControllerCommand,
+  applyControllerCommand, initialControllerState, publishesConfig, type ControllerCommand,
   type ControllerCommandResult, type ControllerState,
 } from '../../spec/controller/state-machine.js';
 import { noControllerBugs, type ControllerBugs } from '../../spec/controller/bugs.js';
@@ -55,8 +55,7 @@ export function controllerMachine(
       const applied = applyControllerCommand(machine.state, command as ControllerCommand, allBugs);
       machine.state = applied.state;
       const result = applied.result;
-      // A configuration is published once every move into it is done (num <= current).
-      const published = result.type === 'config' && result.config.num <= applied.state.current;
+      const published = publishesConfig(applied.state, result);
       return { reply: { type: 'controller-result', result, published }, result };
     },
   };

@@ -3,115 +3,142 @@
  * the loop; a request is checked (who may ask what) and its command proposed, answered once it
  * applies (a get is read through ReadIndex instead, dissertation §6.4); a reply belongs to
  * the migration driver's requests. Nothing a peer or a client sends can throw: a malformed
- * frame is logged and dropped, a refused request answered.
+ * frame is logged and dropped, a refused request answered. Whether this server leads is the
+ * Raft step's to say (a proposal or a read it refuses), never this file's.
  */
 import type { ControllerCommand } from '../../spec/controller/state-machine.js';
 import type { ClientRequest, GroupCommand } from '../../spec/group/types.js';
+import type { Input } from '../../spec/raft/types.js';
+import type { ServerStatus } from './api.js';
+import type { Proposed } from './raft-loop.js';
+import type { ReplicaMachine } from './replica-machine.js';
 import { oversize } from './request-limits.js';
-import type { NodeServer } from './server.js';
-import { decodeFrame, encodeFrame, type ReplyBody, type RequestBody } from './wire.js';
+import type { ResolvedTuning } from './tuning.js';
+import { decodeFrame, type ReplyBody, type RequestBody, type Stamp } from './wire.js';
+
+/** What answering frames needs of the server they arrive at (server.ts provides it). */
+export interface RequestHost {
+  readonly name: string;
+  /** The replicas of this server's Raft group by Raft id. */
+  readonly peers: readonly string[];
+  readonly machine: ReplicaMachine;
+  readonly tuning: ResolvedTuning;
+  log(line: string): void;
+  /** Tracing: a frame arrived with this stamp (the Lamport clock moves past it). */
+  received(stamp: Stamp | undefined): void;
+  /** A peer's Raft message for the loop. */
+  deliverRaft(input: Input<unknown, unknown> & { readonly stamp?: Stamp }): void;
+  /** A reply to one of the driver's requests. */
+  requestAnswered(id: number, body: ReplyBody): void;
+  /** Sends `body` as the reply to request `id` of `to` (nothing once the server died). */
+  reply(to: string, id: number, body: ReplyBody): void;
+  /** Whether `from` may send admin commands (join / leave / move). */
+  isAdmin(from: string): boolean;
+  /** Whether `from` is a controller replica (may send the driver's group commands). */
+  isController(from: string): boolean;
+  status(): ServerStatus | null;
+  /** Proposes `command` to the Raft loop; null: the step refused it (not leading). */
+  propose(command: unknown, onProposed: (proposed: Proposed) => void): void;
+  /** A linearizable read: `serve` once confirmed and applied, `refuse` when refused. */
+  readThroughIndex(serve: () => void, refuse: () => void): void;
+  /** Answers `reply` once entry `index` applies (its result if its term is `term`). */
+  awaitApply(index: number, term: number, reply: (body: ReplyBody) => void): void;
+  /** The leader this server knows, named for a redirect. */
+  leaderName(): string | null;
+}
 
 /** Controller commands anyone may send; join / leave / move need an admin. */
 const openControllerCommands = ['register-client', 'query'];
 const adminControllerCommands = ['join', 'leave', 'move'];
 
-export function handleFrame(server: NodeServer, from: string, bytes: Uint8Array): void {
+export function handleFrame(host: RequestHost, from: string, bytes: Uint8Array): void {
   const frame = decodeFrame(bytes);
   if (frame === null) {
-    server.context.log(`${server.name}: dropped a malformed frame from ${from}`);
+    host.log(`${host.name}: dropped a malformed frame from ${from}`);
     return;
   }
-  server.tracer?.receive(frame.stamp);
+  host.received(frame.stamp);
   switch (frame.kind) {
     case 'raft': {
-      const peer = server.context.peers.indexOf(from);
-      if (peer < 0 || from === server.name) {
-        server.context.log(`${server.name}: dropped a raft message from outsider ${from}`);
+      const peer = host.peers.indexOf(from);
+      if (peer < 0 || from === host.name) {
+        host.log(`${host.name}: dropped a raft message from outsider ${from}`);
         return;
       }
-      server.raft?.enqueue(frame.stamp === undefined
+      host.deliverRaft(frame.stamp === undefined
         ? { type: 'message', from: peer, message: frame.message }
         : { type: 'message', from: peer, message: frame.message, stamp: frame.stamp });
       return;
     }
     case 'request':
-      handleRequest(server, from, frame.id, frame.body);
+      handleRequest(host, from, frame.id, frame.body);
       return;
     case 'reply':
-      server.channel.handleReply(frame.id, frame.body);
+      host.requestAnswered(frame.id, frame.body);
       return;
   }
 }
 
-function handleRequest(server: NodeServer, from: string, id: number, body: RequestBody): void {
-  const reply = (answer: ReplyBody) => {
-    if (server.context.isDead()) return;
-    const stamp = server.tracer?.stampSend(false);
-    server.context.transport.send(from, encodeFrame(stamp === undefined
-      ? { kind: 'reply', id, body: answer } : { kind: 'reply', id, body: answer, stamp }));
-  };
-  const refusal = refusalOf(server, from, body);
+function handleRequest(host: RequestHost, from: string, id: number, body: RequestBody): void {
+  const reply = (answer: ReplyBody) => host.reply(from, id, answer);
+  const refusal = refusalOf(host, from, body);
   if (refusal !== null) return reply({ type: 'refused', error: refusal });
   switch (body.type) {
     case 'status': {
-      const status = server.status();
+      const status = host.status();
       if (status !== null) reply({ type: 'status', status });
       return;
     }
     case 'kv':
-      if (body.request.op === 'get' && server.context.tuning.readIndexReads) {
-        return read(server, body.request, reply);
+      if (body.request.op === 'get' && host.tuning.readIndexReads) {
+        return read(host, body.request, reply);
       }
-      return submit(server, { type: 'client', request: body.request }, reply);
+      return submit(host, { type: 'client', request: body.request }, reply);
     case 'controller':
     case 'group':
-      return submit(server, body.command, reply);
+      return submit(host, body.command, reply);
   }
 }
 
 /** Why `from` may not ask this of this server, or null when it may. */
-function refusalOf(server: NodeServer, from: string, body: RequestBody): string | null {
-  const kind = server.machine.kind;
+function refusalOf(host: RequestHost, from: string, body: RequestBody): string | null {
+  const kind = host.machine.kind;
   switch (body.type) {
     case 'status':
       return null;
     case 'kv':
-      if (kind !== 'group') return `${server.name} serves no keys`;
-      return oversize(body.request.key, body.request.value, server.context.tuning);
+      if (kind !== 'group') return `${host.name} serves no keys`;
+      return oversize(body.request.key, body.request.value, host.tuning);
     case 'controller': {
-      if (kind !== 'controller') return `${server.name} is not a controller`;
+      if (kind !== 'controller') return `${host.name} is not a controller`;
       const type = (body.command as ControllerCommand).type;
       if (openControllerCommands.includes(type)) return null;
       if (!adminControllerCommands.includes(type)) return `not a client command: ${String(type)}`;
-      return server.options.isAdmin(from) ? null : 'not authorized';
+      return host.isAdmin(from) ? null : 'not authorized';
     }
     case 'group': {
-      if (kind !== 'group') return `${server.name} is not a group server`;
+      if (kind !== 'group') return `${host.name} is not a group server`;
       const type = (body.command as GroupCommand).type;
       if (type === 'client') return 'a key/value request goes as kv';
-      return server.options.layout.controllers.includes(from) ? null : 'not authorized';
+      return host.isController(from) ? null : 'not authorized';
     }
   }
 }
 
 /** A get goes through ReadIndex, not the log (refusalOf checked that this is a group). */
-function read(server: NodeServer, request: ClientRequest, reply: (body: ReplyBody) => void) {
-  const machine = server.machine;
+function read(host: RequestHost, request: ClientRequest, reply: (body: ReplyBody) => void) {
+  const machine = host.machine;
   if (machine.kind !== 'group') return reply({ type: 'refused', error: 'not a group server' });
-  server.readThroughIndex(
+  host.readThroughIndex(
     () => reply(machine.read(request)),
-    () => reply({ type: 'wrong-leader', leader: server.leaderName() }),
+    () => reply({ type: 'wrong-leader', leader: host.leaderName() }),
   );
 }
 
-/** Proposes `command` if this server leads, answering once it applies (or fails). */
-function submit(server: NodeServer, command: unknown, reply: (body: ReplyBody) => void): void {
-  const loop = server.raft;
-  if (loop === null || loop.raft.role !== 'leader') {
-    return reply({ type: 'wrong-leader', leader: server.leaderName() });
-  }
-  loop.propose(command, (proposed) => {
-    if (proposed === null) return reply({ type: 'wrong-leader', leader: server.leaderName() });
-    server.replies.add(proposed.index, proposed.term, reply);
+/** Proposes `command`, answering once it applies, or at once when the step refuses it. */
+function submit(host: RequestHost, command: unknown, reply: (body: ReplyBody) => void): void {
+  host.propose(command, (proposed) => {
+    if (proposed === null) return reply({ type: 'wrong-leader', leader: host.leaderName() });
+    host.awaitApply(proposed.index, proposed.term, reply);
   });
 }

@@ -5,6 +5,8 @@
  * applies committed commands; driver-host.ts runs the migration driver at the controller
  * leader; requests.ts answers clients. This file wires them together and owns the lifecycle:
  * start (load storage, restart Raft from it), stop (clean), crash (nothing more happens).
+ * What a Raft step decides (a lost leadership, a ready leader) reaches it as the step's
+ * effects; its own reads of the node's role and term only report (status, view).
  */
 import { assert } from '../../spec/assert.js';
 import { initialNode } from '../../spec/raft/node.js';
@@ -32,8 +34,9 @@ import {
   controllerMachine, groupMachine, machineShards, type ReplicaMachine,
 } from './replica-machine.js';
 import { RequestChannel } from './request-channel.js';
-import { handleFrame } from './requests.js';
+import { handleFrame, type RequestHost } from './requests.js';
 import { resolveTuning } from './tuning.js';
+import { encodeFrame } from './wire.js';
 
 type Node = RaftNode<unknown, unknown>;
 type RaftInput = Input<unknown, unknown>;
@@ -51,20 +54,21 @@ function placement(options: ServerOptions): { peers: readonly string[]; gid: num
 
 export class NodeServer implements Server {
   readonly name: string;
-  readonly machine: ReplicaMachine;
-  readonly context: LoopContext;
-  readonly storage: WalStorage<unknown, unknown>;
-  readonly replies = new PendingReplies();
-  readonly reads = new PendingReads();
-  readonly channel: RequestChannel;
+  /** The migration driver, at controller replicas (read: `replay --runtime` compares it). */
   readonly driver: DriverHost | null;
-  readonly tracer: NodeTracer | null;
+  private readonly machine: ReplicaMachine;
+  private readonly context: LoopContext;
+  private readonly storage: WalStorage<unknown, unknown>;
+  private readonly replies = new PendingReplies();
+  private readonly reads = new PendingReads();
+  private readonly channel: RequestChannel;
+  private readonly tracer: NodeTracer | null;
   private loop: RaftLoop | null = null;
   private appliedIndex = 0;
   private stepCount = 0;
   private phase: 'new' | 'starting' | 'running' | 'stopped' | 'crashed' = 'new';
 
-  constructor(readonly options: ServerOptions) {
+  constructor(private readonly options: ServerOptions) {
     this.name = options.name;
     const { peers, gid } = placement(options);
     const environment = options.environment;
@@ -133,14 +137,21 @@ export class NodeServer implements Server {
       restoreSnapshot: (snapshot) => this.restoreSnapshot(snapshot),
       snapshotPoint: () => ({ index: this.appliedIndex, data: this.machine.state }),
       readConfirmed: (requestId, index) => this.reads.confirmed(requestId, index),
-      afterStep: (before, after, input, effects) => this.afterStep(before, after, input, effects),
+      leadershipLost: () => {
+        this.replies.failAll(this.leaderName());
+        this.driver?.stop();
+      },
+      // Its own no-op applied, a leader's applied state is the latest: the driver starts.
+      leaderReady: () => this.driver?.start(),
+      afterStep: (_before, after, input, effects) => this.afterStep(after, input, effects),
       ...(this.tracer === null ? {} : {
         afterSync: () => this.tracer?.synced(),
         stampSend: () => this.tracer!.stampSend(true),
       }),
     });
+    const host = this.requestHost(this.loop);
     this.context.transport.onFrame((from, frame) => {
-      if (!this.context.isDead() && this.loop !== null) handleFrame(this, from, frame);
+      if (!this.context.isDead()) handleFrame(host, from, frame);
     });
     const entries = loaded.entries.map((entry) => ({ term: entry.term,
       command: entry.command === undefined ? null : entry.command }));
@@ -206,13 +217,9 @@ export class NodeServer implements Server {
     const expected = this.appliedIndex + 1;
     assert(entry.index === expected, `applying ${entry.index}, expected ${expected}`);
     this.appliedIndex = entry.index;
-    const raft = this.loop!.raft;
     let freed = false;
     if (entry.command === null) {
       this.traceApply(entry, undefined);
-      // This leader's own no-op applied: its applied state is the latest; the driver starts.
-      const ownNoOp = raft.role === 'leader' && entry.term === raft.currentTerm;
-      if (ownNoOp) this.driver?.start();
       this.replies.applied(entry.index, entry.term, { type: 'wrong-leader', leader: null });
     } else if (this.machine.kind === 'controller') {
       const applied = this.machine.apply(entry.command);
@@ -238,11 +245,9 @@ export class NodeServer implements Server {
   /**
    * A linearizable read (dissertation §6.4) without a log entry: `serve` runs once a quorum
    * confirmed this leader after the read arrived and the state machine applied the commit
-   * index of that moment; `refuse` when this server cannot serve it (not leading).
+   * index of that moment; `refuse` when the step refuses it (not leading) or too many wait.
    */
-  readThroughIndex(serve: () => void, refuse: () => void): void {
-    const loop = this.loop;
-    if (loop === null || loop.raft.role !== 'leader') return refuse();
+  private readThroughIndex(loop: RaftLoop, serve: () => void, refuse: () => void): void {
     const requestId = this.reads.register((index) => {
       if (index === null) return refuse();
       this.reads.whenApplied(index, this.appliedIndex, serve);
@@ -273,12 +278,32 @@ export class NodeServer implements Server {
     this.reads.applied(this.appliedIndex);
   }
 
-  private afterStep(before: Node, after: Node, input: RaftInput, effects: unknown[]): void {
-    const leading = after.role === 'leader' && after.currentTerm === before.currentTerm;
-    if (before.role === 'leader' && !leading) {
-      this.replies.failAll(this.leaderName());
-      this.driver?.stop();
-    }
+  /** What requests.ts may ask of this server (its frames arrive once the loop exists). */
+  private requestHost(loop: RaftLoop): RequestHost {
+    const { context, options, tracer } = this;
+    return {
+      name: this.name, peers: context.peers, machine: this.machine, tuning: context.tuning,
+      log: (line) => context.log(line),
+      received: (stamp) => tracer?.receive(stamp),
+      deliverRaft: (input) => loop.enqueue(input),
+      requestAnswered: (id, body) => this.channel.handleReply(id, body),
+      reply: (to, id, body) => {
+        if (context.isDead()) return;
+        const stamp = tracer?.stampSend(false);
+        context.transport.send(to, encodeFrame(stamp === undefined
+          ? { kind: 'reply', id, body } : { kind: 'reply', id, body, stamp }));
+      },
+      isAdmin: (from) => options.isAdmin(from),
+      isController: (from) => options.layout.controllers.includes(from),
+      status: () => this.status(),
+      propose: (command, onProposed) => loop.propose(command, onProposed),
+      readThroughIndex: (serve, refuse) => this.readThroughIndex(loop, serve, refuse),
+      awaitApply: (index, term, reply) => this.replies.add(index, term, reply),
+      leaderName: () => this.leaderName(),
+    };
+  }
+
+  private afterStep(after: Node, input: RaftInput, effects: unknown[]): void {
     this.tracer?.raftStep(input, after, effects as readonly RaftEffect[]);
     const onStep = this.options.onStep;
     if (onStep === undefined) return;

@@ -124,6 +124,26 @@ function performApplication(application: Application, effect: ModelEffect): Appl
   return { applied, outOfOrder };
 }
 
+/**
+ * Effects nobody in the model acts on: timers (the environment fires Timeout and Heartbeat
+ * whenever its bounds allow, as raft.tla does) and what a step tells the shell about its
+ * proposals and its leadership (the model's clients wait for nothing).
+ */
+function isNotice(effect: ModelEffect): boolean {
+  switch (effect.type) {
+    case 'setTimer':
+    case 'cancelTimer':
+    case 'sendSoon':
+    case 'proposed':
+    case 'proposalRefused':
+    case 'leadershipLost':
+    case 'leaderReady':
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** What the network, the disk, the application and the clients do with a step's effects. */
 function perform(state: RaftModelState, id: number, result: ModelStepResult): RaftModelState {
   let messages: Bag = state.messages;
@@ -139,7 +159,7 @@ function perform(state: RaftModelState, id: number, result: ModelStepResult): Ra
       if (effect.type === 'readReady' && effect.index < record.floor) staleRead = true;
     } else if (effect.type === 'restoreSnapshot' || effect.type === 'apply') {
       application = performApplication(application, effect);
-    } else {
+    } else if (!isNotice(effect)) {
       persisted = save(persisted, effect);
     }
   }
@@ -294,7 +314,8 @@ export function stepModel(
   const id = serverOf(action);
   const before = state.servers[id]!;
   const result = step(before, input, options);
-  const idle = result.node === before && result.effects.length === 0;
+  // A timer or a refused proposal alone changes nothing: not a step (a timer is no action).
+  const idle = result.node === before && result.effects.every(isNotice);
   if (idle && action.type !== 'Deliver' && action.type !== 'Restart') return null;
   let next = key === undefined ? state : { ...state, messages: removeMessage(state.messages, key) };
   if (action.type === 'ReadIndex') {

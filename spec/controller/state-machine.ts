@@ -133,6 +133,15 @@ export function queryConfig(state: ControllerState, num: number): ControllerComm
   return { type: 'config', config: latest ? latestConfig(state) : state.configs[num]! };
 }
 
+/**
+ * Whether `result` names a published configuration of `state`: one numbered at most
+ * `current`, so every move into it is done and its owners serve their shards (the clerk
+ * polls a Query until its configuration is; a Join / Leave / Move's new one is not yet).
+ */
+export function publishesConfig(state: ControllerState, result: ControllerCommandResult): boolean {
+  return result.type === 'config' && result.config.num <= state.current;
+}
+
 function appendConfig(
   state: ControllerState,
   result: ControllerResult<Config | null>,

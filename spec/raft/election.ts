@@ -25,7 +25,7 @@ type VoteResponse<C, S> = Extract<
   { type: 'RequestVoteResponse' | 'PreVoteResponse' }
 >;
 
-const sendSoon = { type: 'setTimer', timer: 'heartbeat' } as const;
+const sendSoon = { type: 'sendSoon' } as const;
 const resetElectionTimer = { type: 'setTimer', timer: 'election' } as const;
 
 /** A candidate that holds a quorum of votes leads; one that needs nobody else wins at once. */
@@ -39,7 +39,8 @@ function maybeWin<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
  * The election timer fires. A follower or candidate campaigns: as a pre-candidate with
  * PreVote, else as a candidate of the next term (bug preVoteRaisesTerm: the pre-candidate
  * raises its term too). A leader with CheckQuorum steps down unless a quorum was heard from
- * since the previous timeout (§9.6); without it a leader ignores the timer.
+ * since the previous timeout (§9.6); without it a leader runs no election timer (timers.ts)
+ * and ignores the input. The timer fired once: whoever still runs it sets it again.
  */
 export function handleElectionTimeout<C, S>(
   node: RaftNode<C, S>,
@@ -49,9 +50,9 @@ export function handleElectionTimeout<C, S>(
     if (options.checkQuorum !== true) return { node, effects: [] };
     const heard = countVotes(node.recentlyActive | (1 << node.id));
     if (heard >= quorum(node.clusterSize)) {
-      // A new period of listening starts (unchanged when it already had).
+      // A new period of listening starts (unchanged when it already had), timed afresh.
       const next = node.recentlyActive === 0 ? node : { ...node, recentlyActive: 0 };
-      return { node: next, effects: [] };
+      return { node: next, effects: [resetElectionTimer] };
     }
     return { node: becomeFollower(node, node.currentTerm, null), effects: [resetElectionTimer] };
   }

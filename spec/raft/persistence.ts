@@ -7,6 +7,7 @@
 import { assert } from '../assert.js';
 import { entriesBetween, entryAt, lastLogIndex, snapshotIndex } from './log.js';
 import { initialNode } from './node.js';
+import { restartTimerEffects } from './timers.js';
 import type { Effect, HardState, Persisted, RaftNode, RaftOptions, Step } from './types.js';
 
 /** The hard state a node saves; the bug forgetVoteOnRestart leaves the vote out. */
@@ -63,9 +64,13 @@ export function saveEffects<C, S>(
 /**
  * Restart after a crash from what the storage holds: role, votes and the leader's indexes
  * are volatile and lost. The application restarts from the snapshot and the committed entries
- * after it, which the node hands it again.
+ * after it, which the node hands it again; the follower's timers start (timers.ts).
  */
-export function restartNode<C, S>(node: RaftNode<C, S>, persisted: Persisted<C, S>): Step<C, S> {
+export function restartNode<C, S>(
+  node: RaftNode<C, S>,
+  persisted: Persisted<C, S>,
+  options: RaftOptions,
+): Step<C, S> {
   const { hardState, snapshot, entries } = persisted;
   const restarted: RaftNode<C, S> = {
     ...initialNode<C, S>(node.id, node.clusterSize),
@@ -82,6 +87,6 @@ export function restartNode<C, S>(node: RaftNode<C, S>, persisted: Persisted<C, 
   if (commitIndex > base) {
     effects.push({ type: 'apply', entries: entriesBetween(restarted, base, commitIndex) });
   }
-  effects.push({ type: 'setTimer', timer: 'election' });
+  effects.push(...restartTimerEffects<C, S>(options));
   return { node: { ...restarted, commitIndex }, effects };
 }

@@ -20,7 +20,7 @@ export function handleReadIndex<C, S>(node: RaftNode<C, S>, requestId: number): 
   const read = { requestId, sequence, acknowledged: 1 << node.id };
   return {
     node: { ...node, readSequence: sequence, pendingReads: [...node.pendingReads, read] },
-    effects: [{ type: 'setTimer', timer: 'heartbeat' }],
+    effects: [{ type: 'sendSoon' }],
   };
 }
 

@@ -8,6 +8,7 @@
 import { assert } from '../assert.js';
 import {
   entriesBetween,
+  entryAt,
   firstIndexOfTerm,
   lastIndexOfTerm,
   lastLogIndex,
@@ -21,17 +22,26 @@ import type { Effect, Entry, Message, RaftNode, RaftOptions, Step } from './type
 type AppendEntriesRequest<C, S> = Extract<Message<C, S>, { type: 'AppendEntriesRequest' }>;
 type AppendEntriesResponse<C, S> = Extract<Message<C, S>, { type: 'AppendEntriesResponse' }>;
 
-const sendSoon = { type: 'setTimer', timer: 'heartbeat' } as const;
+const sendSoon = { type: 'sendSoon' } as const;
 
-/** A leader appends a batch of client commands to its log (persisted once, by step.ts). */
+/**
+ * A leader appends a batch of client commands to its log (persisted once, by step.ts) and
+ * says where they landed; anyone else refuses them and names the leader it knows.
+ */
 export function handlePropose<C, S>(node: RaftNode<C, S>, commands: readonly C[]): Step<C, S> {
-  if (node.role !== 'leader' || commands.length === 0) return { node, effects: [] };
+  assert(commands.length > 0, 'a proposal holds at least one command');
+  if (node.role !== 'leader') {
+    return { node, effects: [{ type: 'proposalRefused', leader: node.leader }] };
+  }
   const term = node.currentTerm;
+  const index = lastLogIndex(node) + 1;
   // concat, not spread: one copy of a long log per batch, several times faster (bench:cluster).
   const log = node.log.concat(commands.map((command) => ({ term, command })));
   const matchIndex = node.matchIndex.slice();
   matchIndex[node.id] = snapshotIndex(node) + log.length;
-  return { node: { ...node, log, matchIndex }, effects: [sendSoon] };
+  assert(matchIndex[node.id] === index + commands.length - 1, 'the batch ends the log');
+  const proposed = { type: 'proposed', index, term, count: commands.length } as const;
+  return { node: { ...node, log, matchIndex }, effects: [proposed, sendSoon] };
 }
 
 /**
@@ -68,7 +78,8 @@ export function appendRequestTo<C, S>(
 /**
  * The leader commits the highest index stored on a quorum, but only when that entry is of its
  * own term (§5.4.2, Figure 8; the bug commitPrevTerm drops that check), and emits the newly
- * committed entries for the application. Unchanged when nothing commits.
+ * committed entries for the application; when they hold its own term's first entry (the
+ * no-op of §6.4), it is ready (`leaderReady`, after them). Unchanged when nothing commits.
  */
 export function maybeCommit<C, S>(node: RaftNode<C, S>, options: RaftOptions): Step<C, S> {
   if (node.role !== 'leader') return { node, effects: [] };
@@ -85,8 +96,16 @@ export function maybeCommit<C, S>(node: RaftNode<C, S>, options: RaftOptions): S
     break;
   }
   if (newCommit === node.commitIndex) return { node, effects: [] };
+  const term = node.currentTerm;
   const entries = entriesBetween(node, node.commitIndex, newCommit);
-  return { node: { ...node, commitIndex: newCommit }, effects: [{ type: 'apply', entries }] };
+  const effects: Effect<C, S>[] = [{ type: 'apply', entries }];
+  if (termAt(node, node.commitIndex) !== term && termAt(node, newCommit) === term) {
+    // A leader's log holds no entry of its term before its no-op (becomeLeader appends it).
+    const index = firstIndexOfTerm(node, newCommit, term);
+    assert(entryAt(node, index)?.command === null, `entry ${index} of term ${term} is no no-op`);
+    effects.push({ type: 'leaderReady', term, index });
+  }
+  return { node: { ...node, commitIndex: newCommit }, effects };
 }
 
 function reply<C, S>(

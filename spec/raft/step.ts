@@ -29,6 +29,7 @@ import {
   handlePropose,
   maybeCommit,
 } from './replication.js';
+import { roleTimerEffects } from './timers.js';
 import type { Effect, Input, Message, RaftNode, RaftOptions, Step } from './types.js';
 
 /** Whether a message of a newer term makes the receiver a follower of that term (§5.1). */
@@ -123,30 +124,38 @@ function dispatch<C, S>(
 /**
  * One step of a node: the input's handler, then the leader's commit (§5.3, §5.4.2) and
  * ReadIndex release (§6.4), then the saves, placed first (see Effect for the ordering duty).
- * Reads pending at a leader that stopped leading are refused.
+ * A leader that stopped leading says so first after the saves and refuses its pending reads
+ * last; a step that changed the role ends with the timers of the new role (timers.ts).
  */
 export function step<C, S>(
   node: RaftNode<C, S>,
   input: Input<C, S>,
   options: RaftOptions = {},
 ): Step<C, S> {
-  if (input.type === 'restart') return restartNode(node, input.persisted);
+  if (input.type === 'restart') return restartNode(node, input.persisted, options);
   const handled = dispatch(node, input, options);
   const committed = maybeCommit(handled.node, options);
   const released = releaseReads(committed.node, options);
   const after = released.node;
+  // A leader never leads a later term in the same step: it would have to stand again first.
+  assert(node.role !== 'leader' || after.role !== 'leader' ||
+    after.currentTerm === node.currentTerm, 'a leader changed term without stepping down');
+  const lost: Effect<C, S>[] = [];
   const refused: Effect<C, S>[] = [];
   if (node.role === 'leader' && after.role !== 'leader') {
+    lost.push({ type: 'leadershipLost', term: node.currentTerm });
     for (const read of node.pendingReads) {
       refused.push({ type: 'readRefused', requestId: read.requestId });
     }
   }
   const effects = [
     ...saveEffects(node, after, options),
+    ...lost,
     ...handled.effects,
     ...committed.effects,
     ...released.effects,
     ...refused,
   ];
+  effects.push(...roleTimerEffects(node, after, effects, options));
   return { node: after, effects };
 }

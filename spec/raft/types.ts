@@ -149,8 +149,8 @@ export interface Envelope<C, S> {
  *   maxEntriesPerAppend entries, none as a heartbeat) or InstallSnapshot when the entries are
  *   compacted; a (pre)candidate sends its vote request to a peer that has not granted it.
  *   Nodes send requests only here: when and to whom is the environment's choice.
- * - `propose`: client commands, appended by a leader as one batch with one persist; anything
- *   else ignores them (the caller sees no effects and redirects the client to `node.leader`).
+ * - `propose`: client commands, appended by a leader as one batch with one persist (the
+ *   `proposed` effect says where); anything else refuses them (`proposalRefused`).
  * - `restart`: after a crash, from exactly what the storage holds; `node` supplies only its
  *   id and cluster size (`initialNode`).
  * - `snapshot`: the application took a snapshot of its state after applying `index`
@@ -166,6 +166,13 @@ export type Input<C, S> =
   | { readonly type: 'snapshot'; readonly index: number; readonly data: S }
   | { readonly type: 'readIndex'; readonly requestId: number };
 
+/**
+ * The timers a node runs; timers.ts says which role runs which (etcd's becomeX choosing
+ * tickElection or tickHeartbeat):
+ * - `election`: an `electionTimeout` input once, after a randomised timeout; the step of that
+ *   input sets it again when the node's role still runs it;
+ * - `heartbeat`: a `heartbeat` input (to every peer) every heartbeat interval until cancelled.
+ */
 export type Timer = 'election' | 'heartbeat';
 
 /**
@@ -174,15 +181,37 @@ export type Timer = 'election' | 'heartbeat';
  * Ordering duty: the save effects (`saveSnapshot`, `saveEntries`, `saveHardState`, in that
  * order, each at most once) come first, and the runtime must make them durable (`sync()`)
  * before it performs any later effect: a vote, a term or an entry is on disk before anyone
- * hears of it. The other effects follow, in list order:
+ * hears of it. The other effects follow and are performed in list order; a kind whose place
+ * matters says so:
+ * - `leadershipLost`: the node led `term` and no longer does. It comes first after the saves,
+ *   before any send or apply of the step: the shell stops what only a leader does (fails
+ *   the proposals it still waits for: their outcome is the log's, the clients retry; stops
+ *   the migration driver) before the node applies anything as a follower.
+ * - `proposed`: the `propose` input's `count` commands were appended at `index`,
+ *   `index + 1`, ... with term `term`, in order. It comes before any apply of the step: the
+ *   proposer learns where its command landed before that entry can apply (a one-server
+ *   cluster commits it in this very step). The entry applied at one of those indexes is the
+ *   proposer's exactly when its term is `term` (Log Matching); another term: another leader's.
+ * - `proposalRefused`: this node does not lead: none of the input's commands was appended;
+ *   `leader` is the leader it knows (null: none), where the client may go instead.
  * - `send` a message (may be dropped, like any network);
  * - `restoreSnapshot`: the application replaces its state by the snapshot's data;
  * - `apply` committed entries in index order (a no-op entry has command null: the application
  *   only advances its applied index);
+ * - `leaderReady`: the leader of `term` committed its own term's first entry, the no-op at
+ *   `index` (dissertation §6.4). It comes right after the apply that holds that entry, so
+ *   the application has applied every entry of earlier terms: what it holds is the latest
+ *   committed state, and leader-only work that reads it (the migration driver) may start.
  * - `readReady`: serve read `requestId` once the application has applied `index`;
  * - `readRefused`: this node cannot serve the read (not a leader, or it lost leadership);
- * - `setTimer`: `election`: restart the randomised election timer; `heartbeat`: the node has
- *   something to send, deliver a `heartbeat` input soon (and periodically while leading).
+ * - `sendSoon`: the node has something to send: deliver a `heartbeat` input soon (one for
+ *   many steps that ask in a row);
+ * - `setTimer`: start `timer`, or restart it from now if it runs (a follower that hears its
+ *   leader restarts `election`); `cancelTimer`: stop it. Their place among the other kinds
+ *   does not matter, their order among themselves does (a set then a cancel of one timer
+ *   leaves it stopped). A step that changes the node's role ends with the set and cancel
+ *   effects that make the running timers the new role's (timers.ts); a restart starts with
+ *   none running (the process is new) and sets the follower's.
  *
  * saveHardState comes only when term, vote or commit index changed; saveEntries(fromIndex,
  * entries) replaces every stored entry at index >= fromIndex by `entries` (an empty list
@@ -197,12 +226,23 @@ export type Effect<C, S> =
       readonly entries: readonly Entry<C>[];
     }
   | { readonly type: 'saveHardState'; readonly hardState: HardState }
+  | { readonly type: 'leadershipLost'; readonly term: number }
+  | {
+      readonly type: 'proposed';
+      readonly index: number;
+      readonly term: number;
+      readonly count: number;
+    }
+  | { readonly type: 'proposalRefused'; readonly leader: number | null }
   | { readonly type: 'send'; readonly to: number; readonly message: Message<C, S> }
   | { readonly type: 'restoreSnapshot'; readonly snapshot: Snapshot<S> }
   | { readonly type: 'apply'; readonly entries: readonly IndexedEntry<C>[] }
+  | { readonly type: 'leaderReady'; readonly term: number; readonly index: number }
   | { readonly type: 'readReady'; readonly requestId: number; readonly index: number }
   | { readonly type: 'readRefused'; readonly requestId: number }
-  | { readonly type: 'setTimer'; readonly timer: Timer };
+  | { readonly type: 'sendSoon' }
+  | { readonly type: 'setTimer'; readonly timer: Timer }
+  | { readonly type: 'cancelTimer'; readonly timer: Timer };
 
 /** A step's result: the new node and the effects, in the order the runtime performs them. */
 export interface Step<C, S> {

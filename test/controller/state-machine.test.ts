@@ -1,8 +1,24 @@
 // The controller's replicated state machine: configurations, Query, sessions (issue 4).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyControllerCommand, applyOperation, canonicalOperation, initialControllerState, latestConfig, queryConfig, type ClientCommand, type ControllerCommandResult, type ControllerState } from '../../spec/controller/index.js';
-import { copyConfigs, freezeConfig, keepsFrozenHistory, keepsHistory } from '../../invariants/config-history.js';
+import {
+  applyControllerCommand,
+  applyOperation,
+  canonicalOperation,
+  initialControllerState,
+  latestConfig,
+  publishesConfig,
+  queryConfig,
+  type ClientCommand,
+  type ControllerCommandResult,
+  type ControllerState,
+} from '../../spec/controller/index.js';
+import {
+  copyConfigs,
+  freezeConfig,
+  keepsFrozenHistory,
+  keepsHistory,
+} from '../../invariants/config-history.js';
 
 function run(requests: readonly ClientCommand[], shardCount = 10) {
   let state = initialControllerState(shardCount);
@@ -156,6 +172,18 @@ test('keepsFrozenHistory: frozen configurations kept by identity; a write in pla
 });
 
 // Raft dissertation §6.3: session ids come from the log, so every replica issues the same.
+test('a configuration is published once current reaches it (what the clerk polls for)', () => {
+  const joined = run([join('a', 1, 1), { client: 'a', seq: 2, type: 'query', num: 0 }]);
+  const replies = joined.replies;
+  let state = joined.state;
+  assert.is(publishesConfig(state, replies[0]!), false, 'a Join\'s new configuration is not');
+  assert.is(publishesConfig(state, replies[1]!), true, 'configuration 0 always is');
+  state = applyControllerCommand(state, { type: 'plan', num: 1 }).state;
+  const published = applyControllerCommand(state, { type: 'publish', num: 1 });
+  assert.is(publishesConfig(published.state, replies[0]!), true);
+  assert.is(publishesConfig(published.state, published.result), false, 'not a configuration');
+});
+
 test('register-client issues session ids 0, 1, 2... in log order', () => {
   let state = initialControllerState(3);
   const issued: unknown[] = [];

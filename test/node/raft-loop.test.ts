@@ -1,6 +1,6 @@
 // The node shell's event loop (DESIGN §5, etcd's Ready): a step's saves are durable before its
 // other effects, and client commands that arrive while a sync runs are proposed together as
-// one batch with one sync (group commit).
+// one batch with one sync (group commit); a batch hears where it landed from the step.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { layoutOf, SimCluster } from './sim-cluster.js';
@@ -50,5 +50,33 @@ test('step records number the steps of an incarnation from the restart (step 0)'
   assert.ok(types.includes('saveEntries') && types.includes('saveHardState'));
   assert.equal(cluster.fatal, []);
 });
+
+test('a proposal learns where it landed or its refusal from the step, never from the role',
+  async () => {
+    const layout = layoutOf(3, [], 3, 4);
+    const cluster = new SimCluster({ seed: 53, layout, recordSteps: true });
+    await cluster.startAll();
+    await cluster.run(1_000);
+    const deadline = cluster.clock.now() + 10_000;
+    const clerks = Array.from({ length: 8 }, (_, index) => cluster.clerk(`client-${index}`));
+    for (const clerk of clerks) {
+      assert.is((await cluster.settle(clerk.register(deadline), 10_000)).status, 'ok');
+    }
+    const proposals = cluster.steps.filter((record) =>
+      (record.input as { type: string }).type === 'propose');
+    const outcomes = proposals.map((record) => (record.effects as { type: string }[])
+      .filter((effect) => effect.type === 'proposed' || effect.type === 'proposalRefused'));
+    // Each propose step answers its batch exactly once; clients that asked a follower first
+    // were refused by that follower's step and went on to the leader.
+    assert.ok(outcomes.every((found) => found.length === 1), 'one answer per batch');
+    const kinds = outcomes.map((found) => found[0]!.type);
+    assert.ok(kinds.includes('proposed') && kinds.includes('proposalRefused'), kinds.join());
+    // The leader's driver started on leaderReady: exactly one per leadership here.
+    const ready = cluster.steps.filter((record) =>
+      (record.effects as { type: string }[]).some((effect) => effect.type === 'leaderReady'));
+    assert.is(ready.length, 1);
+    assert.equal(cluster.leaders(layout.controllers), [ready[0]!.node]);
+    assert.equal(cluster.fatal, []);
+  });
 
 test.run();

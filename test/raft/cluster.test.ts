@@ -141,6 +141,12 @@ class Cluster {
       case 'readRefused':
         throw new Error(`read ${effect.requestId} refused by s${id + 1}`);
       case 'setTimer':
+      case 'cancelTimer':
+      case 'sendSoon':
+      case 'proposed':
+      case 'proposalRefused':
+      case 'leadershipLost':
+      case 'leaderReady':
         return;
     }
   }

@@ -84,6 +84,18 @@ function effectText(id: number, effect: Effect<number, ModelData>): string {
       return `${name(id)} restore ${snapshotText(effect.snapshot)}`;
     case 'setTimer':
       return `${name(id)} timer ${effect.timer}`;
+    case 'cancelTimer':
+      return `${name(id)} cancel timer ${effect.timer}`;
+    case 'sendSoon':
+      return `${name(id)} send soon`;
+    case 'proposed':
+      return `${name(id)} proposed ${effect.count} at ${effect.index}/${effect.term}`;
+    case 'proposalRefused':
+      return `${name(id)} proposal refused, leader ${voteText(effect.leader)}`;
+    case 'leadershipLost':
+      return `${name(id)} leadership of term ${effect.term} lost`;
+    case 'leaderReady':
+      return `${name(id)} leader of term ${effect.term} ready at ${effect.index}`;
   }
 }
 

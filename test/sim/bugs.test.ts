@@ -13,16 +13,16 @@ import { shellRuntime } from '../../verify/simulate/shell-runtime.js';
 const cases: readonly { bug: string; seed: number; invariant: string; detail: RegExp }[] = [
   { bug: 'skip-freeze', seed: 1, invariant: 'AtMostOneServer', detail: /is served by gid/ },
   {
-    bug: 'dedup-not-migrated', seed: 5, invariant: 'Linearizability',
-    detail: /not-linearizable on key "f"/,
+    bug: 'dedup-not-migrated', seed: 6, invariant: 'ExactlyOnce',
+    detail: /key "c" holds the write <c8\.2> twice/,
   },
   {
-    bug: 'accept-stale-epoch', seed: 67, invariant: 'StaleRejected',
+    bug: 'accept-stale-epoch', seed: 116, invariant: 'StaleRejected',
     detail: /went back for shard \d+ from epoch \d+ .* to epoch \d+/,
   },
   {
-    bug: 'delete-before-receipt', seed: 46, invariant: 'Liveness',
-    detail: /configuration \d+ is recorded but only \d+ is published/,
+    bug: 'delete-before-receipt', seed: 24, invariant: 'Linearizability',
+    detail: /not-linearizable on key "b"/,
   },
   {
     bug: 'vote-ignores-log', seed: 2, invariant: 'StateMachineSafety',

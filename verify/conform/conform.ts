@@ -1,10 +1,11 @@
 /**
  * `shardkv conform`: validates recorded runtime traces against the spec (DESIGN §5,
  * issue 14). In order: (a) every node's records replay through the spec's step functions
- * (replay-node.ts); (b) the shells kept their duties (shell-checks.ts); (c) the global
- * invariants hold along a happens-before merge (global-invariants.ts); (d) the clients'
- * history is linearizable (history-check.ts). The first divergence found is the verdict;
- * among nodes, (a) reports the one of smallest Lamport clock.
+ * (replay-node.ts); (b) the shells kept their duties (shell-checks.ts; leadership-checks.ts:
+ * the driver ran as the leadership effects say); (c) the global invariants hold along a
+ * happens-before merge (global-invariants.ts); (d) the clients' history is linearizable
+ * (history-check.ts). The first divergence found is the verdict; among nodes, (a) reports
+ * the one of smallest Lamport clock.
  */
 import type { Divergence } from './divergence.js';
 import { checkGlobalInvariants } from './global-invariants.js';
@@ -12,6 +13,7 @@ import { checkHistory } from './history-check.js';
 import { parseTraces, type TraceFiles } from './load.js';
 import type { Observation } from './observation.js';
 import { replayNode } from './replay-node.js';
+import { checkDriverLeadership } from './leadership-checks.js';
 import { checkLinks, checkRestarts } from './shell-checks.js';
 
 export interface ConformResult {
@@ -41,7 +43,8 @@ export function conform(files: TraceFiles): ConformResult {
     return result(replayed[0]!);
   }
   const shell = checkLinks(traces) ??
-    [...traces.values()].map(checkRestarts).find((found) => found !== null) ?? null;
+    [...traces.values()].map(checkRestarts).find((found) => found !== null) ??
+    [...traces.values()].map(checkDriverLeadership).find((found) => found !== null) ?? null;
   if (shell !== null) return result(shell);
   const global = checkGlobalInvariants(observations);
   if (global !== null) return result(global);
