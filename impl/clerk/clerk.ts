@@ -243,6 +243,9 @@ export class Clerk {
       maxValueBytes: this.options.maxValueBytes ?? defaultTuning.maxValueBytes,
     });
     if (tooLarge !== null) return refused(tooLarge);
+    if (this.options.clock.now() >= deadline) {
+      return refused(`${op}: the deadline passed before any request was sent`);
+    }
     let step = this.step({ type: 'request', op, key, value });
     for (let steps = 0; steps < stepsPerOperationMax; steps++) {
       const effect = step.effects[0];

@@ -23,7 +23,7 @@ import type {
   ShardState,
 } from '../../spec/group/types.js';
 import type { MigrationBounds, MigrationState, ClientState, InFlight } from './model-state.js';
-import { initialState, serversOf } from './model-state.js';
+import { initialState, scriptRequest, serversOf } from './model-state.js';
 import type { ShardProgress } from '../../spec/migration/types.js';
 import { initialClient } from '../../spec/client/client-step.js';
 import type { ClientStage } from '../../spec/client/types.js';
@@ -334,7 +334,12 @@ function readIntent(input: WordReader): Intent | null {
 const stages: readonly ClientStage[] = ['session', 'config', 'reply'];
 
 /** A model client: its actor's session is its index and its settings the model's. */
-function writeClient(client: ClientState, index: number, out: WordWriter): void {
+function writeClient(
+  bounds: MigrationBounds,
+  client: ClientState,
+  index: number,
+  out: WordWriter,
+): void {
   const actor = client.actor;
   assert(actor.session === index && actor.config !== null, `client ${index} has no session`);
   out.push(client.done);
@@ -353,19 +358,26 @@ function writeClient(client: ClientState, index: number, out: WordWriter): void 
     out.push(none);
     return;
   }
+  // op, key and value are the script's request number `done` (reused or not): not written.
+  const scripted = scriptRequest(bounds, index, client.done, client.reusedSeq === client.done);
+  assert(scripted.op === outstanding.op && scripted.key === outstanding.key &&
+    scripted.value === outstanding.value, `client ${index}'s request is not its script's`);
   out.push(outstanding.seq);
-  out.push(operations.indexOf(outstanding.op));
-  out.push(stages.indexOf(outstanding.stage));
-  out.pushString(outstanding.key);
-  out.pushString(outstanding.value);
   const target = outstanding.target;
+  // stage, sent and tries in one word; tries stays below the model's one silent round.
+  assert(outstanding.tries < 1 << 8, `client ${index} tried ${outstanding.tries} times`);
+  out.push(stages.indexOf(outstanding.stage) | (outstanding.sent ? 4 : 0) |
+    (outstanding.tries << 3));
   out.push(target === null ? none : target.gid);
   if (target !== null) out.push(serversOf(target.gid).indexOf(target.server));
-  out.push(outstanding.tries);
-  out.push(outstanding.sent ? 1 : 0);
 }
 
-function readClient(input: WordReader, index: number, configs: readonly Config[]): ClientState {
+function readClient(
+  input: WordReader,
+  bounds: MigrationBounds,
+  index: number,
+  configs: readonly Config[],
+): ClientState {
   const done = input.next();
   const reusedSeq = input.next();
   const results = readStrings(input, done) as string[];
@@ -379,14 +391,13 @@ function readClient(input: WordReader, index: number, configs: readonly Config[]
   const actor = { ...initialClient(modelClientSettings, index, nextSeq, config), leaders };
   const seq = input.next();
   if (seq === none) return { actor, done, results, reusedSeq };
-  const op = operations[input.next()]!;
-  const stage = stages[input.next()]!;
-  const key = input.nextString();
-  const value = input.nextString();
+  const { op, key, value } = scriptRequest(bounds, index, done, reusedSeq === done);
+  const word = input.next();
+  const stage = stages[word & 3]!;
   const gid = input.next();
   const target = gid === none ? null : { gid, server: serversOf(gid)[input.next()]! };
-  const tries = input.next();
-  const sent = input.next() === 1;
+  const tries = word >> 3;
+  const sent = (word & 4) !== 0;
   const outstanding = { op, key, value, seq, stage, target, tries, sent };
   return { actor: { ...actor, outstanding }, done, results, reusedSeq };
 }
@@ -441,7 +452,7 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
       out.push(group.sessionFloor);
       for (const record of group.shards) writeShard(record, out);
     }
-    state.clients.forEach((client, index) => writeClient(client, index, out));
+    state.clients.forEach((client, index) => writeClient(bounds, client, index, out));
     out.push(state.network.length);
     for (const copy of state.network) {
       out.push(copy.to);
@@ -469,7 +480,7 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
     }
     const clients: ClientState[] = [];
     for (let client = 0; client < bounds.clients; client++) {
-      clients.push(readClient(input, client, controller.configs));
+      clients.push(readClient(input, bounds, client, controller.configs));
     }
     const network: InFlight[] = [];
     for (let count = input.next(); count > 0; count--) {

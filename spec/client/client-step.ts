@@ -102,7 +102,8 @@ function handleRegistered(state: ClientState, session: number): ClientStep {
 
 function handleConfig(state: ClientState, config: ClientState['config']): ClientStep {
   const newer = config !== null && (state.config === null || config.num > state.config.num);
-  const current = newer ? { ...state, config, leaders: {} } : state;
+  // Leader beliefs stay: a group keeps its servers across configurations (route checks).
+  const current = newer ? { ...state, config } : state;
   assert(current.config === null || current.config.num >= (state.config?.num ?? 0),
     'the cached configuration went back');
   if (current.outstanding?.stage !== 'config') return unchanged(current);
@@ -139,7 +140,7 @@ function attempt(
 ): ClientStep {
   assert(gid !== unassignedGid, 'an attempt goes to a group');
   const target = { gid, server };
-  const next: Outstanding = { ...outstanding, stage: 'reply', target };
+  const next: Outstanding = { ...outstanding, stage: 'reply', target, sent: true };
   const sent = { ...withLeader(state, gid, server), outstanding: next };
   const request = attemptRequest(sent, next);
   return { state: sent, effects: [{ type: 'send', gid, server, request, pause }] };
@@ -188,12 +189,9 @@ function handleReply(
   if (!sameRequest(request, attemptRequest(state, outstanding))) return unchanged(state);
   const target = outstanding.target;
   assert(target !== null, 'an attempt in flight has a target');
-  const performed = withSent(state);
-  if (reply.type === 'wrong-leader') return nextAttempt(performed, 'wrong-leader', reply.leader);
-  if (reply.type === 'refused') {
-    return finish(performed, { status: 'refused', error: reply.error });
-  }
-  const answered = withLeader(performed, target.gid, server);
+  if (reply.type === 'wrong-leader') return nextAttempt(state, 'wrong-leader', reply.leader);
+  if (reply.type === 'refused') return finish(state, { status: 'refused', error: reply.error });
+  const answered = withLeader(state, target.gid, server);
   const result = reply.result;
   if (result.type === 'value') return finish(answered, { status: 'ok', value: result.value });
   if (result.type === 'error' && result.error === 'ErrWrongGroup') {
@@ -205,14 +203,7 @@ function handleReply(
 
 function handleTimeout(state: ClientState): ClientStep {
   if (state.outstanding?.stage !== 'reply') return unchanged(state);
-  return nextAttempt(withSent(state), 'silence', null);
-}
-
-/** An attempt was answered or timed out: it left, so the request may have taken effect. */
-function withSent(state: ClientState): ClientState {
-  const outstanding = state.outstanding;
-  assert(outstanding?.stage === 'reply', 'withSent: no attempt in flight');
-  return outstanding.sent ? state : { ...state, outstanding: { ...outstanding, sent: true } };
+  return nextAttempt(state, 'silence', null);
 }
 
 /**
@@ -247,7 +238,7 @@ function handleDeadline(state: ClientState): ClientStep {
     const error = `${outstanding.op}: no answer before the deadline`;
     return finish(state, { status: 'unknown', error });
   }
-  // An attempt asked for when the deadline came was never performed.
+  assert(outstanding.stage !== 'reply', 'an attempt asked for is counted as sent');
   const error = `${outstanding.op}: the deadline passed before any request was sent`;
   return finish(state, { status: 'refused', error });
 }

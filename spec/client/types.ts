@@ -42,8 +42,8 @@ export interface Outstanding {
   /** Attempts to `target.gid` since the request was last routed. */
   readonly tries: number;
   /**
-   * Some attempt was performed (answered or timed out): from now on the request may have
-   * taken effect. An attempt only asked for when the deadline comes did not leave.
+   * Some attempt was asked for: from now on the request may have taken effect. (The shell
+   * takes no request whose deadline already passed, so an attempt asked for is sent.)
    */
   readonly sent: boolean;
 }
@@ -73,7 +73,10 @@ export type ServerReply =
   | { readonly type: 'refused'; readonly error: string };
 
 export type ClientInput =
-  /** The application's operation: the client must have none outstanding. */
+  /**
+   * The application's operation, before its deadline: the client must have none
+   * outstanding.
+   */
   | {
       readonly type: 'request';
       readonly op: ClientOperation;

@@ -13,16 +13,16 @@ import { shellRuntime } from '../../verify/simulate/shell-runtime.js';
 const cases: readonly { bug: string; seed: number; invariant: string; detail: RegExp }[] = [
   { bug: 'skip-freeze', seed: 1, invariant: 'AtMostOneServer', detail: /is served by groups/ },
   {
-    bug: 'dedup-not-migrated', seed: 5, invariant: 'Linearizability',
-    detail: /not-linearizable on key "f"/,
+    bug: 'dedup-not-migrated', seed: 5, invariant: 'ExactlyOnce',
+    detail: /key "f" holds the write <c5\.4> twice/,
   },
   {
-    bug: 'accept-stale-epoch', seed: 67, invariant: 'StaleRejected',
+    bug: 'accept-stale-epoch', seed: 421, invariant: 'StaleRejected',
     detail: /went back for shard \d+ from epoch \d+ .* to epoch \d+/,
   },
   {
-    bug: 'delete-before-receipt', seed: 46, invariant: 'Liveness',
-    detail: /configuration \d+ is recorded but only \d+ is published/,
+    bug: 'delete-before-receipt', seed: 41, invariant: 'Linearizability',
+    detail: /not-linearizable on key "b"/,
   },
   {
     bug: 'vote-ignores-log', seed: 2, invariant: 'StateMachineSafety',
@@ -34,11 +34,11 @@ const cases: readonly { bug: string; seed: number; invariant: string; detail: Re
     detail: /plans configuration 2 while configuration 0 is current/,
   },
   {
-    bug: 'unfreeze-on-recovery', seed: 5, invariant: 'AtMostOneServer',
+    bug: 'unfreeze-on-recovery', seed: 8, invariant: 'AtMostOneServer',
     detail: /is served by groups/,
   },
   {
-    bug: 'reinstall-overwrites', seed: 17, invariant: 'NoLostWrite',
+    bug: 'reinstall-overwrites', seed: 25, invariant: 'NoLostWrite',
     detail: /the acknowledged append of .* is not in its value/,
   },
 ];

@@ -16,7 +16,10 @@
  *   one had not committed is lost) and its driver recovers; RecoverShard(s) delivers that
  *   driver's facts queries for s and what its recovery sends.
  * - ClientRequest / ClientQuery / ReuseSeq: a client's request frame, its reply to the client
- *   unless lost; Deliver(i) delivers the kept copy the spec's network holds at i.
+ *   unless lost (then the attempt's timeout); the client runs the model's client step, and a
+ *   query that step asks for within the action reads the controller's applied configurations
+ *   (a ClientQuery asks the controller); Deliver(i) delivers the kept copy the spec's network
+ *   holds at i.
  * ExpireSessions is not replayed: no runtime component sends expire-sessions.
  */
 import type { AnyModel, Params } from '../../checker/model.js';
