@@ -164,4 +164,36 @@ test('leave every group, then join another: the data waits frozen at g1 and move
   assert.equal(written, [['b', 'A']], 'the write acknowledged before the leave survived');
 });
 
+// The clients run spec/client's step: a client whose configuration is old is turned away by
+// the frozen source (ErrWrongGroup), asks for the configuration, and retries at the new owner
+// with the same seq until the install lets it in.
+test('a client with an old configuration: ErrWrongGroup, a configuration, the same seq at dst',
+  () => {
+    const model = createMigrationModel({ ...small, clients: 1, ops: 2, maxCrashes: 0 });
+    let state = model.initialStates()[0]!;
+    const run = (label: string) => {
+      const action = model.actions(state).find((candidate) => model.label(candidate) === label);
+      const next = action === undefined ? null : model.next(state, action);
+      assert.ok(next !== null, `${label} is not enabled`);
+      state = next;
+    };
+    const outstanding = () => state.clients[0]!.actor.outstanding!;
+    for (const label of ['ClientRequest(client 0)', 'Join(gid 2)', 'PlanNext']) run(label);
+    assert.equal(state.controller.next!.moves.map((identity) => identity.shard), [1]);
+    // Request 1 (key 'c', shard 1) is routed by configuration 1, to g1.
+    assert.equal([outstanding().seq, outstanding().target?.gid], [1, 1]);
+    run('Freeze(shard 1)');
+    run('ClientRequest(client 0)');
+    assert.is(state.clients[0]!.actor.config?.num, 2);
+    assert.equal([outstanding().seq, outstanding().target?.gid], [1, 2]);
+    // Not installed yet: g2 turns it away too; the client asks again and stays with g2.
+    run('ClientRequest(client 0)');
+    assert.equal([state.clients[0]!.done, outstanding().seq, outstanding().target?.gid],
+      [1, 1, 2]);
+    run('Install(shard 1)');
+    run('ClientRequest(client 0)');
+    assert.equal([state.clients[0]!.done, state.clients[0]!.results], [2, ['A', '']]);
+    assert.equal(state.history.applied, [1, 1]);
+  });
+
 test.run();
