@@ -51,8 +51,6 @@ function timedOut<T>(attempts: Attempts, what: string): Outcome<T> {
   return refused(`${what}: the deadline passed before any request was sent`);
 }
 
-const controllerKey = 'controller';
-
 /** The clerk's retry rule (spec/client): two rounds of silence, then the configuration. */
 const clerkSettings = { silentRoundsBeforeQuery: 2 } as const;
 /** An operation's steps are bounded by its deadline; this bounds a step loop that is not. */
@@ -223,7 +221,7 @@ export class Clerk {
     deadline: number,
   ): Promise<Outcome<{ result: ControllerCommandResult; published: boolean }>> {
     const attempts: Attempts = { sent: false };
-    const reply = await this.caller.ask(controllerKey, this.options.layout.controllers,
+    const reply = await this.caller.ask(this.options.layout.controllers,
       { type: 'controller', command }, deadline, attempts);
     if (reply === null) return timedOut(attempts, command.type);
     if (reply.type === 'refused') return refused(reply.error);

@@ -22,8 +22,8 @@ export interface Attempts {
 }
 
 export class GroupCaller {
-  /** Group key -> the server believed to lead it. */
-  private readonly leaders = new Map<string, string>();
+  /** The controller server believed to lead, once one answered or was named. */
+  private leader: string | null = null;
   private pauses = 0;
 
   constructor(
@@ -49,29 +49,28 @@ export class GroupCaller {
   }
 
   /**
-   * The first answer other than `wrong-leader` from the group `servers` (named `key` for the
-   * leader cache), or null once the deadline passes.
+   * The first answer other than `wrong-leader` from the controller group `servers`, or null
+   * once the deadline passes.
    */
   async ask(
-    key: string,
     servers: readonly string[],
     body: RequestBody,
     deadline: number,
     attempts: Attempts,
   ): Promise<ReplyBody | null> {
     if (servers.length === 0) return null;
-    let target = this.leaders.get(key) ?? servers[this.random.nextInt(servers.length)]!;
+    let target = this.leader ?? servers[this.random.nextInt(servers.length)]!;
     let tried = 0;
     while (this.clock.now() < deadline) {
       const reply = await this.send(target, body, deadline, attempts);
       tried++;
       if (reply !== null && reply.type !== 'wrong-leader') {
-        this.leaders.set(key, target);
+        this.leader = target;
         return reply;
       }
       const next = nextServer(servers, target,
         reply?.type === 'wrong-leader' ? reply.leader : null);
-      this.leaders.set(key, next);
+      this.leader = next;
       target = next;
       // A whole round without a leader: an election is under way; give it time.
       if (tried % servers.length === 0 && reply !== null) {
