@@ -167,4 +167,15 @@ export const mutations: readonly Mutation[] = [
     // Safe but wedged: only the liveness pass (RecordedConfigsPublished) sees it.
     check: ['migration'],
   },
+  {
+    name: 'retry-takes-new-seq',
+    description: 'a client retrying after ErrWrongGroup or silence numbers the retry anew, so ' +
+      'a request that took effect before is applied again',
+    file: 'spec/client/client-step.ts',
+    find: "const waiting: Outstanding = { ...outstanding, stage: 'config', target: null, " +
+      'tries: 0 };',
+    replace: "const waiting: Outstanding = { ...outstanding, stage: 'config', target: null, " +
+      'tries: 0, seq: state.nextSeq };',
+    check: ['migration'],
+  },
 ];

@@ -1,18 +1,20 @@
 /**
- * The client of the sharded store (MIT 6.5840's clerk, with the sessions of Raft
- * dissertation §6.3): it registers a session with the controller, numbers its requests
- * (clientId, seq) and keeps the number across retries, so a retried request takes effect once.
- * It routes a key to the group that owns its shard in its cached configuration and refetches
- * the configuration on ErrWrongGroup; it retries through leader changes and lost messages
- * until a deadline. An operation that may have reached a server but whose result it never
- * learned is `unknown`, never `refused`: `refused` is kept for definitive refusals.
+ * The client of the sharded store: the shell of spec/client's `stepClient` (sessions, seqs,
+ * the configuration cache, routing, retries and unknown outcomes are decided there, by the
+ * step the `migration` model checks). This shell performs the step's effects over sockets
+ * and timers and feeds back what happened: a reply, an attempt's timeout, a configuration,
+ * the deadline. It also carries the controller calls (register, query, join / leave / move)
+ * and status questions, through GroupCaller.
  *
  * One operation at a time (a session has one request outstanding): calls queue up in order.
  */
 import type { Config, ControllerOperation } from '../../spec/controller/index.js';
 import type { ControllerCommand, ControllerCommandResult } from
   '../../spec/controller/state-machine.js';
-import { key2shard } from '../../spec/group/digest.js';
+import { initialClient, stepClient } from '../../spec/client/client-step.js';
+import type {
+  ClientEffect, ClientInput, ClientState, ClientStep,
+} from '../../spec/client/types.js';
 import type { ClientOperation } from '../../spec/group/types.js';
 import type { Clock, Timers } from '../io/clock.js';
 import type { Random } from '../io/random.js';
@@ -49,15 +51,17 @@ function timedOut<T>(attempts: Attempts, what: string): Outcome<T> {
   return refused(`${what}: the deadline passed before any request was sent`);
 }
 
-const controllerKey = 'controller';
+/** The clerk's retry rule (spec/client): two rounds of silence, then the configuration. */
+const clerkSettings = { silentRoundsBeforeQuery: 2 } as const;
+/** An operation's steps are bounded by its deadline; this bounds a step loop that is not. */
+const stepsPerOperationMax = 1_000_000;
 
 export class Clerk {
   private readonly channel: RequestChannel;
   private readonly caller: GroupCaller;
-  private clientId: number | null = null;
-  private kvSeq = 0;
+  /** The client actor's state: every protocol decision is stepClient's. */
+  private client: ClientState = initialClient(clerkSettings, null, 1);
   private controllerSeq = 0;
-  private config: Config | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly retryPauseMs: number;
 
@@ -148,13 +152,26 @@ export class Clerk {
     return run;
   }
 
+  /** Feeds one input to the client step. */
+  private step(input: ClientInput): ClientStep {
+    const step = stepClient(this.client, input);
+    this.client = step.state;
+    return step;
+  }
+
+  /** The session the controller calls need: registered first if there is none. */
   private async ensureSession(deadline: number): Promise<Outcome<number>> {
-    if (this.clientId !== null) return ok(this.clientId);
+    if (this.client.session !== null) return ok(this.client.session);
+    const outcome = await this.registerSession(deadline);
+    if (outcome.status === 'ok') this.step({ type: 'registered', session: outcome.value });
+    return outcome;
+  }
+
+  private async registerSession(deadline: number): Promise<Outcome<number>> {
     const outcome = await this.controllerCall({ type: 'register-client' }, deadline);
     if (outcome.status !== 'ok') return outcome;
     if (outcome.value.result.type !== 'registered') return refused('register: unexpected reply');
-    this.clientId = outcome.value.result.client;
-    return ok(this.clientId);
+    return ok(outcome.value.result.client);
   }
 
   private async configChange(
@@ -171,7 +188,15 @@ export class Clerk {
     });
   }
 
+  /** The application's query: the client step keeps the configuration if it is newer. */
   private async queryNow(num: number, deadline: number): Promise<Outcome<PublishedConfig>> {
+    const outcome = await this.fetchConfig(num, deadline);
+    // No request is outstanding here (one operation at a time): the step only caches it.
+    if (outcome.status === 'ok') this.step({ type: 'config', config: outcome.value.config });
+    return outcome;
+  }
+
+  private async fetchConfig(num: number, deadline: number): Promise<Outcome<PublishedConfig>> {
     const session = await this.ensureSession(deadline);
     if (session.status !== 'ok') return session;
     const outcome = await this.controllerCall(this.sessionCommand({ type: 'query', num }),
@@ -179,7 +204,6 @@ export class Clerk {
     if (outcome.status !== 'ok') return outcome;
     const { result, published } = outcome.value;
     if (result.type !== 'config') return refused('query: unexpected reply');
-    if (this.config === null || result.config.num > this.config.num) this.config = result.config;
     return ok({ config: result.config, published });
   }
 
@@ -188,7 +212,7 @@ export class Clerk {
    * name and the session id, so two clerks that reuse a name never share a session.
    */
   private sessionCommand(operation: ControllerOperation): ControllerCommand {
-    const client = `${this.name}/${String(this.clientId)}`;
+    const client = `${this.name}/${String(this.client.session)}`;
     return { ...operation, client, seq: ++this.controllerSeq };
   }
 
@@ -197,7 +221,7 @@ export class Clerk {
     deadline: number,
   ): Promise<Outcome<{ result: ControllerCommandResult; published: boolean }>> {
     const attempts: Attempts = { sent: false };
-    const reply = await this.caller.ask(controllerKey, this.options.layout.controllers,
+    const reply = await this.caller.ask(this.options.layout.controllers,
       { type: 'controller', command }, deadline, attempts);
     if (reply === null) return timedOut(attempts, command.type);
     if (reply.type === 'refused') return refused(reply.error);
@@ -217,51 +241,74 @@ export class Clerk {
       maxValueBytes: this.options.maxValueBytes ?? defaultTuning.maxValueBytes,
     });
     if (tooLarge !== null) return refused(tooLarge);
-    const session = await this.ensureSession(deadline);
-    if (session.status !== 'ok') return session;
-    const request = { client: session.value, seq: ++this.kvSeq, op, key, value };
-    const attempts: Attempts = { sent: false };
-    const shard = key2shard(key, this.options.layout.shardCount);
-    while (this.options.clock.now() < deadline) {
-      const config = this.config ?? (await this.refreshConfig(deadline));
-      const gid = config?.shards[shard] ?? 0;
-      const servers = config?.groups[gid] ?? [];
-      if (config === null || gid === 0 || servers.length === 0) {
-        await this.refreshAfterPause(deadline);
-        continue;
-      }
-      // Two rounds of silence: the group may have left; the configuration is asked again.
-      const reply = await this.caller.ask(`group-${gid}`, servers, { type: 'kv', request },
-        deadline, attempts, 2);
-      const outcome = keyValueOutcome(reply);
-      if (outcome !== null) return outcome;
-      await this.refreshAfterPause(deadline);
+    if (this.options.clock.now() >= deadline) {
+      return refused(`${op}: the deadline passed before any request was sent`);
     }
-    return timedOut(attempts, op);
+    let step = this.step({ type: 'request', op, key, value });
+    for (let steps = 0; steps < stepsPerOperationMax; steps++) {
+      const effect = step.effects[0];
+      if (step.effects.length !== 1 || effect === undefined) {
+        throw new Error(`clerk: the client step asked ${step.effects.length} effects`);
+      }
+      if (effect.type === 'reply') return effect.outcome;
+      step = this.step(await this.perform(effect, deadline));
+    }
+    throw new Error('clerk: an operation took too many steps');
   }
 
-  private async refreshConfig(deadline: number): Promise<Config | null> {
-    const outcome = await this.queryNow(-1, deadline);
-    return outcome.status === 'ok' ? outcome.value.config : this.config;
+  /** Performs one of the step's requests and returns what came of it, as the next input. */
+  private async perform(
+    effect: Exclude<ClientEffect, { type: 'reply' }>,
+    deadline: number,
+  ): Promise<ClientInput> {
+    if ('pause' in effect && effect.pause) await this.pauseBefore(deadline);
+    if (this.options.clock.now() >= deadline) return { type: 'deadline' };
+    switch (effect.type) {
+      case 'register': {
+        const outcome = await this.registerSession(deadline);
+        if (outcome.status === 'ok') return { type: 'registered', session: outcome.value };
+        if (this.options.clock.now() >= deadline) return { type: 'deadline' };
+        return { type: 'register-failed', error: outcome.error };
+      }
+      case 'query': {
+        const outcome = await this.fetchConfig(-1, deadline);
+        if (this.options.clock.now() >= deadline) return { type: 'deadline' };
+        return { type: 'config', config: outcome.status === 'ok' ? outcome.value.config : null };
+      }
+      case 'send': {
+        const remaining = deadline - this.options.clock.now();
+        const timeoutMs = Math.min(this.options.attemptTimeoutMs ?? 250, remaining);
+        const body = { type: 'kv', request: effect.request } as const;
+        const reply = await this.channel.request(effect.server, body, timeoutMs);
+        return attemptAnswer(effect, reply);
+      }
+    }
   }
 
-  private async refreshAfterPause(deadline: number): Promise<void> {
+  private async pauseBefore(deadline: number): Promise<void> {
     const left = deadline - this.options.clock.now();
-    if (left <= 0) return;
-    await this.caller.pause(Math.min(this.retryPauseMs, left));
-    await this.refreshConfig(deadline);
+    if (left > 0) await this.caller.pause(Math.min(this.retryPauseMs, left));
   }
 }
 
-/** A group's answer to a key/value request as an outcome; null: ask again elsewhere. */
-function keyValueOutcome(reply: ReplyBody | null): Outcome<string> | null {
-  if (reply === null) return null;
-  if (reply.type === 'refused') return refused(reply.error);
-  if (reply.type !== 'group-result') return null;
-  const result = reply.result;
-  if (result.type === 'value') return ok(result.value);
-  if (result.type === 'error' && result.error === 'ErrWrongGroup') return null;
-  return refused(result.type === 'error' ? result.error : `unexpected result ${result.type}`);
+/** A server's answer to one attempt (null: none within the attempt timeout) as an input. */
+function attemptAnswer(
+  effect: Extract<ClientEffect, { type: 'send' }>,
+  reply: ReplyBody | null,
+): ClientInput {
+  if (reply === null) return { type: 'timeout' };
+  const { request, server } = effect;
+  const answer = { type: 'reply', request, server } as const;
+  switch (reply.type) {
+    case 'group-result':
+      return { ...answer, reply: { type: 'result', result: reply.result } };
+    case 'wrong-leader':
+      return { ...answer, reply: { type: 'wrong-leader', leader: reply.leader } };
+    case 'refused':
+      return { ...answer, reply: { type: 'refused', error: reply.error } };
+    default:
+      return { ...answer, reply: { type: 'refused', error: `unexpected reply ${reply.type}` } };
+  }
 }
 
 function withoutValue(outcome: Outcome<string>): Outcome<void> {

@@ -1,9 +1,10 @@
 /**
- * Asking "whoever leads this Raft group": try the server believed to lead, follow a
- * `wrong-leader` hint, rotate on silence, and pause after a round in which nobody led (an
- * election is under way). Bounded by a deadline and by a number of rounds, so that a caller
- * who may be asking the wrong group (a stale configuration) gets control back to re-route.
+ * Asking "whoever leads the controller group" (the clerk's controller calls; key/value
+ * requests to replica groups go through spec/client's step): try the server believed to
+ * lead, then spec/client's nextServer (a `wrong-leader` hint, else the next server), and
+ * pause after a round in which nobody led (an election is under way). Bounded by a deadline.
  */
+import { nextServer } from '../../spec/client/leader-search.js';
 import type { Clock, Timers } from '../io/clock.js';
 import type { Random } from '../io/random.js';
 import type { RequestChannel } from '../node/request-channel.js';
@@ -21,8 +22,8 @@ export interface Attempts {
 }
 
 export class GroupCaller {
-  /** Group key -> the server believed to lead it. */
-  private readonly leaders = new Map<string, string>();
+  /** The controller server believed to lead, once one answered or was named. */
+  private leader: string | null = null;
   private pauses = 0;
 
   constructor(
@@ -48,32 +49,28 @@ export class GroupCaller {
   }
 
   /**
-   * The first answer other than `wrong-leader` from the group `servers` (named `key` for the
-   * leader cache), or null once the deadline passes or `rounds` rounds went unanswered.
+   * The first answer other than `wrong-leader` from the controller group `servers`, or null
+   * once the deadline passes.
    */
   async ask(
-    key: string,
     servers: readonly string[],
     body: RequestBody,
     deadline: number,
     attempts: Attempts,
-    rounds = Number.POSITIVE_INFINITY,
   ): Promise<ReplyBody | null> {
     if (servers.length === 0) return null;
-    let target = this.leaders.get(key) ?? servers[this.random.nextInt(servers.length)]!;
+    let target = this.leader ?? servers[this.random.nextInt(servers.length)]!;
     let tried = 0;
-    while (this.clock.now() < deadline && tried < rounds * servers.length) {
+    while (this.clock.now() < deadline) {
       const reply = await this.send(target, body, deadline, attempts);
       tried++;
       if (reply !== null && reply.type !== 'wrong-leader') {
-        this.leaders.set(key, target);
+        this.leader = target;
         return reply;
       }
-      const hint = reply?.type === 'wrong-leader' ? reply.leader : null;
-      const next = hint !== null && servers.includes(hint) && hint !== target
-        ? hint
-        : servers[(servers.indexOf(target) + 1) % servers.length]!;
-      this.leaders.set(key, next);
+      const next = nextServer(servers, target,
+        reply?.type === 'wrong-leader' ? reply.leader : null);
+      this.leader = next;
       target = next;
       // A whole round without a leader: an election is under way; give it time.
       if (tried % servers.length === 0 && reply !== null) {

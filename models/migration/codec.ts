@@ -23,8 +23,11 @@ import type {
   ShardState,
 } from '../../spec/group/types.js';
 import type { MigrationBounds, MigrationState, ClientState, InFlight } from './model-state.js';
-import { initialState, serversOf } from './model-state.js';
+import { initialState, scriptRequest, serversOf } from './model-state.js';
 import type { ShardProgress } from '../../spec/migration/types.js';
+import { initialClient } from '../../spec/client/client-step.js';
+import type { ClientStage } from '../../spec/client/types.js';
+import { modelClientSettings } from './model-clients.js';
 
 const none = -1;
 const phases: readonly ShardPhase[] = ['serving', 'frozen', 'absent'];
@@ -328,18 +331,75 @@ function readIntent(input: WordReader): Intent | null {
   return { num, moves };
 }
 
-function writeClient(client: ClientState, out: WordWriter): void {
+const stages: readonly ClientStage[] = ['session', 'config', 'reply'];
+
+/** A model client: its actor's session is its index and its settings the model's. */
+function writeClient(
+  bounds: MigrationBounds,
+  client: ClientState,
+  index: number,
+  out: WordWriter,
+): void {
+  const actor = client.actor;
+  assert(actor.session === index && actor.config !== null, `client ${index} has no session`);
   out.push(client.done);
-  out.push(client.configNum);
   out.push(client.reusedSeq);
   writeStrings(client.results, out);
+  out.push(actor.nextSeq);
+  out.push(actor.config.num);
+  const leaders = Object.entries(actor.leaders);
+  out.push(leaders.length);
+  for (const [gid, server] of leaders) {
+    out.push(Number(gid));
+    out.push(serversOf(Number(gid)).indexOf(server));
+  }
+  const outstanding = actor.outstanding;
+  if (outstanding === null) {
+    out.push(none);
+    return;
+  }
+  // op, key and value are the script's request number `done` (reused or not): not written.
+  const scripted = scriptRequest(bounds, index, client.done, client.reusedSeq === client.done);
+  assert(scripted.op === outstanding.op && scripted.key === outstanding.key &&
+    scripted.value === outstanding.value, `client ${index}'s request is not its script's`);
+  out.push(outstanding.seq);
+  const target = outstanding.target;
+  // stage, sent and tries in one word; tries stays below the model's one silent round.
+  assert(outstanding.tries < 1 << 8, `client ${index} tried ${outstanding.tries} times`);
+  out.push(stages.indexOf(outstanding.stage) | (outstanding.sent ? 4 : 0) |
+    (outstanding.tries << 3));
+  out.push(target === null ? none : target.gid);
+  if (target !== null) out.push(serversOf(target.gid).indexOf(target.server));
 }
 
-function readClient(input: WordReader): ClientState {
+function readClient(
+  input: WordReader,
+  bounds: MigrationBounds,
+  index: number,
+  configs: readonly Config[],
+): ClientState {
   const done = input.next();
-  const configNum = input.next();
   const reusedSeq = input.next();
-  return { done, configNum, results: readStrings(input, done) as string[], reusedSeq };
+  const results = readStrings(input, done) as string[];
+  const nextSeq = input.next();
+  const config = configs[input.next()]!;
+  const leaders: Record<number, string> = {};
+  for (let count = input.next(); count > 0; count--) {
+    const gid = input.next();
+    leaders[gid] = serversOf(gid)[input.next()]!;
+  }
+  const actor = { ...initialClient(modelClientSettings, index, nextSeq, config), leaders };
+  const seq = input.next();
+  if (seq === none) return { actor, done, results, reusedSeq };
+  const { op, key, value } = scriptRequest(bounds, index, done, reusedSeq === done);
+  const word = input.next();
+  const stage = stages[word & 3]!;
+  const gid = input.next();
+  const target = gid === none ? null : { gid, server: serversOf(gid)[input.next()]! };
+  const tries = word >> 3;
+  const sent = (word & 4) !== 0;
+  const outstanding = { op, key, value, seq, stage, target, tries, sent };
+  return { actor: { ...actor, outstanding }, done, results, reusedSeq };
 }
 
 /** Configurations 0 and 1: every state of the model starts with the same two. */
@@ -392,7 +452,7 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
       out.push(group.sessionFloor);
       for (const record of group.shards) writeShard(record, out);
     }
-    for (const client of state.clients) writeClient(client, out);
+    state.clients.forEach((client, index) => writeClient(bounds, client, index, out));
     out.push(state.network.length);
     for (const copy of state.network) {
       out.push(copy.to);
@@ -419,7 +479,9 @@ export function migrationCodec(bounds: MigrationBounds): StateCodec<MigrationSta
       groups.push({ gid, shards, sessionFloor });
     }
     const clients: ClientState[] = [];
-    for (let client = 0; client < bounds.clients; client++) clients.push(readClient(input));
+    for (let client = 0; client < bounds.clients; client++) {
+      clients.push(readClient(input, bounds, client, controller.configs));
+    }
     const network: InFlight[] = [];
     for (let count = input.next(); count > 0; count--) {
       const to = input.next();

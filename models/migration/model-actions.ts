@@ -15,9 +15,12 @@
  *   beliefs are lost; it restarts at once: a slow restart is the same as a driver that does
  *   nothing for a while). EarlyDelete(s) exists only with the delete-before-receipt bug: the
  *   second command driverSends returns.
- * - Clients: ClientRequest(c) to the owner in the configuration the client believes in (the
- *   reply may be lost; a copy may be kept), ClientQuery(c) to learn the latest recorded one
- *   (published or not: CONTRACT's `ctl query`), ReuseSeq(c), within max-reuses: the client
+ * - Clients run spec/client's step (model-clients.ts): ClientRequest(c) sends the attempt
+ *   the client's step asked for (the reply may be lost: the attempt times out; a copy may be
+ *   kept); the client retries, and asks for the latest recorded configuration (published or
+ *   not: CONTRACT's `ctl query`) on ErrWrongGroup or silence, answered in the same step.
+ *   ClientQuery(c): a query that found no owner of the shard is answered later, by a newer
+ *   configuration. ReuseSeq(c), within max-reuses: the client
  *   replaces its outstanding request by another under the same seq.
  * - Network: Deliver(i) delivers a kept copy late; its reply reaches the sender, who takes it
  *   only if it answers what the sender is waiting for.
@@ -44,7 +47,8 @@ import type {
   MigrationState,
   ModelBugs,
 } from './model-state.js';
-import { modelBugs, scriptRequest, scriptShard, serversOf } from './model-state.js';
+import { modelBugs, serversOf } from './model-state.js';
+import { clientAnswered, clientLearns, clientReusesSeq, pendingSend } from './model-clients.js';
 import { recoverShard, restartDriver } from '../../spec/migration/recovery.js';
 import { idleDriver, type ShardProgress } from '../../spec/migration/types.js';
 
@@ -207,10 +211,10 @@ export class MigrationStepper {
       case 'ClientRequest':
         return this.clientRequest(state, action.client, action.lost, action.duplicate);
       case 'ClientQuery': {
-        const client = state.clients[action.client]!;
-        const latest = state.controller.configs.length - 1;
-        if (client.configNum >= latest) return null;
-        return withClient(state, action.client, { ...client, configNum: latest });
+        const latest = state.controller.configs.at(-1)!;
+        const client = clientLearns(this.bounds, action.client, state.clients[action.client]!,
+          latest);
+        return client && withClient(state, action.client, client);
       }
       case 'ReuseSeq':
         return this.reuseSeq(state, action.client);
@@ -222,7 +226,7 @@ export class MigrationStepper {
         const network = state.network.filter((_, index) => index !== action.index);
         const delivered = this.deliver({ ...state, network }, copy.to, copy.command);
         if (action.lost) return delivered.state;
-        return this.replyToSender(delivered.state, copy.command, delivered.result);
+        return this.replyToSender(delivered.state, copy.to, copy.command, delivered.result);
       }
     }
   }
@@ -263,7 +267,7 @@ export class MigrationStepper {
     }
     const delivered = this.deliver(current, send.to, send.command);
     if (lost) return delivered.state;
-    return this.replyToSender(delivered.state, send.command, delivered.result);
+    return this.replyToSender(delivered.state, send.to, send.command, delivered.result);
   }
 
   private recover(state: MigrationState, shard: number): MigrationState | null {
@@ -300,56 +304,43 @@ export class MigrationStepper {
 
   /** A client replaces its outstanding request by another under the same seq (once). */
   private reuseSeq(state: MigrationState, clientIndex: number): MigrationState | null {
-    const client = state.clients[clientIndex]!;
     const reusing = state.clients.filter((candidate) => candidate.reusedSeq >= 0).length;
-    if (client.done >= this.bounds.ops || client.reusedSeq >= 0) return null;
     if (reusing >= this.bounds.maxReuses) return null;
-    return withClient(state, clientIndex, { ...client, reusedSeq: client.done });
+    const client = clientReusesSeq(this.bounds, clientIndex, state.clients[clientIndex]!);
+    return client && withClient(state, clientIndex, client);
   }
 
+  /** Client `clientIndex` sends the attempt its step asked for (model-clients.ts). */
   private clientRequest(
     state: MigrationState,
     clientIndex: number,
     lost: boolean,
     duplicate: boolean,
   ): MigrationState | null {
-    const client = state.clients[clientIndex]!;
-    if (client.done >= this.bounds.ops) return null;
-    const request = outstandingRequest(this.bounds, clientIndex, client);
-    const shard = scriptShard(this.bounds, client.done);
-    const owner = state.controller.configs[client.configNum]!.shards[shard]!;
-    if (owner === 0) return null;
-    const command: GroupCommand = { type: 'client', request };
+    const send = pendingSend(state.clients[clientIndex]!);
+    if (send === null) return null;
+    const command: GroupCommand = { type: 'client', request: send.request };
     let current = state;
     if (duplicate) {
       if (state.duplicates >= this.bounds.maxDuplicates) return null;
-      current = withCopy(current, { to: owner, command });
+      current = withCopy(current, { to: send.gid, command });
     }
-    const delivered = this.deliver(current, owner, command);
-    if (lost) return delivered.state;
-    return this.replyToSender(delivered.state, command, delivered.result);
+    const delivered = this.deliver(current, send.gid, command);
+    if (lost) return clientReply(this.bounds, delivered.state, send.gid, command, null);
+    return this.replyToSender(delivered.state, send.gid, command, delivered.result);
   }
 
   /**
    * A reply reaches whoever sent the command: the driver takes it if it is for the step and
-   * identity it is at; a client takes a value if it is for its outstanding request.
+   * identity it is at; a client's step takes it if it answers its outstanding request.
    */
   private replyToSender(
     state: MigrationState,
+    to: Gid,
     command: GroupCommand,
     result: GroupResult,
   ): MigrationState {
-    if (command.type === 'client') {
-      const request = command.request;
-      const client = state.clients[request.client]!;
-      if (result.type !== 'value' || client.done !== request.seq) return state;
-      // A reply names the request it answers: a reply to a request the client replaced
-      // (ReuseSeq) is not the answer to the one it waits for.
-      const waiting = outstandingRequest(this.bounds, request.client, client);
-      if (waiting.op !== request.op || waiting.value !== request.value) return state;
-      const results = [...client.results, result.value];
-      return withClient(state, request.client, { ...client, done: client.done + 1, results });
-    }
+    if (command.type === 'client') return clientReply(this.bounds, state, to, command, result);
     if (!('identity' in command)) return state;
     const index = moveIndex(state.controller, command.identity.shard);
     if (index < 0) return state;
@@ -380,9 +371,19 @@ export class MigrationStepper {
   }
 }
 
-/** The request client `index` sends for its seq `client.done`. */
-function outstandingRequest(bounds: MigrationBounds, index: number, client: ClientState) {
-  return scriptRequest(bounds, index, client.done, client.reusedSeq === client.done);
+/** A client's request to `to` was answered (`result` null: the reply was lost). */
+function clientReply(
+  bounds: MigrationBounds,
+  state: MigrationState,
+  to: Gid,
+  command: Extract<GroupCommand, { type: 'client' }>,
+  result: GroupResult | null,
+): MigrationState {
+  const index = command.request.client;
+  const latest = state.controller.configs.at(-1)!;
+  const client = clientAnswered(bounds, state.clients[index]!, command.request, to, result,
+    latest);
+  return client === state.clients[index] ? state : withClient(state, index, client);
 }
 
 function withClient(state: MigrationState, index: number, client: ClientState): MigrationState {

@@ -24,6 +24,8 @@ import {
 } from '../../spec/migration/bugs.js';
 import { driverSends, freshDriver, handleReply } from '../../spec/migration/driver.js';
 import { idleDriver, type DriverState } from '../../spec/migration/types.js';
+import type { ClientState as ClientActor } from '../../spec/client/types.js';
+import { startClient } from './model-clients.js';
 
 export interface MigrationBounds {
   readonly groups: number;
@@ -45,14 +47,15 @@ export interface MigrationBounds {
   readonly maxReuses: number;
 }
 
+/**
+ * A client of the model: spec/client's actor (model-clients.ts runs it) on a fixed script.
+ * The actor routes by the latest configuration it learned (CONTRACT's `ctl query`: published
+ * or not), so it may reach a new owner before the move is published.
+ */
 export interface ClientState {
+  readonly actor: ClientActor;
   /** How many operations of its script were acknowledged. */
   readonly done: number;
-  /**
-   * The configuration the client routes by: the latest recorded one when it last asked
-   * (CONTRACT's `ctl query`), so it may reach a new owner before the move is published.
-   */
-  readonly configNum: number;
   /** The results the client received, one per acknowledged operation. */
   readonly results: readonly string[];
   /** The seq whose request the client replaced by another under the same seq, or -1. */
@@ -192,9 +195,8 @@ export function initialState(bounds: MigrationBounds): MigrationState {
     controller: published.state,
     driver: idleDriver,
     groups,
-    clients: Array.from({ length: bounds.clients }, () => ({
-      done: 0, configNum: 1, results: [], reusedSeq: -1,
-    })),
+    clients: Array.from({ length: bounds.clients },
+      (_, client) => startClient(bounds, client, published.state.configs[1]!)),
     network: [],
     crashes: 0,
     duplicates: 0,

@@ -42,6 +42,10 @@ export function migrationVariables(
   return {
     ...state,
     driver: printedProgress(state),
+    // A client's cached configuration by its number (the controller holds them all), its
+    // settings left out (the model's, in every state).
+    clients: state.clients.map(({ actor: { settings: _settings, config, ...actor }, ...client }) =>
+      ({ ...client, actor: { ...actor, config: config?.num ?? null } })),
     groups: new Map(state.groups.map(({ gid, ...group }) => [gid, group])),
     history: {
       ...history,

@@ -73,7 +73,8 @@ const complete: [name: string, flags: Record<string, string>, states: number, de
   [
     'migration',
     { clients: '1', ops: '2', 'max-reconfigs': '1', 'max-duplicates': '1', 'max-reuses': '1' },
-    9882,
+    // 9,882 before issue 20: a client learns a configuration only when its step asks.
+    9659,
     13,
   ],
 ];

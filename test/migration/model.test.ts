@@ -23,12 +23,15 @@ test('initial state: configuration 1 published, g1 serves every shard from epoch
 
 // The counts come from this code (no independent source). They grew when leaving every group
 // became explorable (issue 9: 313, 33 and 1,598 before), then with values and clients that
-// learn recorded configurations (issue 10: 794, 69 and 3,578 before).
+// learn recorded configurations (issue 10: 794, 69 and 3,578 before). They fell when the
+// clients became spec/client's step (issue 20: 1,453, 123 and 15,493 before): a client
+// learns a configuration only when its step asks for one (ErrWrongGroup, a silent attempt,
+// no owner), as the clerk does, no longer at any moment.
 test('exact distinct-state counts at small bounds (all invariants hold)', () => {
   const cases: [Partial<MigrationBounds>, number][] = [
-    [{}, 1453],
-    [{ maxCrashes: 0, maxDuplicates: 0 }, 123],
-    [{ clients: 2 }, 15493],
+    [{}, 1169],
+    [{ maxCrashes: 0, maxDuplicates: 0 }, 99],
+    [{ clients: 2 }, 10423],
   ];
   for (const [change, distinct] of cases) {
     const result = breadthFirstSearch(createMigrationModel({ ...small, ...change }));
@@ -84,7 +87,7 @@ test('each invariant fails on a hand-made bad state (none is vacuous)', () => {
   assert.equal(flagged({ staleRead: true }), ['ReadsCurrent']);
   assert.equal(flagged({ applied: [2] }), ['ExactlyOnce']);
   // Client 0's append of 'A' to shard 0 (key 'b') took effect, but g1 holds ''.
-  const acknowledged = { done: 1, configNum: 1, results: ['A'], reusedSeq: -1 };
+  const acknowledged = { ...initial.clients[0]!, done: 1, results: ['A'] };
   const written = { ...history, applied: [1], first: ['A'], ghost: ['A', ''] };
   assert.equal(failing({ ...initial, clients: [acknowledged], history: written }),
     ['NoLostWrite']);
@@ -160,5 +163,37 @@ test('leave every group, then join another: the data waits frozen at g1 and move
   const written = state.groups[1]!.shards.flatMap((record) => [...record.kv.entries()]);
   assert.equal(written, [['b', 'A']], 'the write acknowledged before the leave survived');
 });
+
+// The clients run spec/client's step: a client whose configuration is old is turned away by
+// the frozen source (ErrWrongGroup), asks for the configuration, and retries at the new owner
+// with the same seq until the install lets it in.
+test('a client with an old configuration: ErrWrongGroup, a configuration, the same seq at dst',
+  () => {
+    const model = createMigrationModel({ ...small, clients: 1, ops: 2, maxCrashes: 0 });
+    let state = model.initialStates()[0]!;
+    const run = (label: string) => {
+      const action = model.actions(state).find((candidate) => model.label(candidate) === label);
+      const next = action === undefined ? null : model.next(state, action);
+      assert.ok(next !== null, `${label} is not enabled`);
+      state = next;
+    };
+    const outstanding = () => state.clients[0]!.actor.outstanding!;
+    for (const label of ['ClientRequest(client 0)', 'Join(gid 2)', 'PlanNext']) run(label);
+    assert.equal(state.controller.next!.moves.map((identity) => identity.shard), [1]);
+    // Request 1 (key 'c', shard 1) is routed by configuration 1, to g1.
+    assert.equal([outstanding().seq, outstanding().target?.gid], [1, 1]);
+    run('Freeze(shard 1)');
+    run('ClientRequest(client 0)');
+    assert.is(state.clients[0]!.actor.config?.num, 2);
+    assert.equal([outstanding().seq, outstanding().target?.gid], [1, 2]);
+    // Not installed yet: g2 turns it away too; the client asks again and stays with g2.
+    run('ClientRequest(client 0)');
+    assert.equal([state.clients[0]!.done, outstanding().seq, outstanding().target?.gid],
+      [1, 1, 2]);
+    run('Install(shard 1)');
+    run('ClientRequest(client 0)');
+    assert.equal([state.clients[0]!.done, state.clients[0]!.results], [2, ['A', '']]);
+    assert.equal(state.history.applied, [1, 1]);
+  });
 
 test.run();

@@ -16,7 +16,10 @@
  *   one had not committed is lost) and its driver recovers; RecoverShard(s) delivers that
  *   driver's facts queries for s and what its recovery sends.
  * - ClientRequest / ClientQuery / ReuseSeq: a client's request frame, its reply to the client
- *   unless lost; Deliver(i) delivers the kept copy the spec's network holds at i.
+ *   unless lost (then the attempt's timeout); the client runs the model's client step, and a
+ *   query that step asks for within the action reads the controller's applied configurations
+ *   (a ClientQuery asks the controller); Deliver(i) delivers the kept copy the spec's network
+ *   holds at i.
  * ExpireSessions is not replayed: no runtime component sends expire-sessions.
  */
 import type { AnyModel, Params } from '../../checker/model.js';
@@ -172,7 +175,9 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
       case 'ClientQuery':
         return this.clientQuery(action.client);
       case 'ReuseSeq':
-        this.book!.reuse(action.client);
+        if (!this.book!.reuse(action.client)) {
+          throw new RuntimeDivergence(`client ${action.client} cannot reuse its seq`);
+        }
         return null;
       case 'Deliver':
         return this.deliverCopy(before, action.index, action.lost);
@@ -355,30 +360,35 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     lost: boolean,
     duplicate: boolean,
   ): Promise<string | null> {
-    const book = this.book!;
-    const request = book.outstanding(client);
-    const configNum = book.clients[client]!.configNum;
-    const config = this.group.state().configs[configNum];
-    const shard = key2shard(request.key, this.bounds.shards);
-    const owner = config?.shards[shard] ?? 0;
-    if (owner === 0) throw new RuntimeDivergence(`client ${client} knows no owner of ${shard}`);
-    const held = this.cluster.sendRequest(clientName(client), serversOf(owner)[0]!,
-      { type: 'kv', request });
+    const send = this.book!.outstanding(client);
+    if (send === null) throw new RuntimeDivergence(`client ${client} has no attempt to send`);
+    const held = this.cluster.sendRequest(clientName(client), serversOf(send.gid)[0]!,
+      { type: 'kv', request: send.request });
     if (duplicate) this.keep(held);
-    return this.clientDelivery(held, owner, lost);
+    return this.clientDelivery(held, send.gid, lost ? 'timeout' : 'reply');
   }
 
-  /** A client's request reaches group `gid`; the history notes the answer, the client too. */
-  private async clientDelivery(held: HeldFrame, gid: number, lost: boolean): Promise<null> {
+  /**
+   * A client's request reaches group `gid`; the history notes the answer, and the client
+   * takes the reply, or its attempt times out (`heard` 'timeout'), or never learns of this
+   * copy ('nothing': a late copy whose reply was lost).
+   */
+  private async clientDelivery(
+    held: HeldFrame,
+    gid: number,
+    heard: 'reply' | 'timeout' | 'nothing',
+  ): Promise<null> {
     const command = groupRequest(held);
     if (command?.type !== 'client') throw new RuntimeDivergence('not a client request');
     const shard = key2shard(command.request.key, this.bounds.shards);
     const record = this.groupState(gid).shards[shard]!;
-    const reply = await this.roundTrip(held, lost);
+    const reply = await this.roundTrip(held, heard !== 'reply');
     const result = replyResult(reply);
     if (result === null) throw new RuntimeDivergence(`g${gid} gave no key/value result`);
     this.book!.answered(record, command.request, result);
-    if (!lost) this.book!.received(command.request, result);
+    if (heard === 'nothing') return null;
+    const latest = this.group.state().configs.at(-1)!;
+    this.book!.received(command.request, gid, heard === 'reply' ? result : null, latest);
     return null;
   }
 
@@ -390,7 +400,9 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     if (body.type !== 'controller-result' || body.result.type !== 'config') {
       throw new RuntimeDivergence(`the controller answered ${JSON.stringify(body)}`);
     }
-    this.book!.learned(client, body.result.config.num);
+    if (!this.book!.learned(client, body.result.config)) {
+      throw new RuntimeDivergence(`client ${client} learned no newer configuration`);
+    }
     return null;
   }
 
@@ -406,7 +418,9 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     const copy = this.kept.find(same);
     if (copy === undefined) throw new RuntimeDivergence(`no kept copy for network[${index}]`);
     this.kept = this.kept.filter((candidate) => candidate !== copy);
-    if (copy.command.type === 'client') return this.clientDelivery(copy.frame, copy.to, lost);
+    if (copy.command.type === 'client') {
+      return this.clientDelivery(copy.frame, copy.to, lost ? 'nothing' : 'reply');
+    }
     await this.roundTrip(copy.frame, lost);
     return null;
   }

@@ -13,8 +13,10 @@ import type {
 import type { DriverState, ShardProgress } from '../../spec/migration/types.js';
 import { recordClientAnswer } from '../../models/migration/history.js';
 import {
-  scriptRequest, type ClientState, type History, type MigrationBounds,
-} from '../../models/migration/model-state.js';
+  clientAnswered, clientLearns, clientReusesSeq, pendingSend,
+} from '../../models/migration/model-clients.js';
+import type { ClientState, History, MigrationBounds } from '../../models/migration/model-state.js';
+import type { Config } from '../../spec/controller/types.js';
 
 /** The model's bounds from a trace's parameters (the names `shardkv models` lists). */
 export function migrationBounds(params: Params): MigrationBounds {
@@ -71,7 +73,11 @@ export function modelController(
   return { ...runtime, sessions: expected.sessions };
 }
 
-/** The scripted clients and the history, as the model's replyToSender and deliver keep them. */
+/**
+ * The scripted clients and the history, as the model keeps them: each client runs the
+ * model's client step (models/migration/model-clients.ts, spec/client's `stepClient`), fed
+ * with the replies the real servers sent; `latest` is the controller's latest configuration.
+ */
 export class ClientBook {
   clients: ClientState[];
   history: History;
@@ -83,10 +89,9 @@ export class ClientBook {
     this.history = initial.history;
   }
 
-  /** The request client `index` sends now: its script's next, or the one it reused the seq for. */
-  outstanding(index: number): ClientRequest {
-    const client = this.clients[index]!;
-    return scriptRequest(this.bounds, index, client.done, client.reusedSeq === client.done);
+  /** The attempt client `index` sends now (null: it waits for no reply). */
+  outstanding(index: number): { gid: number; request: ClientRequest } | null {
+    return pendingSend(this.clients[index]!);
   }
 
   /** A group answered `request` (the client may or may not see it): the history notes it. */
@@ -96,22 +101,23 @@ export class ClientBook {
       { record, request, value: result.value });
   }
 
-  /** The reply reached the client: it moves on if it answers what it waits for. */
-  received(request: ClientRequest, result: GroupResult): void {
+  /** The reply of `gid` reached the client (null: it was lost and the attempt timed out). */
+  received(request: ClientRequest, gid: number, result: GroupResult | null, latest: Config): void {
     const client = this.clients[request.client]!;
-    if (result.type !== 'value' || client.done !== request.seq) return;
-    const waiting = this.outstanding(request.client);
-    if (waiting.op !== request.op || waiting.value !== request.value) return;
-    const results = [...client.results, result.value];
-    this.clients[request.client] = { ...client, done: client.done + 1, results };
+    this.clients[request.client] =
+      clientAnswered(this.bounds, client, request, gid, result, latest);
   }
 
-  learned(index: number, configNum: number): void {
-    this.clients[index] = { ...this.clients[index]!, configNum };
+  /** The application asked for the latest configuration: false when it was not newer. */
+  learned(index: number, latest: Config): boolean {
+    const client = clientLearns(this.bounds, index, this.clients[index]!, latest);
+    if (client !== null) this.clients[index] = client;
+    return client !== null;
   }
 
-  reuse(index: number): void {
-    const client = this.clients[index]!;
-    this.clients[index] = { ...client, reusedSeq: client.done };
+  reuse(index: number): boolean {
+    const client = clientReusesSeq(this.bounds, index, this.clients[index]!);
+    if (client !== null) this.clients[index] = client;
+    return client !== null;
   }
 }
