@@ -68,7 +68,7 @@ export function handleInstallSnapshotRequest<C, S>(
   const snapshot = request.snapshot;
   const effects: Effect<C, S>[] = [{ type: 'setTimer', timer: 'election' }];
   const held =
-    options.bugs?.snapshotRollback === true ? snapshotIndex(follower) : follower.commitIndex;
+    options.bugs?.['snapshot-rollback'] === true ? snapshotIndex(follower) : follower.commitIndex;
   if (snapshot.lastIncludedIndex <= held) {
     effects.push(reply(follower.currentTerm, snapshot.lastIncludedIndex));
     return { node: follower, effects };

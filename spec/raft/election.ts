@@ -58,7 +58,7 @@ export function handleElectionTimeout<C, S>(
   let campaigner: RaftNode<C, S>;
   if (options.preVote === true) {
     campaigner = becomePreCandidate(node);
-    if (options.bugs?.preVoteRaisesTerm === true) {
+    if (options.bugs?.['prevote-raises-term'] === true) {
       campaigner = { ...campaigner, currentTerm: node.currentTerm + 1, votedFor: null };
     }
   } else {
@@ -91,7 +91,7 @@ export function ignoresVoteInLease<C, S>(
   options: RaftOptions,
 ): boolean {
   if (message.type !== 'RequestVoteRequest' && message.type !== 'PreVoteRequest') return false;
-  if (options.checkQuorum !== true || options.bugs?.voteDuringLease === true) return false;
+  if (options.checkQuorum !== true || options.bugs?.['vote-during-lease'] === true) return false;
   return message.term > node.currentTerm && node.leader !== null;
 }
 
@@ -107,7 +107,7 @@ function voteGranted<C, S>(
   options: RaftOptions,
 ): boolean {
   const logOk =
-    options.bugs?.voteIgnoresLog === true ||
+    options.bugs?.['vote-ignores-log'] === true ||
     isUpToDate(node, request.lastLogIndex, request.lastLogTerm);
   if (request.type === 'PreVoteRequest') return request.term > node.currentTerm && logOk;
   const free = node.votedFor === null || node.votedFor === from;

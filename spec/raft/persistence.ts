@@ -13,7 +13,7 @@ import type { Effect, HardState, Persisted, RaftNode, RaftOptions, Step } from '
 export function hardStateOf(node: RaftNode<unknown, unknown>, options: RaftOptions): HardState {
   return {
     currentTerm: node.currentTerm,
-    votedFor: options.bugs?.forgetVoteOnRestart === true ? null : node.votedFor,
+    votedFor: options.bugs?.['forget-vote-on-restart'] === true ? null : node.votedFor,
     commitIndex: node.commitIndex,
   };
 }

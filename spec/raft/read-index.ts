@@ -48,7 +48,7 @@ export function releaseReads<C, S>(node: RaftNode<C, S>, options: RaftOptions): 
   if (node.role !== 'leader' || node.pendingReads.length === 0) return { node, effects: [] };
   if (termAt(node, node.commitIndex) !== node.currentTerm) return { node, effects: [] };
   const needed = quorum(node.clusterSize);
-  const skipQuorum = options.bugs?.readWithoutQuorum === true;
+  const skipQuorum = options.bugs?.['read-without-quorum'] === true;
   const effects: Effect<C, S>[] = [];
   const waiting = node.pendingReads.filter((read) => {
     if (!skipQuorum && countVotes(read.acknowledged) < needed) return true;

@@ -81,7 +81,7 @@ export function maybeCommit<C, S>(node: RaftNode<C, S>, options: RaftOptions): S
     });
     if (agree < needed) continue;
     const ownTerm = termAt(node, index) === node.currentTerm;
-    if (ownTerm || options.bugs?.commitPrevTerm === true) newCommit = index;
+    if (ownTerm || options.bugs?.['commit-prev-term'] === true) newCommit = index;
     break;
   }
   if (newCommit === node.commitIndex) return { node, effects: [] };
@@ -117,7 +117,7 @@ function mergeEntries<C>(
 ): readonly Entry<C>[] {
   const base = snapshotIndex(follower);
   const first = Math.max(0, base - prevLogIndex);
-  if (options.bugs?.truncateOnEveryAppend === true) {
+  if (options.bugs?.['truncate-on-every-append'] === true) {
     const kept = follower.log.slice(0, prevLogIndex + first - base);
     return [...kept, ...entries.slice(first)];
   }
@@ -178,7 +178,7 @@ export function handleAppendEntriesRequest<C, S>(
   const commit = Math.min(request.leaderCommit, lastNew);
   if (commit > next.commitIndex) {
     const entries = entriesBetween(next, next.commitIndex, commit);
-    if (options.bugs?.followerSkipsApply !== true) effects.push({ type: 'apply', entries });
+    if (options.bugs?.['follower-skips-apply'] !== true) effects.push({ type: 'apply', entries });
     next = { ...next, commitIndex: commit };
   }
   // The log now matches the leader's up to lastNew, and up to the snapshot in any case.
