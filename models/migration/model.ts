@@ -11,7 +11,7 @@ import type { Model } from '../../checker/model.js';
 import { migrationBugs, type MigrationBugName } from '../../spec/migration/bugs.js';
 import { migrationCodec } from './codec.js';
 import { migrationVariables } from './printing.js';
-import { invariantNames, migrationInvariants } from './invariants.js';
+import { migrationInvariants } from './invariants.js';
 import { migrationFairness, migrationProperties } from './liveness.js';
 import {
   actionLabel,
