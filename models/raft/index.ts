@@ -17,6 +17,7 @@ import {
   defaultRaftBounds,
   livenessBudgets,
   livenessRaftBounds,
+  presetBoundNames,
   raftParams,
   type PresetBounds,
   type RaftParams,
@@ -77,7 +78,7 @@ function presetBounds(
   params: RaftParams,
   fixedBounds: PresetBounds,
 ): RaftBounds {
-  for (const name of Object.keys(fixedBounds) as (keyof PresetBounds)[]) {
+  for (const name of presetBoundNames) {
     if (params[name] !== defaultRaftBounds[name])
       throw new UsageError(`--preset ${preset} sets --${flagName(name)} itself`);
   }

@@ -17,8 +17,10 @@ export const defaultRaftBounds: RaftBounds = {
   maxReads: 1,
 };
 
-/** The bounds a preset may fix (all but the servers and the values). */
+/** The bounds a preset fixes: all but the servers and the values. */
 export type PresetBounds = Omit<RaftBounds, 'servers' | 'values'>;
+export const presetBoundNames: readonly (keyof PresetBounds)[] =
+  ['maxTerm', 'maxLog', 'maxMsgs', 'maxRestarts', 'maxCompactions', 'maxReads'];
 
 /**
  * `--preset deep`: two copies in flight, so deliveries reorder and a late duplicate arrives
