@@ -95,21 +95,39 @@ export interface BugDeclaration<Declarations extends ParamDeclarations> {
   readonly bounds?: Partial<TypedParams<Declarations>>;
 }
 
-export interface ModelDeclaration<Declarations extends ParamDeclarations, State, Action> {
+export interface ModelDeclaration<
+  Declarations extends ParamDeclarations,
+  State,
+  Action,
+  Bugs extends readonly BugDeclaration<Declarations>[] = readonly BugDeclaration<Declarations>[],
+> {
   readonly name: string;
   readonly description: string;
   readonly params?: Declarations;
-  readonly bugs?: readonly BugDeclaration<Declarations>[];
+  readonly bugs?: Bugs;
   readonly expectedViolation?: string;
-  create(params: TypedParams<Declarations>, bug: string | undefined): ModelSpec<State, Action>;
+  /** `bug` is one of `bugs` (defineModel refuses any other name before calling). */
+  create(
+    params: TypedParams<Declarations>,
+    bug: Bugs[number]['name'] | undefined,
+  ): ModelSpec<State, Action>;
+  /**
+   * The bounds the model runs with, for the `Checking ...` header, when a preset fixes some
+   * (their values) or ignores some (left out); absent: the parameters themselves.
+   */
+  boundsInUse?(params: TypedParams<Declarations>): Partial<TypedParams<Declarations>>;
 }
 
 /** A registry definition that also builds its model from typed parameters. */
-export interface DefinedModel<Declarations extends ParamDeclarations, State, Action>
-  extends ModelDefinition {
+export interface DefinedModel<
+  Declarations extends ParamDeclarations,
+  State,
+  Action,
+  BugName extends string = string,
+> extends ModelDefinition {
   /** The typed parameters at their defaults. */
   readonly defaults: TypedParams<Declarations>;
-  build(params: TypedParams<Declarations>, bug?: string): Model<State, Action>;
+  build(params: TypedParams<Declarations>, bug?: BugName): Model<State, Action>;
 }
 
 /** `maxTerm` -> `max-term`. */
@@ -186,24 +204,50 @@ function flagParams(bounds: Readonly<Record<string, unknown>>): Params {
   return params;
 }
 
-/**
- * Declares a model once. The result is a registry `ModelDefinition` (so `shardkv check`
- * and worker threads can build it from plain data) that also builds typed models directly.
- */
-export function defineModel<State, Action, const Declarations extends ParamDeclarations = {}>(
-  declaration: ModelDeclaration<Declarations, State, Action>,
-): DefinedModel<Declarations, State, Action> {
-  const declarations = (declaration.params ?? {}) as Declarations;
-  const defaults = typedParams(declarations, {});
-  const build = (params: TypedParams<Declarations>, bug?: string) =>
-    completeModel(declaration.name, declaration.create(params, bug));
-  let invariantNames: readonly string[] | undefined;
-  const bugs: BugSpec[] = (declaration.bugs ?? []).map((bug) => ({
+/** A bug's bounds as flags, each one a declared parameter of the model. */
+function bugSpec<Declarations extends ParamDeclarations>(
+  model: string,
+  declarations: Declarations,
+  bug: BugDeclaration<Declarations>,
+): BugSpec {
+  for (const name of Object.keys(bug.bounds ?? {})) {
+    assert(name in declarations, `${model} bug ${bug.name}: no parameter ${name}`);
+  }
+  return {
     name: bug.name,
     description: bug.description,
     breaks: bug.breaks,
     ...(bug.bounds ? { bounds: flagParams(bug.bounds) } : {}),
-  }));
+  };
+}
+
+/**
+ * Declares a model once. The result is a registry `ModelDefinition` (so `shardkv check`
+ * and worker threads can build it from plain data) that also builds typed models directly.
+ */
+export function defineModel<
+  State,
+  Action,
+  const Declarations extends ParamDeclarations = {},
+  const Bugs extends readonly BugDeclaration<Declarations>[] = [],
+>(
+  declaration: ModelDeclaration<Declarations, State, Action, Bugs>,
+): DefinedModel<Declarations, State, Action, Bugs[number]['name']> {
+  type BugName = Bugs[number]['name'];
+  const declarations = (declaration.params ?? {}) as Declarations;
+  const defaults = typedParams(declarations, {});
+  const bugs = (declaration.bugs ?? []).map((bug) => bugSpec(declaration.name, declarations, bug));
+  const isBug = (name: string): name is BugName => bugs.some((bug) => bug.name === name);
+  const build = (params: TypedParams<Declarations>, bug?: BugName) => {
+    if (bug !== undefined && !isBug(bug)) {
+      throw new Error(`${declaration.name} has no bug '${String(bug)}'`);
+    }
+    return completeModel(declaration.name, declaration.create(params, bug));
+  };
+  const presetBounds = declaration.boundsInUse;
+  const boundsInUse = presetBounds && ((params: Params) =>
+    flagParams(presetBounds(typedParams(declarations, params))));
+  let invariantNames: readonly string[] | undefined;
   return {
     name: declaration.name,
     description: declaration.description,
@@ -215,8 +259,9 @@ export function defineModel<State, Action, const Declarations extends ParamDecla
     },
     bugs,
     ...(declaration.expectedViolation ? { expectedViolation: declaration.expectedViolation } : {}),
+    ...(boundsInUse ? { boundsInUse } : {}),
     defaults,
     build,
-    create: (params, bug) => build(typedParams(declarations, params), bug),
+    create: (params, bug) => build(typedParams(declarations, params), bug as BugName | undefined),
   };
 }

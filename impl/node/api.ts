@@ -8,7 +8,8 @@
 import type { Config, ControllerBugs, ControllerState, Gid } from '../../spec/controller/index.js';
 import type { GroupState } from '../../spec/group/index.js';
 import type { MigrationBugs } from '../../spec/migration/index.js';
-import type { RaftBugs, RaftNode } from '../../spec/raft/types.js';
+import type { RaftBugs } from '../../spec/raft/bugs.js';
+import type { RaftNode } from '../../spec/raft/types.js';
 import type { Clock, Timers } from '../io/clock.js';
 import type { Random } from '../io/random.js';
 import type { Transport } from '../io/transport.js';

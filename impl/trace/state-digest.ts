@@ -13,18 +13,17 @@
  * - Driver: its beliefs, with images by their digest.
  */
 import type { ControllerState } from '../../spec/controller/state-machine.js';
-import { fnv1a } from '../../spec/group/digest.js';
+import { fnv1a, fnv1aStep, fnvOffset32 } from '../../spec/fnv.js';
 import type { GroupState, ShardPhase } from '../../spec/group/types.js';
 import type { DriverState } from '../../spec/migration/types.js';
 import type { RaftNode, Role } from '../../spec/raft/types.js';
 
-const fnvPrime = 0x01000193;
 const murmurMultiplier = 0x5bd1e995;
 const twoToThe32 = 4_294_967_296;
 
 /** Two 32-bit lanes (FNV-1a and a Murmur-style mix) over 32-bit words: a 64-bit digest. */
 class DigestMixer {
-  private first = 0x811c9dc5;
+  private first = fnvOffset32;
   private second = 0x9e3779b9;
 
   /** A safe integer, or null (as -1). */
@@ -41,7 +40,7 @@ class DigestMixer {
   }
 
   private word(word: number): this {
-    this.first = Math.imul(this.first ^ word, fnvPrime);
+    this.first = fnv1aStep(this.first, word);
     let mixed = Math.imul(word, murmurMultiplier);
     mixed ^= mixed >>> 24;
     this.second = Math.imul(this.second, murmurMultiplier) ^ Math.imul(mixed, murmurMultiplier);

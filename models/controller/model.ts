@@ -19,7 +19,8 @@
  * `moves` bounds the Moves separately because each one multiplies the space by four or five
  * (any shard to any group, and shards are not interchangeable: ties are broken by number).
  */
-import type { Model, ModelDefinition, Params } from '../../checker/model.js';
+import { defineModel, integer } from '../../checker/define-model.js';
+import type { Model } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
 import { assert } from '../../spec/assert.js';
 import { freezeConfig, keepsFrozenHistory } from '../../invariants/config-history.js';
@@ -27,7 +28,13 @@ import { isOrderIndependent } from '../../invariants/controller-configs.js';
 import { controllerInvariantNames, type RebalanceSummary } from '../../invariants/controller.js';
 import { controllerModelInvariants } from './invariants.js';
 import { initialConfig, memberGids } from '../../spec/controller/operations.js';
-import { noControllerBugs, type ControllerBugs } from '../../spec/controller/bugs.js';
+import { bugSwitches } from '../../spec/bug-catalog.js';
+import {
+  controllerBugNames,
+  controllerBugs,
+  noControllerBugs,
+  type ControllerBugs,
+} from '../../spec/controller/bugs.js';
 import { minimumMoves, movedShards } from '../../spec/controller/rebalance.js';
 import {
   applyOperation,
@@ -253,46 +260,25 @@ export function createControllerModel(
   };
 }
 
-export const controllerInvariants = controllerInvariantNames;
+/** An integer bound: its description, default and range. */
+const bound = (description: string, value: number, min: number, max: number) =>
+  integer({ description, default: value, min, max });
 
-function integerParam(name: string, description: string, value: number, min: number, max: number) {
-  return { name, description, default: value, kind: 'integer', min, max } as const;
-}
+/** The controller's own bugs (its skip-config shows only under the migration driver). */
+const ownBugs = controllerBugs.filter(
+  (bug): bug is Exclude<(typeof controllerBugs)[number], { model: string }> => !('model' in bug),
+);
 
-export const controllerDefinition: ModelDefinition = {
+export const controllerDefinition = defineModel({
   name: 'controller',
   description: 'the shard controller: every Join/Leave/Move sequence over a small gid universe',
-  params: [
-    integerParam('gids', 'gid universe 1..N', 4, 1, maximumModelGids),
-    integerParam('shards', 'shards', 10, 1, maximumModelShards),
-    integerParam('ops', 'configuration changes (Join, Leave, Move)', 6, 0, maximumModelOps),
-    integerParam('moves', 'of which Moves (each one: about 5x the states)', 1, 0, maximumModelOps),
-  ],
-  invariants: controllerInvariants,
-  bugs: [
-    {
-      name: 'non-minimal-rebalance',
-      description: 'Join and Leave deal the shards out afresh, round robin, ignoring their holders',
-      breaks: ['MinimalMoves'],
-    },
-    {
-      name: 'non-minimal-by-gid-order',
-      description:
-        'the larger (avg + 1) shares go to the lowest gids, not to the groups holding the most',
-      breaks: ['MinimalMoves'],
-    },
-  ],
-  create: (params: Params, bug: string | undefined) => {
-    const bounds = {
-      gids: params['gids'] as number,
-      shards: params['shards'] as number,
-      ops: params['ops'] as number,
-      moves: params['moves'] as number,
-    };
-    const known = bug === undefined || bug === 'non-minimal-rebalance' ||
-      bug === 'non-minimal-by-gid-order';
-    assert(known, `controller: unknown bug ${bug}`);
-    const bugs = bug === undefined ? noControllerBugs : { ...noControllerBugs, [bug]: true };
-    return createControllerModel(bounds, bugs);
+  params: {
+    gids: bound('gid universe 1..N', 4, 1, maximumModelGids),
+    shards: bound('shards', 10, 1, maximumModelShards),
+    ops: bound('configuration changes (Join, Leave, Move)', 6, 0, maximumModelOps),
+    moves: bound('of which Moves (each one: about 5x the states)', 1, 0, maximumModelOps),
   },
-};
+  bugs: ownBugs,
+  create: (bounds, bug) =>
+    createControllerModel(bounds, bugSwitches(controllerBugNames, bug === undefined ? [] : [bug])),
+});

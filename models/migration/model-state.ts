@@ -5,7 +5,8 @@
  * messages, the fault budgets, and proof-only history variables that the invariants read.
  */
 import { assert } from '../../spec/assert.js';
-import { noControllerBugs, type ControllerBugs } from '../../spec/controller/bugs.js';
+import { bugSwitches, switchesOf } from '../../spec/bug-catalog.js';
+import { controllerBugNames, type ControllerBugs } from '../../spec/controller/bugs.js';
 import { joinConfig } from '../../spec/controller/operations.js';
 import {
   applyControllerCommand,
@@ -17,7 +18,8 @@ import { emptyGroup } from '../../spec/group/group.js';
 import { applyGroupCommand } from '../../spec/group/state-machine.js';
 import type { ClientOperation, ClientRequest, GroupCommand, GroupState } from '../../spec/group/types.js';
 import {
-  bugContext,
+  migrationBugs,
+  migrationSwitchNames,
   noMigrationBugs,
   type MigrationBugName,
   type MigrationBugs,
@@ -116,13 +118,11 @@ export interface ModelBugs {
 
 /** The records with the switch `bug` on, and those of its context (none without one). */
 export function modelBugs(bug: MigrationBugName | undefined): ModelBugs {
-  if (bug === undefined) return { controller: noControllerBugs, migration: noMigrationBugs };
-  if (bug === 'skip-config') {
-    return { controller: { ...noControllerBugs, [bug]: true }, migration: noMigrationBugs };
-  }
-  const migration: Record<string, boolean> = { ...noMigrationBugs, [bug]: true };
-  for (const context of bugContext[bug] ?? []) migration[context] = true;
-  return { controller: noControllerBugs, migration: migration as unknown as MigrationBugs };
+  const on = switchesOf(migrationBugs, bug);
+  return {
+    controller: bugSwitches(controllerBugNames, on),
+    migration: bugSwitches(migrationSwitchNames, on),
+  };
 }
 
 /** The servers of group `gid` in a configuration (CONTRACT: node names g<gid>-0..). */

@@ -26,7 +26,8 @@
 import { assert } from '../../spec/assert.js';
 import type { ModelMessage, ModelNode, RaftModelState } from './model-state.js';
 import type { RaftAction } from './model.js';
-import { stepTla, TlaRaft, type TlaAction } from './tla-preset.js';
+import { stepTla, type TlaAction } from './tla-actions.js';
+import { TlaRaft } from './tla-raft.js';
 import {
   absent,
   appendEntriesRequest,

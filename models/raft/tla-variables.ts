@@ -1,6 +1,6 @@
 /**
  * The raft.tla preset's state as raft.tla's variables (functions as Maps, sets as Sets, logs
- * as sequences of [term, value] records), for traces and ITF output.
+ * as sequences of [term, value] records), for traces and ITF output, and its actions' labels.
  */
 import {
   absent,
@@ -21,6 +21,7 @@ import {
   type TlaState,
 } from './tla-state.js';
 import { serverName, serverSet, valueName } from './printing.js';
+import type { TlaAction } from './tla-actions.js';
 
 interface RaftShape {
   readonly bounds: { readonly servers: number };
@@ -101,4 +102,21 @@ export function tlaVariables(raft: RaftShape, state: TlaState): Record<string, u
     nextIndex: perServer((base) => peers(base, nextIndexOffset)),
     matchIndex: perServer((base) => peers(base, matchIndexOffset(count))),
   };
+}
+
+/** An action as traces show it: its raft.tla name and actors, a message as its record. */
+export function tlaLabel(action: TlaAction): string {
+  switch (action.type) {
+    case 'RequestVote':
+    case 'AppendEntries':
+      return `${action.type}(${serverName(action.i)}, ${serverName(action.j)})`;
+    case 'ClientRequest':
+      return `ClientRequest(${serverName(action.i)}, ${valueName(action.v)})`;
+    case 'Receive':
+    case 'DuplicateMessage':
+    case 'DropMessage':
+      return `${action.type}(${JSON.stringify(printedMessageRecord(action.low, action.high))})`;
+    default:
+      return `${action.type}(${serverName(action.i)})`;
+  }
 }

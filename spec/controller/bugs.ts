@@ -1,27 +1,42 @@
 /**
- * The controller's known bugs (DESIGN §3's catalog), as one record of switches, all off by
- * default, each consulted at exactly one place, the one its comment names. The `controller`
- * model explores non-minimal-rebalance and non-minimal-by-gid-order; the `migration` model,
- * which runs this controller, explores skip-config.
+ * The controller's known bugs (DESIGN §3's catalog), one entry each. `ControllerBugs` holds
+ * the switches, all off unless named, each consulted at exactly the place its entry's comment
+ * names. The `controller` model checks non-minimal-rebalance and non-minimal-by-gid-order; the
+ * `migration` model, which runs this controller under its driver, checks skip-config.
  */
+import { assertCatalog, bugNames, type BugSwitches, type KnownBug } from '../bug-catalog.js';
 
-export interface ControllerBugs {
-  /** operations.ts rebalanceShards: Join and Leave deal the shards out afresh. */
-  readonly 'non-minimal-rebalance': boolean;
-  /**
-   * rebalance.ts targetsOf: the n mod g larger counts go to the lowest gids in sorted order
-   * instead of to the groups that hold the most, so shards move that need not.
-   */
-  readonly 'non-minimal-by-gid-order': boolean;
-  /**
-   * state-machine.ts applyPlan: the controller plans from `current` straight to the newest
-   * configuration, over an in-flight `next` (seed 1: "query the next config, not the latest").
-   */
-  readonly 'skip-config': boolean;
-}
+export const controllerBugs = [
+  {
+    // operations.ts rebalanceShards: Join and Leave deal the shards out afresh.
+    name: 'non-minimal-rebalance',
+    description: 'Join and Leave deal the shards out afresh, round robin, ignoring their holders',
+    breaks: ['MinimalMoves'],
+  },
+  {
+    // rebalance.ts targetsOf: the n mod g larger counts go to the lowest gids in sorted order
+    // instead of to the groups that hold the most, so shards move that need not.
+    name: 'non-minimal-by-gid-order',
+    description:
+      'the larger (avg + 1) shares go to the lowest gids, not to the groups holding the most',
+    breaks: ['MinimalMoves'],
+  },
+  {
+    // state-machine.ts applyPlan: the controller plans from `current` straight to the newest
+    // configuration, over an in-flight `next` (seed 1: "query the next config, not the latest").
+    name: 'skip-config',
+    model: 'migration',
+    description:
+      'the controller plans from current straight to the newest configuration, over next',
+    breaks: ['GarbageBound', 'UnaffectedServed'],
+  },
+] as const satisfies readonly KnownBug[];
+assertCatalog(controllerBugs, controllerBugs);
 
-export const noControllerBugs: ControllerBugs = {
-  'non-minimal-rebalance': false,
-  'non-minimal-by-gid-order': false,
-  'skip-config': false,
-};
+export type ControllerBugName = (typeof controllerBugs)[number]['name'];
+export const controllerBugNames = bugNames(controllerBugs);
+
+/** The switches the controller's state machine reads. */
+export type ControllerBugs = BugSwitches<ControllerBugName>;
+
+export const noControllerBugs: ControllerBugs = {};

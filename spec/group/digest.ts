@@ -3,58 +3,11 @@
  * image: dedup records bind a (client, seq) to its request (FNV-1a, 32 bits: it only has to
  * tell apart the requests of one (client, seq)); receipts bind an identity to the image that
  * was installed (FNV-1a, 64 bits: an image can be large, and a digest collision there would
- * let a wrong image pass for the frozen one). Neither resists an adversary; neither has to.
+ * let a wrong image pass for the frozen one). Neither resists an adversary; neither has to
+ * (spec/fnv.ts).
  */
+import { fnv1a, Fnv64 } from '../fnv.js';
 import type { ClientRequest, DedupMap, Digest, Identity, KvMap } from './types.js';
-
-const fnvOffset = 0x811c9dc5;
-const fnvPrime = 0x01000193;
-
-/** FNV-1a over the UTF-16 code units of `text`, as an unsigned 32-bit number. */
-export function fnv1a(text: string, seed = fnvOffset): number {
-  let hash = seed;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, fnvPrime);
-  }
-  return hash >>> 0;
-}
-
-/**
- * FNV-1a with 64 bits (offset 0xcbf29ce484222325, prime 2^40 + 0x1b3) over UTF-16 code
- * units, kept in four 16-bit limbs so that every product stays an exact double: multiplying
- * by the prime is h * 0x1b3 plus h shifted left by 40 bits (two limbs and 8 bits).
- */
-class Fnv64 {
-  private limbs = [0x2325, 0x8422, 0x9ce4, 0xcbf2];
-
-  update(text: string): void {
-    let [h0, h1, h2, h3] = this.limbs as [number, number, number, number];
-    for (let index = 0; index < text.length; index++) {
-      h0 ^= text.charCodeAt(index);
-      const t0 = h0 * 0x1b3;
-      const t1 = h1 * 0x1b3 + (t0 >>> 16);
-      const t2 = h2 * 0x1b3 + (h0 << 8) + Math.floor(t1 / 0x10000);
-      const t3 = h3 * 0x1b3 + (h1 << 8) + Math.floor(t2 / 0x10000);
-      h0 = t0 & 0xffff;
-      h1 = t1 & 0xffff;
-      h2 = t2 & 0xffff;
-      h3 = t3 & 0xffff;
-    }
-    this.limbs = [h0, h1, h2, h3];
-  }
-
-  hex(): Digest {
-    return this.limbs.map((limb) => limb.toString(16).padStart(4, '0')).reverse().join('');
-  }
-}
-
-/** The 64-bit FNV-1a of `text`, as 16 hexadecimal digits (for tests against known values). */
-export function fnv1a64(text: string): Digest {
-  const hash = new Fnv64();
-  hash.update(text);
-  return hash.hex();
-}
 
 // JSON.stringify quotes and escapes, so field boundaries cannot be forged by the contents.
 export function requestDigest(request: ClientRequest): number {

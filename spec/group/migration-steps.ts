@@ -61,7 +61,7 @@ function guard(
   if (identity[role] !== group.gid) return 'ErrWrongGroup';
   const record = group.shards[identity.shard];
   if (record === undefined) return 'not-held';
-  return identityProblem(record, identity, bugs['accept-stale-epoch']);
+  return identityProblem(record, identity, bugs['accept-stale-epoch'] === true);
 }
 
 /** The record frozen under `identity`, with the digest of its image fixed now. */

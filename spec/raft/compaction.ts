@@ -44,7 +44,7 @@ export function snapshotRequestTo<C, S>(node: RaftNode<C, S>, peer: number): Eff
 /**
  * A follower takes a snapshot newer than what it has committed: it keeps the log after the
  * snapshot when its entry at lastIncludedIndex has the same term, else drops the whole log,
- * and hands the data to the application. The bug snapshotRollback compares the snapshot with
+ * and hands the data to the application. The bug snapshot-rollback compares the snapshot with
  * the follower's own snapshot instead of its commit index.
  */
 export function handleInstallSnapshotRequest<C, S>(
@@ -68,7 +68,7 @@ export function handleInstallSnapshotRequest<C, S>(
   const snapshot = request.snapshot;
   const effects: Effect<C, S>[] = [{ type: 'setTimer', timer: 'election' }];
   const held =
-    options.bugs?.snapshotRollback === true ? snapshotIndex(follower) : follower.commitIndex;
+    options.bugs?.['snapshot-rollback'] === true ? snapshotIndex(follower) : follower.commitIndex;
   if (snapshot.lastIncludedIndex <= held) {
     effects.push(reply(follower.currentTerm, snapshot.lastIncludedIndex));
     return { node: follower, effects };

@@ -37,7 +37,7 @@ function maybeWin<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
 
 /**
  * The election timer fires. A follower or candidate campaigns: as a pre-candidate with
- * PreVote, else as a candidate of the next term (bug preVoteRaisesTerm: the pre-candidate
+ * PreVote, else as a candidate of the next term (bug prevote-raises-term: the pre-candidate
  * raises its term too). A leader with CheckQuorum steps down unless a quorum was heard from
  * since the previous timeout (§9.6); without it a leader runs no election timer (timers.ts)
  * and ignores the input. The timer fired once: whoever still runs it sets it again.
@@ -59,7 +59,7 @@ export function handleElectionTimeout<C, S>(
   let campaigner: RaftNode<C, S>;
   if (options.preVote === true) {
     campaigner = becomePreCandidate(node);
-    if (options.bugs?.preVoteRaisesTerm === true) {
+    if (options.bugs?.['prevote-raises-term'] === true) {
       campaigner = { ...campaigner, currentTerm: node.currentTerm + 1, votedFor: null };
     }
   } else {
@@ -84,7 +84,7 @@ export function voteRequestTo<C, S>(node: RaftNode<C, S>, peer: number): Effect<
 /**
  * The leader lease (§9.6, CheckQuorum): a node that knows a live leader of its term ignores a
  * vote request of a higher term, neither raising its term nor answering. Consulted by step.ts
- * before the term rule; the bug voteDuringLease lets the request through.
+ * before the term rule; the bug vote-during-lease lets the request through.
  */
 export function ignoresVoteInLease<C, S>(
   node: RaftNode<C, S>,
@@ -92,14 +92,14 @@ export function ignoresVoteInLease<C, S>(
   options: RaftOptions,
 ): boolean {
   if (message.type !== 'RequestVoteRequest' && message.type !== 'PreVoteRequest') return false;
-  if (options.checkQuorum !== true || options.bugs?.voteDuringLease === true) return false;
+  if (options.checkQuorum !== true || options.bugs?.['vote-during-lease'] === true) return false;
   return message.term > node.currentTerm && node.leader !== null;
 }
 
 /**
  * Whether to grant: a vote of the current term when the vote is free (or already this
  * candidate's), a pre-vote for a later term; either only for a log at least as up-to-date
- * (§5.4.1; the bug voteIgnoresLog skips that check).
+ * (§5.4.1; the bug vote-ignores-log skips that check).
  */
 function voteGranted<C, S>(
   node: RaftNode<C, S>,
@@ -108,7 +108,7 @@ function voteGranted<C, S>(
   options: RaftOptions,
 ): boolean {
   const logOk =
-    options.bugs?.voteIgnoresLog === true ||
+    options.bugs?.['vote-ignores-log'] === true ||
     isUpToDate(node, request.lastLogIndex, request.lastLogTerm);
   if (request.type === 'PreVoteRequest') return request.term > node.currentTerm && logOk;
   const free = node.votedFor === null || node.votedFor === from;

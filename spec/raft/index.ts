@@ -7,3 +7,4 @@ export { initialNode, quorum } from './node.js';
 export { hardStateOf } from './persistence.js';
 export * from './log.js';
 export type * from './types.js';
+export * from './bugs.js';

@@ -10,11 +10,11 @@ import { initialNode } from './node.js';
 import { restartTimerEffects } from './timers.js';
 import type { Effect, HardState, Persisted, RaftNode, RaftOptions, Step } from './types.js';
 
-/** The hard state a node saves; the bug forgetVoteOnRestart leaves the vote out. */
+/** The hard state a node saves; the bug forget-vote-on-restart leaves the vote out. */
 export function hardStateOf(node: RaftNode<unknown, unknown>, options: RaftOptions): HardState {
   return {
     currentTerm: node.currentTerm,
-    votedFor: options.bugs?.forgetVoteOnRestart === true ? null : node.votedFor,
+    votedFor: options.bugs?.['forget-vote-on-restart'] === true ? null : node.votedFor,
     commitIndex: node.commitIndex,
   };
 }

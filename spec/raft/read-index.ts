@@ -41,14 +41,14 @@ export function acknowledgeReads<C, S>(
 
 /**
  * Serves the reads a quorum confirmed, once the leader has committed an entry of its term.
- * The bug readWithoutQuorum serves them without the confirmation: a deposed leader that does
+ * The bug read-without-quorum serves them without the confirmation: a deposed leader that does
  * not know it yet answers with a stale index.
  */
 export function releaseReads<C, S>(node: RaftNode<C, S>, options: RaftOptions): Step<C, S> {
   if (node.role !== 'leader' || node.pendingReads.length === 0) return { node, effects: [] };
   if (termAt(node, node.commitIndex) !== node.currentTerm) return { node, effects: [] };
   const needed = quorum(node.clusterSize);
-  const skipQuorum = options.bugs?.readWithoutQuorum === true;
+  const skipQuorum = options.bugs?.['read-without-quorum'] === true;
   const effects: Effect<C, S>[] = [];
   const waiting = node.pendingReads.filter((read) => {
     if (!skipQuorum && countVotes(read.acknowledged) < needed) return true;

@@ -77,7 +77,7 @@ export function appendRequestTo<C, S>(
 
 /**
  * The leader commits the highest index stored on a quorum, but only when that entry is of its
- * own term (§5.4.2, Figure 8; the bug commitPrevTerm drops that check), and emits the newly
+ * own term (§5.4.2, Figure 8; the bug commit-prev-term drops that check), and emits the newly
  * committed entries for the application; when they hold its own term's first entry (the
  * no-op of §6.4), it is ready (`leaderReady`, after them). Unchanged when nothing commits.
  */
@@ -92,7 +92,7 @@ export function maybeCommit<C, S>(node: RaftNode<C, S>, options: RaftOptions): S
     });
     if (agree < needed) continue;
     const ownTerm = termAt(node, index) === node.currentTerm;
-    if (ownTerm || options.bugs?.commitPrevTerm === true) newCommit = index;
+    if (ownTerm || options.bugs?.['commit-prev-term'] === true) newCommit = index;
     break;
   }
   if (newCommit === node.commitIndex) return { node, effects: [] };
@@ -126,7 +126,7 @@ function reply<C, S>(
  * with the same term is kept, since a late or duplicated request must not cut off what a newer
  * one appended; the first conflict truncates the log there and the rest is appended. Entries
  * at or below the snapshot are committed, hence already held, and skipped. The bug
- * truncateOnEveryAppend cuts the log after the request's entries whether or not they match.
+ * truncate-on-every-append cuts the log after the request's entries whether or not they match.
  */
 function mergeEntries<C>(
   follower: RaftNode<C, unknown>,
@@ -136,7 +136,7 @@ function mergeEntries<C>(
 ): readonly Entry<C>[] {
   const base = snapshotIndex(follower);
   const first = Math.max(0, base - prevLogIndex);
-  if (options.bugs?.truncateOnEveryAppend === true) {
+  if (options.bugs?.['truncate-on-every-append'] === true) {
     const kept = follower.log.slice(0, prevLogIndex + first - base);
     return [...kept, ...entries.slice(first)];
   }
@@ -162,7 +162,7 @@ function conflictHint(follower: RaftNode<unknown, unknown>, prevLogIndex: number
  * A follower (a (pre)candidate of the same term steps down first) checks that its log
  * matches at prevLogIndex, else names the conflict (§5.3); resolves conflicts by truncating,
  * appends, advances its commit index to what the leader knows committed, hands the newly
- * committed entries to the application (the bug followerSkipsApply does not), and replies.
+ * committed entries to the application (the bug follower-skips-apply does not), and replies.
  */
 export function handleAppendEntriesRequest<C, S>(
   node: RaftNode<C, S>,
@@ -197,7 +197,7 @@ export function handleAppendEntriesRequest<C, S>(
   const commit = Math.min(request.leaderCommit, lastNew);
   if (commit > next.commitIndex) {
     const entries = entriesBetween(next, next.commitIndex, commit);
-    if (options.bugs?.followerSkipsApply !== true) effects.push({ type: 'apply', entries });
+    if (options.bugs?.['follower-skips-apply'] !== true) effects.push({ type: 'apply', entries });
     next = { ...next, commitIndex: commit };
   }
   // The log now matches the leader's up to lastNew, and up to the snapshot in any case.

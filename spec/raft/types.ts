@@ -4,6 +4,7 @@
  * step function (step.ts) and the effects it asks the runtime to perform (DESIGN §2), in the
  * shape of etcd's Ready. Raft is generic: C is the application's command, S its snapshot data.
  */
+import type { RaftBugs } from './bugs.js';
 
 export type Role = 'follower' | 'precandidate' | 'candidate' | 'leader';
 
@@ -250,34 +251,6 @@ export interface Step<C, S> {
   readonly effects: readonly Effect<C, S>[];
 }
 
-/**
- * Known-bug switches (DESIGN §3), one record, each off unless named; each is consulted at
- * exactly the place its comment names.
- */
-export interface RaftBugs {
-  /** maybeCommit (replication.ts) counts replicas of an earlier term's entry (Figure 8). */
-  readonly commitPrevTerm?: boolean;
-  /** voteGranted (election.ts) skips the candidate-log-up-to-date check (§5.4.1). */
-  readonly voteIgnoresLog?: boolean;
-  /** hardStateOf (persistence.ts) leaves the vote out: a restarted node may vote twice. */
-  readonly forgetVoteOnRestart?: boolean;
-  /** requestRead (read-index.ts) answers at once, without a quorum's confirmation (§6.4). */
-  readonly readWithoutQuorum?: boolean;
-  /** campaign (election.ts) raises the term already for the pre-vote (§9.6). */
-  readonly preVoteRaisesTerm?: boolean;
-  /** ignoresVoteInLease (election.ts) lets a vote request through a leader lease (§9.6). */
-  readonly voteDuringLease?: boolean;
-  /** mergeEntries (replication.ts) cuts the log after prevLogIndex even where it matches. */
-  readonly truncateOnEveryAppend?: boolean;
-  /**
-   * handleInstallSnapshotRequest (compaction.ts) installs any snapshot newer than its own,
-   * even one older than its commit index (§7: only a snapshot past what it has is news).
-   */
-  readonly snapshotRollback?: boolean;
-  /** handleAppendEntriesRequest (replication.ts) commits without the `apply` effect. */
-  readonly followerSkipsApply?: boolean;
-}
-
 /** How a node behaves: batch size, the §9.6 features, and the bug switches. */
 export interface RaftOptions {
   /** Entries per AppendEntries (default 1, raft.tla's granularity). */
@@ -286,5 +259,6 @@ export interface RaftOptions {
   readonly preVote?: boolean;
   /** Leader lease: leaders step down without a quorum, followers ignore votes (§9.6). */
   readonly checkQuorum?: boolean;
+  /** The known-bug switches (bugs.ts), all off unless named. */
   readonly bugs?: RaftBugs;
 }

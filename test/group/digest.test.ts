@@ -5,12 +5,8 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  fnv1a,
-  fnv1a64,
-  imageDigest,
-  requestDigest,
-} from '../../spec/group/digest.js';
+import { fnv1a, fnv1a64, fnv1aBytes } from '../../spec/fnv.js';
+import { imageDigest, requestDigest } from '../../spec/group/digest.js';
 import { SortedArrayMap } from '../../spec/group/ordered-map.js';
 import type { DedupRecord } from '../../spec/group/types.js';
 
@@ -53,6 +49,15 @@ test('FNV-1a 32 and 64 equal the BigInt reference on any text (UTF-16 code units
       assert.is(fnv1a64(text), hex64(referenceFnv(text, 64)));
     }),
     { numRuns: 500 },
+  );
+});
+
+test('FNV-1a 32 over bytes is the same hash: the published vector, and ASCII text', () => {
+  assert.is(fnv1aBytes(new TextEncoder().encode('foobar')), 0xbf9cf968);
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary-ascii' }), (text) => {
+      assert.is(fnv1aBytes(new TextEncoder().encode(text)), fnv1a(text));
+    }),
   );
 });
 

@@ -278,7 +278,7 @@ test('--preset deep: two copies in flight, two terms, two entries, up to renamin
 test('truncate-on-every-append needs two messages in flight: one copy never reorders', () => {
   // The twoTerms bounds above (one copy in flight) pass with the bug: 84,168 states, as
   // without it (a count from this code itself); the deep bounds (two copies) find it.
-  const bugs = { truncateOnEveryAppend: true };
+  const bugs = { 'truncate-on-every-append': true };
   const oneCopy = breadthFirstSearch(createRaftModel(twoTerms, { bugs }) as never);
   assert.is(oneCopy.result, 'ok');
   assert.is(oneCopy.distinctStates, 84168);

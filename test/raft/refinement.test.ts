@@ -11,7 +11,7 @@ import type { ModelEnvelope, RaftBounds, RaftModelState } from '../../models/raf
 import { createRaftModel, raftLabel, type RaftAction } from '../../models/raft/model.js';
 import { createRefinementModel } from '../../models/raft/refinement-model.js';
 import { mapStep, tlaRaftFor, type StepMapping } from '../../models/raft/refinement.js';
-import { tlaLabel } from '../../models/raft/tla-preset.js';
+import { tlaLabel } from '../../models/raft/tla-variables.js';
 import { runCli } from '../helpers/cli.js';
 
 const tiny: RaftBounds = {

@@ -18,7 +18,8 @@
  * effects printed), and the invariants are checked after it.
  */
 import { assert } from '../../spec/assert.js';
-import { raftBugSwitches } from '../../models/raft/index.js';
+import { isBugName } from '../../spec/bug-catalog.js';
+import { raftBugNames, type RaftBugs } from '../../spec/raft/bugs.js';
 import { raftInvariants } from '../../models/raft/invariants.js';
 import type {
   ModelData,
@@ -214,7 +215,7 @@ export function runCommand(
       fresh.options = {
         preVote: 'pre-vote' in settings,
         checkQuorum: 'check-quorum' in settings,
-        ...(bug ? { bugs: raftBugSwitches[bug] ?? assertNever(bug) } : {}),
+        ...(bug ? { bugs: switchOf(bug) } : {}),
       };
       return { scenario: fresh, output: ['ok'] };
     }
@@ -264,8 +265,10 @@ export function runCommand(
   }
 }
 
-function assertNever(bug: string): never {
-  throw new Error(`unknown bug '${bug}'`);
+/** The switch of a catalog bug (spec/raft/bugs.ts), by its name. */
+function switchOf(bug: string): RaftBugs {
+  if (!isBugName(raftBugNames, bug)) throw new Error(`unknown bug '${bug}'`);
+  return { [bug]: true };
 }
 
 /** Runs a scenario file's text and returns it with every expected output recomputed. */

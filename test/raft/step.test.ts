@@ -100,7 +100,7 @@ test('leaderReady follows the apply of the own term\'s no-op, once (§6.4)', () 
   const vote: Sent = { type: 'RequestVoteResponse', term: 2, voteGranted: true };
   risen = step(risen, message(1, vote)).node;
   const early = step(risen, message(1, appendResponse({ term: 2, matchIndex: 1 })),
-    { bugs: { commitPrevTerm: true } });
+    { bugs: { 'commit-prev-term': true } });
   assert.is(early.node.commitIndex, 1);
   assert.not.ok(types(early).includes('leaderReady'));
 });
@@ -163,7 +163,7 @@ test('the term rule and the vote are saved once, before the reply is sent (§5.1
 });
 
 test('forget-vote-on-restart leaves the vote out of the saved hard state', () => {
-  const options = { bugs: { forgetVoteOnRestart: true } };
+  const options = { bugs: { 'forget-vote-on-restart': true } };
   const result = step(follower(), { type: 'electionTimeout' }, options);
   const saved = result.effects[0];
   assert.ok(saved?.type === 'saveHardState');
@@ -182,7 +182,7 @@ test('a leader commits only its own term; commit-prev-term counts replicas (Figu
   };
   const response = message(1, appendResponse({ term: 2, matchIndex: 1 }));
   assert.is(step(old, response).node.commitIndex, 0);
-  const buggy = step(old, response, { bugs: { commitPrevTerm: true } });
+  const buggy = step(old, response, { bugs: { 'commit-prev-term': true } });
   assert.is(buggy.node.commitIndex, 1);
 });
 

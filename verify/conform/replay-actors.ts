@@ -10,7 +10,7 @@ import {
 import { noControllerBugs } from '../../spec/controller/bugs.js';
 import { applyGroupCommand } from '../../spec/group/state-machine.js';
 import type { GroupCommand, GroupState, ShardState } from '../../spec/group/types.js';
-import { fnv1a64 } from '../../spec/group/digest.js';
+import { fnv1a64 } from '../../spec/fnv.js';
 import { noMigrationBugs } from '../../spec/migration/bugs.js';
 import { stepDriver, type DriverInput } from '../../spec/migration/driver-step.js';
 import { idleDriver, type DriverState } from '../../spec/migration/types.js';

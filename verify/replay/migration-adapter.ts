@@ -29,7 +29,8 @@ import type { MigrationAction } from '../../models/migration/model-actions.js';
 import {
   modelBugs, serversOf, type MigrationBounds, type MigrationState,
 } from '../../models/migration/model-state.js';
-import type { MigrationBugName } from '../../spec/migration/bugs.js';
+import { isBugName } from '../../spec/bug-catalog.js';
+import { migrationBugNames } from '../../spec/migration/bugs.js';
 import type {
   ControllerCommand, ControllerOperation,
 } from '../../spec/controller/state-machine.js';
@@ -98,7 +99,10 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     const layout: ClusterLayout = {
       shardCount: this.bounds.shards, controllers: controllerNames, groups,
     };
-    const bugs = modelBugs((bug ?? undefined) as MigrationBugName | undefined);
+    if (bug !== null && !isBugName(migrationBugNames, bug)) {
+      throw new Error(`migration has no bug '${bug}'`);
+    }
+    const bugs = modelBugs(bug ?? undefined);
     // Elections happen when the replay says: no pre-vote round, no leader lease to wait out.
     // The model's Get goes through the log and leaves a dedup record: so do the servers'.
     const tuning = { preVote: false, checkQuorum: false, readIndexReads: false };

@@ -24,7 +24,8 @@
  * model (a heartbeat's extra ones), and a frame's presence is checked when a step takes it.
  */
 import type { Params } from '../../checker/model.js';
-import { raftBugSwitches } from '../../models/raft/index.js';
+import { bugSwitches } from '../../spec/bug-catalog.js';
+import { raftBugNames } from '../../spec/raft/bugs.js';
 import { recordHistory, type RaftAction } from '../../models/raft/model.js';
 import type {
   ModelCommand, ModelData, ModelEnvelope, ModelNode, ModelPersisted, RaftModelState,
@@ -124,13 +125,12 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     const layout: ClusterLayout = {
       shardCount: 1, controllers: [], groups: { [gid]: this.names },
     };
-    const raft = bug === null ? undefined : raftBugSwitches[bug];
     this.cluster = new ReplayCluster({
       layout,
       // The model's node options: one entry per append, PreVote and CheckQuorum as checked.
       tuning: { maxEntriesPerAppend: 1, preVote: params['pre-vote'] === true,
         checkQuorum: params['check-quorum'] === true },
-      bugs: raft === undefined ? {} : { raft },
+      bugs: bug === null ? {} : { raft: bugSwitches(raftBugNames, [bug]) },
       adminName: clientName,
       onStep: (record) => {
         // A throw here would crash the server: keep the reason for perform() instead.

@@ -8,7 +8,7 @@
  */
 import { assert } from '../../spec/assert.js';
 import type { Timers } from '../../impl/io/clock.js';
-import { fnv1a } from '../../spec/group/digest.js';
+import { fnv1a, fnv1aBytes } from '../../spec/fnv.js';
 
 /** The tail a failure report shows. */
 export const tailLinesMax = 40;
@@ -75,12 +75,7 @@ export function loggedTimers(timers: Timers, onFire: (name: string) => void): Ti
 
 /** FNV-1a over bytes, as 8 hexadecimal digits: a frame's fingerprint in the log. */
 export function bytesDigest(bytes: Uint8Array): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < bytes.length; index++) {
-    hash ^= bytes[index]!;
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0');
+  return fnv1aBytes(bytes).toString(16).padStart(8, '0');
 }
 
 /** The last `capacity` lines pushed, in a ring. */
