@@ -73,8 +73,9 @@ const complete: [name: string, flags: Record<string, string>, states: number, de
   [
     'migration',
     { clients: '1', ops: '2', 'max-reconfigs': '1', 'max-duplicates': '1', 'max-reuses': '1' },
-    9882,
-    13,
+    // 9,882 and 13 until the model's driver (issue 20's stepDriver) asked for facts first.
+    16979,
+    15,
   ],
 ];
 
