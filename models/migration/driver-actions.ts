@@ -191,8 +191,14 @@ export class DriverActions {
     faults: { readonly lost: boolean; readonly duplicate: boolean },
   ): MigrationState | null {
     const ticked = this.tick(state);
-    const send = ticked.step.sends.find((candidate) => candidate.command.type === type &&
-      shardOf(candidate.command) === shard && (gid === null || candidate.to === gid));
+    // A loop, not find(): this runs for every driver action of every state.
+    let send: Send | undefined;
+    for (const candidate of ticked.step.sends) {
+      if (candidate.command.type !== type || shardOf(candidate.command) !== shard) continue;
+      if (gid !== null && candidate.to !== gid) continue;
+      send = candidate;
+      break;
+    }
     if (send === undefined) return null;
     let current: MigrationState | null = ticked.state;
     if (faults.duplicate) current = this.network.keep(current, send);
