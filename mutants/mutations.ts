@@ -178,4 +178,24 @@ export const mutations: readonly Mutation[] = [
       'tries: 0, seq: state.nextSeq };',
     check: ['migration'],
   },
+  {
+    name: 'beliefs-kept-across-intents',
+    description: "the driver rebuilds its beliefs only when it has none: the next intent " +
+      "inherits the last one's",
+    file: 'spec/migration/driver-step.ts',
+    find: "const current = input.type !== 'start' && " +
+      'driver.num === (controller.next?.num ?? null);',
+    replace: "const current = input.type !== 'start' && driver.num !== null;",
+    // The model feeds the driver `applied` after each plan and publish, as the runtime does.
+    check: ['migration'],
+  },
+  {
+    name: 'recovery-takes-frozen-for-done',
+    description:
+      'a recovering driver takes a frozen source for a finished move, before the install',
+    file: 'spec/migration/recovery.ts',
+    find: "if (identity.dst === unassignedGid && frozenHere) return { step: 'done' };",
+    replace: "if (frozenHere) return { step: 'done' };",
+    check: ['migration'],
+  },
 ];

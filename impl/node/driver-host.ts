@@ -2,13 +2,13 @@
  * Runs the migration driver (spec/migration/driver-step.ts) at the controller group's leader:
  * feeds it `start` on the Raft step's `leaderReady` (its own term's no-op applied: `next`
  * is the latest), `tick` every driverRetryMs, `applied` after a plan or a publish applies, and
- * the groups' answers as `reply` or, for the two facts queries of a recovering shard, one
- * `facts`. It sends the driver's commands to the target group's believed leader and proposes
- * the driver's plans and publishes to its own Raft. Every choice is the driver's.
+ * every group's answer as `reply`, as it arrives (facts answers too: the driver pairs them).
+ * It sends the driver's commands to the target group's believed leader and proposes the
+ * driver's plans and publishes to its own Raft. Every choice is the driver's.
  */
 import type { ControllerCommand, ControllerCommandResult, ControllerState } from
   '../../spec/controller/state-machine.js';
-import type { GroupCommand, GroupResult, ShardFacts } from '../../spec/group/types.js';
+import type { GroupCommand } from '../../spec/group/types.js';
 import type { MigrationBugs } from '../../spec/migration/bugs.js';
 import {
   stepDriver, type DriverInput, type DriverStep,
@@ -22,12 +22,6 @@ const tickTimer = 'driver-tick';
 
 /** A request the tick resends is not sent again while one copy is still unanswered. */
 const requestTimeoutFactor = 4;
-
-interface FactsPending {
-  readonly epoch: number;
-  src?: ShardFacts;
-  dst?: ShardFacts;
-}
 
 export interface DriverHostDependencies {
   readonly context: LoopContext;
@@ -44,7 +38,6 @@ export interface DriverHostDependencies {
 export class DriverHost {
   private driver: DriverState = idleDriver;
   private active = false;
-  private readonly facts = new Map<number, FactsPending>();
   private readonly inFlight = new Set<string>();
   /** gid -> the server believed to lead that group. */
   private readonly leaders = new Map<number, string>();
@@ -69,7 +62,6 @@ export class DriverHost {
     if (this.active && !context.isDead()) onStep?.({ type: 'stop' }, null, idleDriver);
     this.active = false;
     this.driver = idleDriver;
-    this.facts.clear();
     this.inFlight.clear();
     this.dependencies.context.timers.cancelTimer(tickTimer);
   }
@@ -131,28 +123,7 @@ export class DriverHost {
       return;
     }
     this.leaders.set(gid, server);
-    if (command.type === 'query-shard') this.collectFacts(gid, command.shard, reply.result);
-    else this.run({ type: 'reply', command, result: reply.result });
-  }
-
-  /** The two facts queries of a recovering shard go back to the driver as one input. */
-  private collectFacts(gid: number, shard: number, result: GroupResult): void {
-    if (result.type !== 'facts') return;
-    const identity = this.dependencies.controllerState().next?.moves.find(
-      (move) => move.shard === shard);
-    if (identity === undefined) return;
-    let pending = this.facts.get(shard);
-    if (pending === undefined || pending.epoch !== identity.epoch) {
-      pending = { epoch: identity.epoch };
-      this.facts.set(shard, pending);
-    }
-    if (gid === identity.src) pending.src = result.facts;
-    if (gid === identity.dst) pending.dst = result.facts;
-    const srcKnown = identity.src === 0 || pending.src !== undefined;
-    const dstKnown = identity.dst === 0 || pending.dst !== undefined;
-    if (!srcKnown || !dstKnown) return;
-    this.facts.delete(shard);
-    this.run({ type: 'facts', shard, src: pending.src ?? null, dst: pending.dst ?? null });
+    this.run({ type: 'reply', from: gid, command, result: reply.result });
   }
 }
 

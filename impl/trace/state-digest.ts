@@ -14,7 +14,7 @@
  */
 import type { ControllerState } from '../../spec/controller/state-machine.js';
 import { fnv1a, fnv1aStep, fnvOffset32 } from '../../spec/fnv.js';
-import type { GroupState, ShardPhase } from '../../spec/group/types.js';
+import type { GroupState, ShardFacts, ShardPhase } from '../../spec/group/types.js';
 import type { DriverState } from '../../spec/migration/types.js';
 import type { RaftNode, Role } from '../../spec/raft/types.js';
 
@@ -98,6 +98,15 @@ export function driverDigest(driver: DriverState): string {
     mixer.add(fnv1a(shard.step));
     if (shard.step === 'install') mixer.add(fnv1a(shard.image?.digest ?? '-'));
     if (shard.step === 'delete') mixer.add(fnv1a(shard.receipt.digest));
+    if (shard.step === 'recover') addFacts(addFacts(mixer, shard.srcFacts), shard.dstFacts);
   }
   return mixer.hex();
+}
+
+/** A recovering shard's facts as far as reported: phase and the identities' epochs. */
+function addFacts(mixer: DigestMixer, facts: ShardFacts | null): DigestMixer {
+  if (facts === null) return mixer.add(null);
+  return mixer.add(fnv1a(facts.phase)).add(facts.identity?.epoch ?? null)
+    .add(facts.receipt === null ? null : fnv1a(facts.receipt.digest))
+    .add(facts.tombstone?.epoch ?? null);
 }

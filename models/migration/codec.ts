@@ -19,6 +19,7 @@ import type {
   Image,
   KvMap,
   Receipt,
+  ShardFacts,
   ShardPhase,
   ShardState,
 } from '../../spec/group/types.js';
@@ -280,16 +281,44 @@ function readConfig(input: WordReader, num: number, bounds: MigrationBounds): Co
   return { num, shards, groups };
 }
 
+/** The facts a group reported to a recovering driver, or none yet. */
+function writeFacts(facts: ShardFacts | null, out: WordWriter): void {
+  if (facts === null) {
+    out.push(none);
+    return;
+  }
+  out.push(phases.indexOf(facts.phase));
+  writeIdentity(facts.identity, out);
+  writeReceipt(facts.receipt, out);
+  writeIdentity(facts.tombstone, out);
+}
+
+function readFacts(input: WordReader): ShardFacts | null {
+  const phase = input.next();
+  if (phase === none) return null;
+  const identity = readIdentity(input);
+  const receipt = readReceipt(input);
+  return { phase: phases[phase]!, identity, receipt, tombstone: readIdentity(input) };
+}
+
 function writeProgress(progress: ShardProgress, out: WordWriter): void {
   out.push(steps.indexOf(progress.step));
   if (progress.step === 'install') writeImage(progress.image, out);
   if (progress.step === 'delete') writeReceipt(progress.receipt, out);
+  if (progress.step === 'recover') {
+    writeFacts(progress.srcFacts, out);
+    writeFacts(progress.dstFacts, out);
+  }
 }
 
 function readProgress(input: WordReader): ShardProgress {
   const step = steps[input.next()]!;
   if (step === 'install') return { step, image: readImage(input) };
   if (step === 'delete') return { step, receipt: readReceipt(input)! };
+  if (step === 'recover') {
+    const srcFacts = readFacts(input);
+    return { step, srcFacts, dstFacts: readFacts(input) };
+  }
   return { step } as ShardProgress;
 }
 
@@ -415,7 +444,9 @@ function writeControllerAndDriver(state: MigrationState, groupCount: number, out
   }
   out.push(controller.current);
   writeIntent(controller.next, out);
-  assert(state.driver.num === (controller.next?.num ?? null), 'driver beliefs not about next');
+  // The beliefs are the step function's: stepDriver keeps them about `next`, but the codec
+  // does not rely on it (a driver that kept stale beliefs must show as such).
+  out.push(state.driver.num ?? none);
   out.push(state.driver.progress.length);
   for (const progress of state.driver.progress) writeProgress(progress, out);
 }
@@ -433,13 +464,13 @@ function readControllerAndDriver(
   }
   const current = input.next();
   const next = readIntent(input);
+  const num = input.next();
   const progress: ShardProgress[] = [];
   for (let count = input.next(); count > 0; count--) progress.push(readProgress(input));
   return {
     // The model's clients registered before it starts: nextClient is always `clients`.
     controller: { configs, sessions: {}, current, next, nextClient: bounds.clients },
-    // The model keeps the driver's beliefs about `next` or none: num follows from next.
-    driver: { num: next === null ? null : next.num, progress },
+    driver: { num: num === none ? null : num, progress },
   };
 }
 

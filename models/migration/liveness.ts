@@ -3,13 +3,13 @@
  * every recorded configuration is eventually published, under weak fairness of the driver's
  * steps and of delivery.
  *
- * Fair (TLC's WF): PlanNext, Publish, RecoverShard(s) and the driver's Freeze / Install /
- * Delete of shard s when its reply arrives, and Deliver of each kept copy when its reply
- * arrives (the class names the copy itself, not its place in the bag). Not fair: the admin,
- * the clients, crashes, duplication, and every step whose reply is lost. Losses are bounded
- * without a counter: repeating a lost step changes nothing (groups answer a repeat with the
- * first answer), and a step that changes nothing is a stutter, so a behaviour cannot lose
- * replies forever instead of taking the fair step.
+ * Fair (TLC's WF): PlanNext, Publish, the driver's Query(s, g) when no copy is kept, its
+ * Freeze / Install / Delete of shard s when its reply arrives, and Deliver of each kept copy
+ * when its reply arrives (the class names the copy itself, not its place in the bag). Not
+ * fair: the admin, the clients, crashes, duplication, and every step whose reply is lost.
+ * Losses are bounded without a counter: repeating a lost step changes nothing (groups answer
+ * a repeat with the first answer), and a step that changes nothing is a stutter, so a
+ * behaviour cannot lose replies forever instead of taking the fair step.
  */
 import type { Fairness, TemporalProperty } from '../../checker/model.js';
 import { latestPublished } from '../../invariants/config-history.js';
@@ -31,8 +31,9 @@ export const migrationFairness: Fairness<MigrationState, MigrationAction> = {
     switch (action.type) {
       case 'PlanNext':
       case 'Publish':
-      case 'RecoverShard':
         return actionLabel(action);
+      case 'Query':
+        return action.duplicate ? null : actionLabel(action);
       case 'Freeze':
       case 'Install':
       case 'Delete':

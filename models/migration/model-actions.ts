@@ -8,37 +8,30 @@
  *   machine's operations), within max-reconfigs. The last group may leave, as in the MIT lab:
  *   its shards become unassigned and stay frozen at it until a later configuration assigns
  *   them.
- * - Driver: PlanNext (the controller's `plan` command), Freeze(s) / Install(s) / Delete(s)
- *   (the driver sends the shard's command for the step it believes is next; the group applies
- *   it; the reply reaches the driver or is lost; the network may keep a copy to deliver late),
- *   RecoverShard(s), Publish (the controller's `publish`), and CrashDriver (its volatile
- *   beliefs are lost; it restarts at once: a slow restart is the same as a driver that does
- *   nothing for a while). EarlyDelete(s) exists only with the delete-before-receipt bug: the
- *   second command driverSends returns.
+ * - Driver (driver-actions.ts): the spec's stepDriver, fed what the runtime's host feeds it;
+ *   PlanNext / Publish (its proposal applies), Freeze(s) / Install(s) / Delete(s) and
+ *   Query(s, g) (one of its commands reaches a group; the reply reaches the driver or is lost;
+ *   the network may keep a copy to deliver late), CrashDriver (it restarts from `next`).
  * - Clients run spec/client's step (model-clients.ts): ClientRequest(c) sends the attempt
  *   the client's step asked for (the reply may be lost: the attempt times out; a copy may be
  *   kept); the client retries, and asks for the latest recorded configuration (published or
  *   not: CONTRACT's `ctl query`) on ErrWrongGroup or silence, answered in the same step.
  *   ClientQuery(c): a query that found no owner of the shard is answered later, by a newer
- *   configuration. ReuseSeq(c), within max-reuses: the client
- *   replaces its outstanding request by another under the same seq.
+ *   configuration. ReuseSeq(c), within max-reuses: the client replaces its outstanding request by another under the same seq.
  * - Network: Deliver(i) delivers a kept copy late; its reply reaches the sender, who takes it
  *   only if it answers what the sender is waiting for.
  * Losing a request is not an action: it is the same as not sending it yet.
  */
 import {
-  applyControllerCommand,
   applyOperation,
-  type ControllerCommand,
   type ControllerOperation,
 } from '../../spec/controller/state-machine.js';
 import type { Gid } from '../../spec/controller/types.js';
-import { queryShard } from '../../spec/group/migration-steps.js';
 import { applyGroupCommand } from '../../spec/group/state-machine.js';
-import type { GroupCommand, GroupResult, ShardFacts } from '../../spec/group/types.js';
+import type { GroupCommand, GroupResult } from '../../spec/group/types.js';
 import type { MigrationBugName } from '../../spec/migration/bugs.js';
-import { driverSends, freshDriver, handleReply, moveIndex, readyToPublish } from '../../spec/migration/driver.js';
 import { key2shard } from '../../spec/group/digest.js';
+import { DriverActions, type DriverAction, type DriverSendType } from './driver-actions.js';
 import { recordClientAnswer } from './history.js';
 import type {
   ClientState,
@@ -49,23 +42,12 @@ import type {
 } from './model-state.js';
 import { modelBugs, serversOf } from './model-state.js';
 import { clientAnswered, clientLearns, clientReusesSeq, pendingSend } from './model-clients.js';
-import { recoverShard, restartDriver } from '../../spec/migration/recovery.js';
-import { idleDriver, type ShardProgress } from '../../spec/migration/types.js';
 
 export type MigrationAction =
   | { readonly type: 'Join'; readonly gid: Gid }
   | { readonly type: 'Leave'; readonly gid: Gid }
   | { readonly type: 'Move'; readonly shard: number; readonly gid: Gid }
-  | { readonly type: 'PlanNext' }
-  | {
-      readonly type: DriverStepType;
-      readonly shard: number;
-      readonly lost: boolean;
-      readonly duplicate: boolean;
-    }
-  | { readonly type: 'RecoverShard'; readonly shard: number }
-  | { readonly type: 'Publish' }
-  | { readonly type: 'CrashDriver' }
+  | DriverAction
   | {
       readonly type: 'ClientRequest';
       readonly client: number;
@@ -77,23 +59,10 @@ export type MigrationAction =
   | { readonly type: 'ExpireSessions'; readonly gid: Gid }
   | { readonly type: 'ReuseSeq'; readonly client: number };
 
-export type DriverStepType = 'Freeze' | 'Install' | 'Delete' | 'EarlyDelete';
-
-/** The driver's belief each step needs, and which of driverSends' commands it sends. */
-const driverSteps: Record<DriverStepType, { step: ShardProgress['step']; send: number }> = {
-  Freeze: { step: 'freeze', send: 0 },
-  Install: { step: 'install', send: 0 },
-  Delete: { step: 'delete', send: 0 },
-  EarlyDelete: { step: 'install', send: 1 },
-};
-
 const flags = [false, true] as const;
 
 /** Every action, in a fixed order (a disabled one simply has no successor). */
-export function allActions(
-  bounds: MigrationBounds,
-  bugs: ModelBugs,
-): MigrationAction[] {
+export function allActions(bounds: MigrationBounds): MigrationAction[] {
   const actions: MigrationAction[] = [];
   for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Join', gid });
   for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Leave', gid });
@@ -101,16 +70,16 @@ export function allActions(
     for (let gid = 1; gid <= bounds.groups; gid++) actions.push({ type: 'Move', shard, gid });
   }
   actions.push({ type: 'PlanNext' });
-  const types: DriverStepType[] = ['Freeze', 'Install', 'Delete'];
-  // EarlyDelete sends driverSends' second command, which only that bug switch makes.
-  if (bugs.migration['delete-before-receipt']) types.push('EarlyDelete');
+  const types: DriverSendType[] = ['Freeze', 'Install', 'Delete'];
   for (let shard = 0; shard < bounds.shards; shard++) {
     for (const type of types) {
       for (const lost of flags) {
         for (const duplicate of flags) actions.push({ type, shard, lost, duplicate });
       }
     }
-    actions.push({ type: 'RecoverShard', shard });
+    for (let gid = 1; gid <= bounds.groups; gid++) {
+      for (const duplicate of flags) actions.push({ type: 'Query', shard, gid, duplicate });
+    }
   }
   actions.push({ type: 'Publish' }, { type: 'CrashDriver' });
   for (let client = 0; client < bounds.clients; client++) {
@@ -148,10 +117,9 @@ export function actionLabel(action: MigrationAction): string {
     case 'Freeze':
     case 'Install':
     case 'Delete':
-    case 'EarlyDelete':
       return `${action.type}(shard ${action.shard}${extras(action)})`;
-    case 'RecoverShard':
-      return `RecoverShard(shard ${action.shard})`;
+    case 'Query':
+      return `Query(shard ${action.shard}, gid ${action.gid}${extras({ lost: false, ...action })})`;
     case 'ClientRequest':
       return `ClientRequest(client ${action.client}${extras(action)})`;
     case 'ClientQuery':
@@ -166,12 +134,18 @@ export function actionLabel(action: MigrationAction): string {
 
 export class MigrationStepper {
   private readonly bugs: ModelBugs;
+  private readonly driver: DriverActions;
 
   constructor(
     private readonly bounds: MigrationBounds,
     bug: MigrationBugName | undefined,
   ) {
     this.bugs = modelBugs(bug);
+    this.driver = new DriverActions(bounds, this.bugs, {
+      deliver: (state, to, command) => this.deliver(state, to, command),
+      keep: (state, copy) =>
+        state.duplicates >= bounds.maxDuplicates ? null : withCopy(state, copy),
+    });
   }
 
   next(state: MigrationState, action: MigrationAction): MigrationState | null {
@@ -185,29 +159,14 @@ export class MigrationStepper {
         return this.recordConfig(state, { type: 'leave', gids: [action.gid] });
       case 'Move':
         return this.recordConfig(state, { type: 'move', shard: action.shard, gid: action.gid });
-      case 'PlanNext': {
-        const plan = { type: 'plan', num: state.controller.current + 1 } as const;
-        const controller = this.controllerStep(state, plan);
-        return controller && { ...state, controller, driver: freshDriver(controller) };
-      }
+      case 'PlanNext':
       case 'Freeze':
       case 'Install':
       case 'Delete':
-      case 'EarlyDelete':
-        return this.driverStep(state, action.type, action.shard, action.lost, action.duplicate);
-      case 'RecoverShard':
-        return this.recover(state, action.shard);
-      case 'Publish': {
-        const next = state.controller.next;
-        if (next === null || !readyToPublish(state.controller, state.driver)) return null;
-        const controller = this.controllerStep(state, { type: 'publish', num: next.num });
-        return controller && { ...state, controller, driver: idleDriver };
-      }
-      case 'CrashDriver': {
-        const lost = state.driver.progress.some((progress) => progress.step !== 'recover');
-        if (state.crashes >= this.bounds.maxCrashes || !lost) return null;
-        return { ...state, driver: restartDriver(state.controller), crashes: state.crashes + 1 };
-      }
+      case 'Query':
+      case 'Publish':
+      case 'CrashDriver':
+        return this.driver.next(state, action);
       case 'ClientRequest':
         return this.clientRequest(state, action.client, action.lost, action.duplicate);
       case 'ClientQuery': {
@@ -240,55 +199,6 @@ export class MigrationStepper {
     if (configs.length - 2 >= this.bounds.maxReconfigs) return null;
     const applied = applyOperation(state.controller, operation, this.bugs.controller).state;
     return applied.configs.length === configs.length ? null : { ...state, controller: applied };
-  }
-
-  /** The controller applies one of the driver's commands; null when it changes nothing. */
-  private controllerStep(state: MigrationState, command: ControllerCommand) {
-    const applied = applyControllerCommand(state.controller, command, this.bugs.controller);
-    return applied.state === state.controller ? null : applied.state;
-  }
-
-  private driverStep(
-    state: MigrationState,
-    type: DriverStepType,
-    shard: number,
-    lost: boolean,
-    duplicate: boolean,
-  ): MigrationState | null {
-    const index = moveIndex(state.controller, shard);
-    if (index < 0 || state.driver.progress[index]!.step !== driverSteps[type].step) return null;
-    const sends = driverSends(state.controller, state.driver, index, this.bugs.migration);
-    const send = sends[driverSteps[type].send];
-    if (send === undefined) return null;
-    let current = state;
-    if (duplicate) {
-      if (state.duplicates >= this.bounds.maxDuplicates) return null;
-      current = withCopy(current, { to: send.to, command: send.command });
-    }
-    const delivered = this.deliver(current, send.to, send.command);
-    if (lost) return delivered.state;
-    return this.replyToSender(delivered.state, send.to, send.command, delivered.result);
-  }
-
-  private recover(state: MigrationState, shard: number): MigrationState | null {
-    const index = moveIndex(state.controller, shard);
-    const identity = state.controller.next?.moves[index];
-    if (identity === undefined) return null;
-    const factsAt = (gid: Gid): ShardFacts => {
-      const result = queryShard(state.groups[gid - 1]!, shard).result;
-      if (result.type !== 'facts') throw new Error(`no facts for shard ${shard} at g${gid}`);
-      return result.facts;
-    };
-    const srcFacts = identity.src === 0 ? null : factsAt(identity.src);
-    const dstFacts = identity.dst === 0 ? null : factsAt(identity.dst);
-    const recovered = recoverShard(
-      state.controller, state.driver, index, srcFacts, dstFacts, this.bugs.migration);
-    if (recovered === null) return null;
-    let current: MigrationState = { ...state, driver: recovered.driver };
-    for (const send of recovered.sends) {
-      current = this.deliver(current, send.to, send.command).state;
-    }
-    return current;
   }
 
   /**
@@ -331,8 +241,9 @@ export class MigrationStepper {
   }
 
   /**
-   * A reply reaches whoever sent the command: the driver takes it if it is for the step and
-   * identity it is at; a client's step takes it if it answers its outstanding request.
+   * A reply from group `to` reaches whoever sent the command: the driver (its step function
+   * decides what the reply is worth); a client's step takes it if it answers its outstanding
+   * request.
    */
   private replyToSender(
     state: MigrationState,
@@ -341,11 +252,7 @@ export class MigrationStepper {
     result: GroupResult,
   ): MigrationState {
     if (command.type === 'client') return clientReply(this.bounds, state, to, command, result);
-    if (!('identity' in command)) return state;
-    const index = moveIndex(state.controller, command.identity.shard);
-    if (index < 0) return state;
-    const driver = handleReply(state.controller, state.driver, index, result);
-    return driver === state.driver ? state : { ...state, driver };
+    return this.driver.reply(state, to, command, result);
   }
 
   /** Group `to` applies `command`; the history variables note what it changed. */

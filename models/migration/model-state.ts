@@ -24,7 +24,7 @@ import {
   type MigrationBugName,
   type MigrationBugs,
 } from '../../spec/migration/bugs.js';
-import { driverSends, freshDriver, handleReply } from '../../spec/migration/driver.js';
+import { stepDriver, type DriverInput } from '../../spec/migration/driver-step.js';
 import { idleDriver, type DriverState } from '../../spec/migration/types.js';
 import type { ClientState as ClientActor } from '../../spec/client/types.js';
 import { startClient } from './model-clients.js';
@@ -162,6 +162,39 @@ export function scriptRequest(
   return { client, seq, op, key, value: op === 'get' ? '' : letter };
 }
 
+/** Driver inputs the setup of configuration 1 may take before it is a runaway (bounded). */
+const setupInputsMax = 100;
+
+/**
+ * The driver (stepDriver) at a controller and groups where every command is delivered and
+ * answered and every proposal applies at once, until it asks for nothing more.
+ */
+function settleDriver(
+  start: ControllerState,
+  groups: GroupState[],
+): { controller: ControllerState; driver: DriverState } {
+  let controller = start;
+  let driver: DriverState = idleDriver;
+  const inputs: DriverInput[] = [{ type: 'start' }];
+  for (let index = 0; index < inputs.length; index++) {
+    assert(index < setupInputsMax, 'configuration 1 does not settle');
+    const step = stepDriver(controller, driver, inputs[index]!);
+    driver = step.driver;
+    for (const send of step.sends) {
+      const applied = applyGroupCommand(groups[send.to - 1]!, send.command);
+      groups[send.to - 1] = applied.state;
+      inputs.push({ type: 'reply', from: send.to, command: send.command, result: applied.result });
+    }
+    for (const proposal of step.proposals) {
+      const applied = applyControllerCommand(controller, proposal);
+      controller = applied.state;
+      inputs.push({ type: 'applied', result: applied.result });
+    }
+  }
+  assert(controller.next === null, 'configuration 1 is not published');
+  return { controller, driver };
+}
+
 /**
  * Configuration 0, then configuration 1 = join(g1), migrated and published by the driver
  * itself (every shard moves from gid 0 to g1, with an empty image): no group is special.
@@ -175,28 +208,17 @@ export function initialState(bounds: MigrationBounds): MigrationState {
   const one = joinConfig(zero.configs[0]!, { 1: serversOf(1) });
   assert(one.ok, 'join of group 1 is refused');
   const recorded: ControllerState = { ...zero, configs: [...zero.configs, one.value] };
-  const planned = applyControllerCommand(recorded, { type: 'plan', num: 1 });
-  assert(planned.result.type === 'planned', 'configuration 1 cannot be planned');
-  const controller = planned.state;
-  let driver = freshDriver(controller);
   const groups: GroupState[] = [];
   for (let gid = 1; gid <= bounds.groups; gid++) groups.push(emptyGroup(gid, bounds.shards));
-  driver.progress.forEach((_, index) => {
-    const [send] = driverSends(controller, driver, index, noMigrationBugs);
-    assert(send !== undefined && send.to === 1, 'configuration 1 installs at g1');
-    const applied = applyGroupCommand(groups[0]!, send.command);
-    groups[0] = applied.state;
-    driver = handleReply(controller, driver, index, applied.result);
-  });
-  const published = applyControllerCommand(controller, { type: 'publish', num: 1 });
-  assert(published.result.type === 'published', 'configuration 1 cannot be published');
+  const { controller, driver } = settleDriver(recorded, groups);
+  assert(controller.current === 1, 'configuration 1 is not the published one');
   const requests = bounds.clients * bounds.ops;
   return {
-    controller: published.state,
-    driver: idleDriver,
+    controller,
+    driver,
     groups,
     clients: Array.from({ length: bounds.clients },
-      (_, client) => startClient(bounds, client, published.state.configs[1]!)),
+      (_, client) => startClient(bounds, client, controller.configs[1]!)),
     network: [],
     crashes: 0,
     duplicates: 0,

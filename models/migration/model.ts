@@ -31,7 +31,7 @@ export function createMigrationModel(
   bounds: MigrationBounds,
   bug?: MigrationBugName,
 ): Model<MigrationState, MigrationAction> {
-  const actions = allActions(bounds, modelBugs(bug));
+  const actions = allActions(bounds);
   const stepper = new MigrationStepper(bounds, bug);
   const initial = initialState(bounds);
   return {

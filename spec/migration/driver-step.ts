@@ -1,40 +1,40 @@
 /**
- * The migration driver as one step function (DESIGN §2's actor shape), for the runtime: it
- * runs at the controller group's leader. Given the controller state (as applied so far), the
- * driver's volatile beliefs and one input, it returns the new beliefs, the commands to send to
- * groups, and the commands to propose to the controller's own log (plan, publish). The runtime
- * performs them and decides nothing: which step comes next is decided here, by the functions
- * of driver.ts and recovery.ts, the very ones the `migration` model checks.
+ * The migration driver as one step function (DESIGN §2's actor shape): it runs at the
+ * controller group's leader in the runtime (impl/node/driver-host.ts) and is the driver of the
+ * checker's `migration` model, which feeds it the same inputs. Given the controller state (as
+ * applied so far), the driver's volatile beliefs and one input, it returns the new beliefs,
+ * the commands to send to groups, and the commands to propose to the controller's own log
+ * (plan, publish). Its callers perform them and decide nothing: which step comes next is
+ * decided here, by the functions of driver.ts and recovery.ts.
  *
  * Inputs: `start` when the replica becomes leader (or the driver restarts): beliefs are
  * rebuilt from `next` and the groups' facts only, so every moved shard first asks src and dst
- * for their facts (two query-shard commands; the runtime passes both answers back together as
- * one `facts` input). `tick` on the retry timer: the commands the beliefs call for, again
- * (every command is idempotent at the groups). `reply` a group's result for a command sent.
- * `applied` after the controller applied a plan or a publish.
+ * for their facts (query-shard). `tick` on the retry timer: the commands the beliefs call for,
+ * again (every command is idempotent at the groups). `reply` group `from`'s result for a
+ * command sent, a facts answer included: the driver keeps each group's facts until both of a
+ * shard's groups answered. `applied` after the controller applied a plan or a publish.
  */
 import type {
   ControllerCommand,
   ControllerCommandResult,
   ControllerState,
 } from '../controller/state-machine.js';
-import { unassignedGid } from '../controller/types.js';
-import type { GroupCommand, GroupResult, ShardFacts } from '../group/types.js';
+import type { Gid } from '../controller/types.js';
+import type { GroupCommand, GroupResult } from '../group/types.js';
 import { noMigrationBugs, type MigrationBugs } from './bugs.js';
 import { driverSends, handleReply, moveIndex, readyToPublish } from './driver.js';
-import { recoverShard, restartDriver } from './recovery.js';
+import { factsSources, reportFacts, restartDriver } from './recovery.js';
 import type { DriverState, Send } from './types.js';
 
 export type DriverInput =
   | { readonly type: 'start' }
   | { readonly type: 'tick' }
-  | { readonly type: 'reply'; readonly command: GroupCommand; readonly result: GroupResult }
   | {
-      readonly type: 'facts';
-      readonly shard: number;
-      /** null when the move's src (dst) is 0. */
-      readonly src: ShardFacts | null;
-      readonly dst: ShardFacts | null;
+      readonly type: 'reply';
+      /** The group that answered (the one the command was sent to). */
+      readonly from: Gid;
+      readonly command: GroupCommand;
+      readonly result: GroupResult;
     }
   | { readonly type: 'applied'; readonly result: ControllerCommandResult };
 
@@ -51,7 +51,8 @@ const idle = (driver: DriverState): DriverStep => ({ driver, sends: [], proposal
 
 /**
  * What the beliefs call for now, for the moved shards `only` (all when undefined): each
- * shard's command (two facts queries while it recovers), then the plan or the publish.
+ * shard's command (the facts queries of src and dst while it recovers), then the plan or
+ * the publish.
  */
 function pending(
   controller: ControllerState,
@@ -74,12 +75,35 @@ function pending(
       return;
     }
     const shard = identity.shard;
-    for (const gid of [identity.src, identity.dst]) {
-      if (gid !== unassignedGid) sends.push({ to: gid, command: { type: 'query-shard', shard } });
+    for (const gid of factsSources(identity)) {
+      sends.push({ to: gid, command: { type: 'query-shard', shard } });
     }
   });
   if (readyToPublish(controller, driver)) proposals.push({ type: 'publish', num: next.num });
   return { driver, sends, proposals };
+}
+
+/**
+ * Group `from` answered a facts query for `shard`: recovery keeps it, and once the shard's
+ * groups all answered it resumes and the shard's next command follows (after what recovery
+ * itself sends). An answer that counts for nothing calls for no command.
+ */
+function handleFacts(
+  controller: ControllerState,
+  driver: DriverState,
+  from: Gid,
+  shard: number,
+  result: GroupResult,
+  bugs: MigrationBugs,
+): DriverStep {
+  const index = moveIndex(controller, shard);
+  if (index < 0 || result.type !== 'facts') return idle(driver);
+  const reported = reportFacts(controller, driver, index, from, result.facts, bugs);
+  if (reported === null) return idle(driver);
+  // Still waiting for the other group: its query is out (a tick sends both again).
+  if (reported.driver.progress[index]!.step === 'recover') return idle(reported.driver);
+  const step = pending(controller, reported.driver, bugs, index);
+  return { ...step, sends: [...reported.sends, ...step.sends] };
 }
 
 export function stepDriver(
@@ -99,20 +123,15 @@ export function stepDriver(
     case 'applied':
       return pending(controller, beliefs, bugs);
     case 'reply': {
-      const command = input.command;
-      const index = 'identity' in command ? moveIndex(controller, command.identity.shard) : -1;
       if (!current) return pending(controller, beliefs, bugs);
-      const moved = index < 0 ? beliefs : handleReply(controller, beliefs, index, input.result);
+      const { command, from, result } = input;
+      if (command.type === 'query-shard') {
+        return handleFacts(controller, beliefs, from, command.shard, result, bugs);
+      }
+      const index = 'identity' in command ? moveIndex(controller, command.identity.shard) : -1;
+      const moved = index < 0 ? beliefs : handleReply(controller, beliefs, index, result);
       // A reply that moves nothing on (late, duplicated, an error) calls for no new command.
       return moved === beliefs ? idle(beliefs) : pending(controller, moved, bugs, index);
-    }
-    case 'facts': {
-      if (!current) return pending(controller, beliefs, bugs);
-      const index = moveIndex(controller, input.shard);
-      const recovered = recoverShard(controller, beliefs, index, input.src, input.dst, bugs);
-      if (recovered === null) return idle(beliefs);
-      const step = pending(controller, recovered.driver, bugs, index);
-      return { ...step, sends: [...recovered.sends, ...step.sends] };
     }
   }
 }

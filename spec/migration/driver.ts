@@ -3,8 +3,9 @@
  * for one configuration change at a time, N -> N+1, never skipping one.
  *
  * 1. The controller records the intent `next` (its `plan` command) before any step; the
- *    driver starts every moved shard at freeze, or at install with no image when no group
- *    ever held the shard.
+ *    driver learns each moved shard's starting step from its groups' facts (recovery.ts: a
+ *    driver trusts no belief it did not rebuild), freeze, or install with no image when no
+ *    group ever held the shard.
  * 2. Per moved shard, independently: Freeze at src (the reply carries the image), Install at
  *    dst (the reply carries the receipt), Delete at src (shown that receipt). A shard left
  *    unassigned (dst 0) is done once frozen: src keeps it. A shard that comes back to the
@@ -20,18 +21,6 @@ import { sameIdentity } from '../group/digest.js';
 import type { GroupResult, Identity } from '../group/types.js';
 import type { MigrationBugs } from './bugs.js';
 import type { DriverState, Send, ShardProgress } from './types.js';
-
-/** Where a fresh migration of `identity` starts: a shard no group held starts empty. */
-export function initialProgress(identity: Identity): ShardProgress {
-  if (identity.src === unassignedGid) return { step: 'install', image: null };
-  return { step: 'freeze' };
-}
-
-/** The beliefs of a driver that saw the controller record `next` itself. */
-export function freshDriver(controller: ControllerState): DriverState {
-  const next = controller.next;
-  return { num: next?.num ?? null, progress: (next?.moves ?? []).map(initialProgress) };
-}
 
 /** The position of `shard` in next.moves, or -1 when the intent does not move it. */
 export function moveIndex(controller: ControllerState, shard: number): number {

@@ -1,7 +1,9 @@
 /**
  * Driver restart and recovery (DESIGN §3). A restarted driver knows only what the controller
- * persisted: the configurations, `current` and `next`. For each moved shard it reads the facts
- * of src and dst (phase, identity, receipt, tombstone) and resumes from them:
+ * persisted: the configurations, `current` and `next`. For each moved shard it asks src and
+ * dst for their facts (phase, identity, receipt, tombstone), keeps each answer as it comes
+ * (reportFacts: the groups answer separately, in any order, maybe late), and once both are in
+ * resumes from them:
  *
  * - dst holds the receipt for the identity: continue with delete (done if src already holds
  *   the tombstone, or if nothing is left at src to delete), without asking src for data;
@@ -13,17 +15,78 @@
  */
 import { assert } from '../assert.js';
 import type { ControllerState } from '../controller/state-machine.js';
-import { unassignedGid, type Identity } from '../controller/types.js';
+import { unassignedGid, type Gid, type Identity } from '../controller/types.js';
 import { sameIdentity } from '../group/digest.js';
 import type { ShardFacts } from '../group/types.js';
 import type { MigrationBugs } from './bugs.js';
 import type { DriverState, Send, ShardProgress } from './types.js';
 
+/** A recovering shard that has heard from neither group. */
+const unreported: ShardProgress = { step: 'recover', srcFacts: null, dstFacts: null };
+
 /** A driver that just (re)started: every moved shard of `next` must be recovered. */
 export function restartDriver(controller: ControllerState): DriverState {
   const next = controller.next;
-  const progress = (next?.moves ?? []).map((): ShardProgress => ({ step: 'recover' }));
+  const progress = (next?.moves ?? []).map((): ShardProgress => unreported);
   return { num: next?.num ?? null, progress };
+}
+
+/**
+ * The groups a recovering move asks for facts: src and dst, each once (a move back to the
+ * group that kept the shard, src = dst, asks it once). Each is asked again until the shard
+ * resumes, one that answered already too: its newer answer replaces the first.
+ */
+export function factsSources(identity: Identity): Gid[] {
+  const sources: Gid[] = [];
+  if (identity.src !== unassignedGid) sources.push(identity.src);
+  if (identity.dst !== unassignedGid && identity.dst !== identity.src) sources.push(identity.dst);
+  return sources;
+}
+
+/** Src and dst have both answered (a gid 0 answers nothing). */
+function factsComplete(
+  identity: Identity,
+  srcFacts: ShardFacts | null,
+  dstFacts: ShardFacts | null,
+): boolean {
+  return (identity.src === unassignedGid || srcFacts !== null) &&
+    (identity.dst === unassignedGid || dstFacts !== null);
+}
+
+/**
+ * Group `from` reported its facts of moved shard number `index`: they are kept until src and
+ * dst both reported, then the shard resumes from them (recoverShard). Null when the report
+ * counts for nothing: the shard is not recovering (a late or repeated answer), or `from` is
+ * neither its src nor its dst. A group that reports again replaces its first answer.
+ */
+export function reportFacts(
+  controller: ControllerState,
+  driver: DriverState,
+  index: number,
+  from: Gid,
+  facts: ShardFacts,
+  bugs: MigrationBugs,
+): { driver: DriverState; sends: Send[] } | null {
+  const identity = controller.next?.moves[index];
+  const progress = driver.progress[index];
+  if (identity === undefined || progress?.step !== 'recover') return null;
+  if (from === unassignedGid || (from !== identity.src && from !== identity.dst)) return null;
+  const reported: ShardProgress = {
+    step: 'recover',
+    srcFacts: from === identity.src ? facts : progress.srcFacts,
+    dstFacts: from === identity.dst ? facts : progress.dstFacts,
+  };
+  const list = driver.progress.slice();
+  list[index] = reported;
+  const withFacts: DriverState = { num: driver.num, progress: list };
+  if (!factsComplete(identity, reported.srcFacts, reported.dstFacts)) {
+    return { driver: withFacts, sends: [] };
+  }
+  const recovered = recoverShard(controller, withFacts, index, reported.srcFacts,
+    reported.dstFacts, bugs);
+  assert(recovered !== null, 'reportFacts: a recovering shard with all facts resumes');
+  assert(recovered.driver.progress[index]!.step !== 'recover', 'reportFacts: resumed');
+  return recovered;
 }
 
 /** The step the facts call for; `srcFacts` is null when src is 0, `dstFacts` when dst is. */

@@ -7,12 +7,19 @@
  * facts the groups report, never from the old driver's beliefs.
  */
 import type { Gid } from '../controller/types.js';
-import type { GroupCommand, Image, Receipt } from '../group/types.js';
+import type { GroupCommand, Image, Receipt, ShardFacts } from '../group/types.js';
 
 /** The driver's belief about one moved shard: the step it takes next. */
 export type ShardProgress =
-  /** After a restart: the facts have not been read yet. */
-  | { readonly step: 'recover' }
+  /**
+   * After a restart, or once `next` is another intent: the facts src and dst reported so far
+   * (null: not yet; a gid 0 reports none). Once both are in, recovery picks the step.
+   */
+  | {
+      readonly step: 'recover';
+      readonly srcFacts: ShardFacts | null;
+      readonly dstFacts: ShardFacts | null;
+    }
   | { readonly step: 'freeze' }
   /** image null: the shard was never held; dst starts it empty. */
   | { readonly step: 'install'; readonly image: Image | null }

@@ -20,7 +20,6 @@ import {
   emptyGroup,
   type EmptyMaps,
   type GroupState,
-  type ShardFacts,
 } from '../../spec/group/index.js';
 import {
   idleDriver,
@@ -57,27 +56,13 @@ function propose(world: World, command: ControllerCommand): DriverInput {
   return { type: 'applied', result: applied.result };
 }
 
-/** Delivers sends; query-shard answers of one shard are paired into one facts input. */
+/** Delivers sends; each answer goes back as the reply of the group that gave it. */
 function deliverAll(world: World, sends: readonly Send[]): DriverInput[] {
-  const inputs: DriverInput[] = [];
-  const facts = new Map<number, ShardFacts[]>();
-  for (const send of sends) {
+  return sends.map((send) => {
     const applied = applyGroupCommand(world.groups[send.to - 1]!, send.command);
     world.groups[send.to - 1] = applied.state;
-    if (send.command.type === 'query-shard' && applied.result.type === 'facts') {
-      const shard = send.command.shard;
-      facts.set(shard, [...(facts.get(shard) ?? []), applied.result.facts]);
-      continue;
-    }
-    inputs.push({ type: 'reply', command: send.command, result: applied.result });
-  }
-  for (const [shard, answers] of facts) {
-    const identity = world.controller.next!.moves.find((move) => move.shard === shard)!;
-    const src = identity.src === 0 ? null : answers[0]!;
-    const dst = identity.dst === 0 ? null : answers[answers.length - 1]!;
-    inputs.push({ type: 'facts', shard, src, dst });
-  }
-  return inputs;
+    return { type: 'reply', from: send.to, command: send.command, result: applied.result };
+  });
 }
 
 function admin(world: World, operation: ControllerOperation): void {
@@ -179,9 +164,60 @@ test('beliefs about an earlier intent are dropped, never used for the next one',
   assert.is(world.controller.next?.moves.length, 1);
   const step = stepDriver(world.controller, stale, { type: 'tick' });
   assert.equal(step.proposals, []);
-  assert.equal(step.driver, { num: 4, progress: [{ step: 'recover' }] });
+  assert.equal(step.driver,
+    { num: 4, progress: [{ step: 'recover', srcFacts: null, dstFacts: null }] });
   assert.ok(step.sends.length > 0 && step.sends.every((send) =>
     send.command.type === 'query-shard'));
+});
+
+// The groups answer a recovering driver separately, in any order: the driver keeps each
+// answer (the runtime's host only delivers them) and resumes once src and dst both answered.
+test('facts answers, in either order, are paired by the driver; a tick asks both again', () => {
+  for (const order of [[1, 2], [2, 1]]) {
+    const world = newWorld();
+    admin(world, { type: 'join', groups: { 1: ['g1-0'] } });
+    perform(world, { type: 'start' });
+    admin(world, { type: 'join', groups: { 2: ['g2-0'] } });
+    const tick = stepDriver(world.controller, world.driver, { type: 'tick' });
+    const applied = propose(world, tick.proposals[0]!);
+    world.driver = stepDriver(world.controller, world.driver, applied).driver;
+    const queries = stepDriver(world.controller, world.driver, { type: 'tick' }).sends;
+    assert.equal(queries.map((send) => send.to), [1, 2]);
+    const [first, second] = order.map((gid) => queries.find((send) => send.to === gid)!);
+    const half = stepDriver(world.controller, world.driver, deliverAll(world, [first!])[0]!);
+    assert.equal(half.sends, [], 'the other query is out already');
+    assert.is(half.driver.progress[0]!.step, 'recover');
+    world.driver = half.driver;
+    // As the runtime's driver always did: the answered group is asked again (a newer answer
+    // replaces the first), the other one is still asked.
+    assert.equal(stepDriver(world.controller, world.driver, { type: 'tick' }).sends, queries);
+    const whole = stepDriver(world.controller, world.driver, deliverAll(world, [second!])[0]!);
+    assert.equal(whole.driver.progress.map((progress) => progress.step), ['freeze']);
+    assert.equal(whole.sends.map((send) => [send.to, send.command.type]), [[1, 'freeze']]);
+    // A late repeat of an answer after the shard resumed changes nothing.
+    const late = deliverAll(world, [first!])[0]!;
+    assert.equal(stepDriver(world.controller, whole.driver, late),
+      { driver: whole.driver, sends: [], proposals: [] });
+  }
+});
+
+test('a move back to the group that kept the shard asks it for its facts once', () => {
+  const world = newWorld();
+  admin(world, { type: 'join', groups: { 1: ['g1-0'] } });
+  perform(world, { type: 'start' });
+  admin(world, { type: 'leave', gids: [1] });
+  perform(world, { type: 'tick' });
+  admin(world, { type: 'join', groups: { 1: ['g1-0'] } });
+  const tick = stepDriver(world.controller, world.driver, { type: 'tick' });
+  const applied = propose(world, tick.proposals[0]!);
+  world.driver = stepDriver(world.controller, world.driver, applied).driver;
+  assert.ok(world.controller.next!.moves.every((move) => move.src === 1 && move.dst === 1));
+  const queries = stepDriver(world.controller, world.driver, { type: 'tick' }).sends;
+  assert.equal(queries.map((send) => [send.to, send.command]),
+    [[1, { type: 'query-shard', shard: 0 }], [1, { type: 'query-shard', shard: 1 }]]);
+  perform(world, { type: 'tick' });
+  assert.is(world.controller.current, 3);
+  assert.equal(phases(world), [['serving', 'serving'], ['absent', 'absent']]);
 });
 
 test('a tick with nothing to do sends nothing and proposes nothing', () => {

@@ -14,12 +14,13 @@ import {
 } from '../../spec/controller/index.js';
 import {
   driverSends,
-  freshDriver,
   handleReply,
   noMigrationBugs,
   readyToPublish,
   recoverShard,
+  reportFacts,
   restartDriver,
+  type DriverState,
 } from '../../spec/migration/index.js';
 import {
   imageDigest,
@@ -40,10 +41,22 @@ const three = join(two, 3);
 const controllerOf = (configs: Config[], current: number): ControllerState =>
   ({ configs, sessions: {}, current, next: null, nextClient: 0 });
 
+/** The beliefs once every moved shard's groups reported that nothing has moved yet. */
+function recoveredFresh(controller: ControllerState): DriverState {
+  let driver = restartDriver(controller);
+  controller.next?.moves.forEach((move, index) => {
+    const src = move.src === 0 ? null : facts({ phase: 'serving' });
+    const dst = move.dst === 0 ? null : facts({});
+    driver = recoverShard(controller, driver, index, src, dst, noMigrationBugs)!.driver;
+  });
+  return driver;
+}
+
 function planned(configs: Config[], current: number, bugs = noControllerBugs) {
   const command = { type: 'plan', num: current + 1 } as const;
   const applied = applyControllerCommand(controllerOf(configs, current), command, bugs);
-  return { controller: applied.state, result: applied.result, driver: freshDriver(applied.state) };
+  const driver = recoveredFresh(applied.state);
+  return { controller: applied.state, result: applied.result, driver };
 }
 
 test('planMoves: one identity per moved shard, epoch = the new configuration number', () => {
@@ -151,7 +164,8 @@ const facts = (change: Partial<ShardFacts>): ShardFacts =>
 test('recoverShard: the next step follows from the facts only', () => {
   const { controller } = planned([zero, one, two], 1);
   const driver = restartDriver(controller);
-  assert.equal(driver, { num: 2, progress: [{ step: 'recover' }] });
+  assert.equal(driver,
+    { num: 2, progress: [{ step: 'recover', srcFacts: null, dstFacts: null }] });
   const receipt = { identity, digest: '42' };
   const frozen = facts({ phase: 'frozen', identity });
   const installed = facts({ phase: 'serving', identity, receipt });
@@ -172,6 +186,24 @@ test('recoverShard: the next step follows from the facts only', () => {
   const bugs = { ...noMigrationBugs, 'unfreeze-on-recovery': true };
   assert.equal(recoverShard(controller, driver, 0, frozen, installed, bugs)?.sends,
     [{ to: 1, command: { type: 'unfreeze', identity } }]);
+});
+
+test('reportFacts: each group reports on its own; the shard resumes once both did', () => {
+  const { controller } = planned([zero, one, two], 1);
+  const driver = restartDriver(controller);
+  const receipt = { identity, digest: '42' };
+  const frozen = facts({ phase: 'frozen', identity });
+  const installed = facts({ phase: 'serving', identity, receipt });
+  const dstFirst = reportFacts(controller, driver, 0, 2, installed, noMigrationBugs)!;
+  assert.equal(dstFirst, { driver: { num: 2, progress: [
+    { step: 'recover', srcFacts: null, dstFacts: installed }] }, sends: [] });
+  // A group that is neither src nor dst, or gid 0, counts for nothing.
+  assert.is(reportFacts(controller, driver, 0, 3, frozen, noMigrationBugs), null);
+  assert.is(reportFacts(controller, driver, 0, 0, frozen, noMigrationBugs), null);
+  const both = reportFacts(controller, dstFirst.driver, 0, 1, frozen, noMigrationBugs)!;
+  assert.equal(both, { driver: { num: 2, progress: [{ step: 'delete', receipt }] }, sends: [] });
+  // A late answer once the shard resumed counts for nothing either.
+  assert.is(reportFacts(controller, both.driver, 0, 2, installed, noMigrationBugs), null);
 });
 
 test('recoverShard: a move from gid 0 resumes at install, or is done with a receipt', () => {

@@ -1,6 +1,6 @@
-// A tiny reliable world for scenario tests: the driver's commands are delivered at once and
-// every reply arrives, unless a test drops or repeats one on purpose. The controller is the
-// controller state machine itself: plan and publish are its commands.
+// A tiny reliable world for scenario tests: the driver is stepDriver, its commands are
+// delivered at once and every reply arrives, unless a test drops or repeats one on purpose.
+// The controller is the controller state machine itself: plan and publish are its commands.
 import {
   applyControllerCommand,
   applyOperation,
@@ -10,24 +10,18 @@ import {
 } from '../../spec/controller/index.js';
 import type { Config } from '../../spec/controller/types.js';
 import {
-  driverSends,
-  freshDriver,
   idleDriver,
-  handleReply,
-  noMigrationBugs,
-  readyToPublish,
-  recoverShard,
+  stepDriver,
+  type DriverInput,
   type DriverState,
   type Send,
 } from '../../spec/migration/index.js';
 import {
   applyGroupCommand,
   emptyGroup,
-  queryShard,
   type EmptyMaps,
   type GroupResult,
   type GroupState,
-  type ShardFacts,
 } from '../../spec/group/index.js';
 
 export interface World {
@@ -44,44 +38,58 @@ export function deliver(world: World, send: Send): { world: World; result: Group
   return { world: { ...world, groups }, result: applied.result };
 }
 
-export function factsOf(world: World, gid: number, shard: number): ShardFacts | null {
-  if (gid === 0) return null;
-  const result = queryShard(world.groups[gid - 1]!, shard).result;
-  if (result.type !== 'facts') throw new Error('no facts');
-  return result.facts;
+/** The driver takes one input; its sends and proposals are left to the caller. */
+function input(world: World, driverInput: DriverInput) {
+  const step = stepDriver(world.controller, world.driver, driverInput);
+  return { world: { ...world, driver: step.driver }, step };
 }
 
-/** One driver step for move `index`: recovery from facts, or a command and its reply. */
+/** The commands the driver's beliefs call for now (its retry timer's), for `shard` only. */
+function sendsFor(world: World, shard: number): Send[] {
+  return input(world, { type: 'tick' }).step.sends.filter(({ command }) =>
+    command.type === 'query-shard' ? command.shard === shard
+      : 'identity' in command && command.identity.shard === shard);
+}
+
+/**
+ * One driver step for move `index`: the commands it calls for now (one, or the facts queries
+ * of a recovering shard) delivered, and each reply back to the driver.
+ */
 export function step(world: World, index: number): World {
-  const identity = world.controller.next!.moves[index]!;
-  if (world.driver.progress[index]!.step === 'recover') {
-    const recovered = recoverShard(world.controller, world.driver, index,
-      factsOf(world, identity.src, identity.shard), factsOf(world, identity.dst, identity.shard),
-      noMigrationBugs);
-    if (recovered === null) throw new Error('recovery not enabled');
-    return { ...world, driver: recovered.driver };
+  let current = world;
+  for (const send of sendsFor(world, world.controller.next!.moves[index]!.shard)) {
+    const delivered = deliver(current, send);
+    const reply = { type: 'reply', from: send.to, command: send.command,
+      result: delivered.result } as const;
+    current = input(delivered.world, reply).world;
   }
-  const [send] = driverSends(world.controller, world.driver, index, noMigrationBugs);
-  if (send === undefined) return world;
-  const delivered = deliver(world, send);
-  const driver = handleReply(world.controller, world.driver, index, delivered.result);
-  return { ...delivered.world, driver };
+  return current;
 }
 
+/** The driver's proposal of `type` applies; the driver learns it (`applied`). */
+function applyProposal(world: World, type: 'plan' | 'publish'): World {
+  const proposal = input(world, { type: 'tick' }).step.proposals.find(
+    (command) => command.type === type);
+  if (proposal === undefined) throw new Error(`the driver proposes no ${type}`);
+  const applied = applyControllerCommand(world.controller, proposal);
+  const recorded = { ...world, controller: applied.state };
+  return input(recorded, { type: 'applied', result: applied.result }).world;
+}
+
+/** The plan applies, and the driver recovers every moved shard from its groups' facts. */
 export function plan(world: World): World {
-  const command = { type: 'plan', num: world.controller.current + 1 } as const;
-  const planned = applyControllerCommand(world.controller, command);
-  if (planned.result.type !== 'planned') throw new Error(`nothing to plan: ${planned.result.type}`);
-  return { ...world, controller: planned.state, driver: freshDriver(planned.state) };
+  if (world.controller.current + 1 >= world.controller.configs.length) {
+    throw new Error('nothing to plan');
+  }
+  let planned = applyProposal(world, 'plan');
+  planned.controller.next!.moves.forEach((_, index) => {
+    planned = step(planned, index);
+  });
+  return planned;
 }
 
 export function publish(world: World): World {
-  const next = world.controller.next;
-  if (next === null || !readyToPublish(world.controller, world.driver)) {
-    throw new Error('not ready to publish');
-  }
-  const published = applyControllerCommand(world.controller, { type: 'publish', num: next.num });
-  return { ...world, controller: published.state, driver: idleDriver };
+  return applyProposal(world, 'publish');
 }
 
 /** Drives every moved shard to done (at most 8 steps each), then publishes. */

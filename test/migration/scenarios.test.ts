@@ -142,7 +142,7 @@ test('(d) crash after freeze, install, delete, publish: recovery completes the m
     let world = start;
     for (let steps = 0; steps < crashAfter; steps++) world = step(world, 0);
     world = { ...world, driver: restartDriver(world.controller) };
-    assert.equal(world.driver.progress, [{ step: 'recover' }]);
+    assert.equal(world.driver.progress, [{ step: 'recover', srcFacts: null, dstFacts: null }]);
     world = step(world, 0);
     const recovered = world.driver.progress[0]!.step;
     assert.is(recovered, expectedRecovery[crashAfter - 1], `after step ${crashAfter}`);

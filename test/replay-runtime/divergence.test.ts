@@ -13,8 +13,10 @@ function stepOf(model: string, bug: string, type: string, occurrence = 1): numbe
 }
 
 test('skip-config: the runtime\'s driver never re-plans over an in-flight next', async () => {
-  // The second PlanNext comes while the first intent is in flight: the model's environment
-  // proposes a plan there, the runtime's driver proposes one only when next is empty.
+  // The second PlanNext comes while the first intent is in flight: in the model a late copy
+  // of the driver's plan proposal applies there; the replay's controller log holds no such
+  // copy (the runtime's driver proposes a plan only when next is empty, and the replay
+  // commits what it proposed before the intent went in flight).
   const outcome = await replayKept('migration', 'skip-config', false);
   const step = stepOf('migration', 'skip-config', 'PlanNext', 2);
   assert.is(outcome.result, 'diverged');

@@ -71,14 +71,20 @@ test('vote-ignores-log without the bug: the refused vote replaces the granted on
 test('accept-stale-epoch: the publish and the next plan commit at the trace\'s steps',
   async () => {
     // The driver proposes the publish once the last move is done and the next plan once the
-    // publish applies; each waits in the controller group's log for the trace's step.
+    // publish applies; each waits in the controller group's log for the trace's step. Once
+    // the plan applies the driver asks for facts: the trace's next steps are its queries.
     const trace = keptTrace('migration', 'accept-stale-epoch');
     const outcome = await replayKept('migration', 'accept-stale-epoch', false);
     const publish = trace.steps.find((step) =>
       (step.action as { type: string }).type === 'Publish')!.step;
-    assert.is(outcome.steps[publish - 1]!.agrees, true);
-    assert.is(outcome.steps[publish - 1]!.note, undefined, 'no retry timer needed');
-    assert.match(outcome.steps[publish]!.note ?? '', 'asked the groups for their facts');
+    const typeAt = (step: number) => (trace.steps[step - 1]!.action as { type: string }).type;
+    assert.equal([publish + 1, publish + 2, publish + 3].map(typeAt),
+      ['PlanNext', 'Query', 'Query']);
+    for (const step of [publish, publish + 1]) {
+      assert.is(outcome.steps[step - 1]!.agrees, true);
+      assert.is(outcome.steps[step - 1]!.note, undefined, 'no retry timer needed');
+    }
+    assert.ok(outcome.steps.slice(publish + 1, publish + 3).every((step) => step.agrees));
   });
 
 test('a trace whose invariant reads the model\'s bookkeeping runs clean and says so', async () => {

@@ -8,13 +8,14 @@
  * - Join / Leave / Move: the administrator's controller request, committed and answered.
  * - PlanNext: the plan the driver proposed after the last publish commits (or its retry timer
  *   proposes one); once it applies the driver asks src and dst for their facts (it trusts no
- *   belief it did not rebuild), and the replay delivers those queries and their answers.
- * - Freeze / Install / Delete / EarlyDelete(s): the held request the driver sent for shard s
- *   is delivered (a copy kept when `duplicate`); its reply reaches the driver unless `lost`.
+ *   belief it did not rebuild): those queries stay held for the trace's Query steps.
+ * - Freeze / Install / Delete(s), Query(s, g): the held request the driver sent for shard s
+ *   (to g) is delivered (a copy kept when `duplicate`); its reply reaches the driver unless
+ *   `lost`. After the answer that completes a shard's facts, what recovery itself sends (an
+ *   unfreeze, with that bug) is delivered too, as the model delivers it in the same step.
  * - Publish: the publish the driver proposed once every move was done commits.
  * - CrashDriver: the leading controller crashes; the next one is elected (what the crashed
- *   one had not committed is lost) and its driver recovers; RecoverShard(s) delivers that
- *   driver's facts queries for s and what its recovery sends.
+ *   one had not committed is lost) and its driver starts over: it asks for facts again.
  * - ClientRequest / ClientQuery / ReuseSeq: a client's request frame, its reply to the client
  *   unless lost (then the attempt's timeout); the client runs the model's client step, and a
  *   query that step asks for within the action reads the controller's applied configurations
@@ -56,9 +57,7 @@ const evaluated = [
   'OneImagePerIdentity', 'UnaffectedServed', 'GarbageBound',
 ];
 
-const commandOfStep = {
-  Freeze: 'freeze', Install: 'install', Delete: 'delete', EarlyDelete: 'delete',
-} as const;
+const commandOfStep = { Freeze: 'freeze', Install: 'install', Delete: 'delete' } as const;
 
 /** A kept copy of a request: what the spec's network holds, and the frame that carries it. */
 interface KeptCopy {
@@ -166,14 +165,13 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
       case 'Freeze':
       case 'Install':
       case 'Delete':
-      case 'EarlyDelete':
-        return this.driverStep(commandOfStep[action.type], action.shard, action);
+        return this.driverStep(commandOfStep[action.type], action.shard, null, action);
+      case 'Query':
+        return this.query(action.shard, action.gid, action.duplicate);
       case 'Publish':
         return this.publish(after);
       case 'CrashDriver':
         return this.crashDriver();
-      case 'RecoverShard':
-        return this.recoverShard(action.shard);
       case 'ClientRequest':
         return this.clientRequest(action.client, action.lost, action.duplicate);
       case 'ClientQuery':
@@ -260,58 +258,45 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     throw new RuntimeDivergence(`the setup still passes frames after ${setupFramesMax}`);
   }
 
-  /** The driver's facts queries (for `shard`, or every shard) answered, and the answers seen. */
-  private async answerFactsQueries(shard: number | null): Promise<void> {
-    const isQuery = (held: HeldFrame) => {
-      const command = held.from === this.group.leader ? groupRequest(held) : null;
-      return command?.type === 'query-shard' && (shard === null || command.shard === shard);
-    };
-    for (let query = this.cluster.network.find(isQuery); query !== undefined;
-      query = this.cluster.network.find(isQuery)) {
-      await this.roundTrip(query, false);
-    }
-  }
-
   /**
-   * The new driver's facts for `shard` come back; what recovery itself sends (an unfreeze,
-   * with that bug) is delivered as the model's RecoverShard delivers it. The commands its
-   * beliefs call for next stay held for the trace's next driver step.
+   * Group `gid` answers the driver's facts query for `shard`. Once the answers complete the
+   * shard's facts, what recovery itself sends (an unfreeze, with that bug) is delivered as the
+   * model delivers it, in the same step. The commands its beliefs call for next stay held.
    */
-  private async recoverShard(shard: number): Promise<string | null> {
-    await this.answerFactsQueries(shard);
-    const unfreeze = this.findDriverRequest('unfreeze', shard);
-    if (unfreeze === undefined) return null;
+  private async query(shard: number, gid: number, duplicate: boolean): Promise<string | null> {
+    const note = await this.driverStep('query-shard', shard, gid, { lost: false, duplicate });
+    const unfreeze = this.findDriverRequest('unfreeze', shard, null);
+    if (unfreeze === undefined) return note;
     await this.roundTrip(unfreeze, false);
     return 'the recovering driver unfroze the source';
   }
 
-  private findDriverRequest(type: string, shard: number): HeldFrame | undefined {
+  /** The driver's request of `type` for `shard` (to group `gid`, when given), not a kept copy. */
+  private findDriverRequest(type: string, shard: number, gid: number | null) {
     const kept = new Set(this.kept.map((copy) => copy.frame));
     return this.cluster.network.find((held) => {
-      if (kept.has(held)) return false;
+      if (kept.has(held) || (gid !== null && held.to !== serversOf(gid)[0])) return false;
       const command = held.from === this.group.leader ? groupRequest(held) : null;
-      return command !== null && command.type === type && 'identity' in command &&
-        command.identity.shard === shard;
+      if (command === null || command.type !== type) return false;
+      if (command.type === 'query-shard') return command.shard === shard;
+      return 'identity' in command && command.identity.shard === shard;
     });
   }
 
   private async driverStep(
     type: string,
     shard: number,
+    gid: number | null,
     flags: { lost: boolean; duplicate: boolean },
   ): Promise<string | null> {
-    let request = this.findDriverRequest(type, shard);
+    let request = this.findDriverRequest(type, shard, gid);
     let note: string | null = null;
     if (request === undefined) {
-      // The driver recovers (facts first) or waits for its retry timer to resend.
-      await this.answerFactsQueries(shard);
-      request = this.findDriverRequest(type, shard);
-      if (request === undefined) {
-        this.fire(this.group.leader, 'driver-tick');
-        await this.cluster.settle();
-        request = this.findDriverRequest(type, shard);
-        note = `the driver resent its ${type} on its retry timer`;
-      }
+      // A lost reply: the driver sends again on its retry timer.
+      this.fire(this.group.leader, 'driver-tick');
+      await this.cluster.settle();
+      request = this.findDriverRequest(type, shard, gid);
+      note = `the driver resent its ${type} on its retry timer`;
     }
     if (request === undefined) {
       throw new RuntimeDivergence(`the driver sent no ${type} for shard ${shard}`);
@@ -324,18 +309,18 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
   /**
    * The driver's plan commits: one it proposed on its own (after a publish) or, else, the
    * one its retry timer proposes. Once it applies the driver asks src and dst for their facts
-   * (it trusts no belief it did not rebuild), and the replay delivers those and the answers.
+   * (it trusts no belief it did not rebuild); the trace's Query steps deliver them.
    */
-  private async planNext(after: MigrationState): Promise<string> {
+  private async planNext(after: MigrationState): Promise<string | null> {
     const planned = () => this.group.state().next?.num === after.controller.next?.num;
     await this.group.commit(planned);
     if (!planned()) {
       this.fire(this.group.leader, 'driver-tick');
       await this.cluster.settle();
       await this.group.commit(planned);
+      return 'the driver proposed the plan on its retry timer';
     }
-    await this.answerFactsQueries(null);
-    return 'the driver asked the groups for their facts of the moved shards';
+    return null;
   }
 
   private keep(request: HeldFrame): void {
@@ -436,6 +421,7 @@ function sameCommand(a: GroupCommand, b: GroupCommand): boolean {
   if (a.type === 'client' && b.type === 'client') {
     return JSON.stringify(a.request) === JSON.stringify(b.request);
   }
+  if (a.type === 'query-shard' && b.type === 'query-shard') return a.shard === b.shard;
   const identity = (command: GroupCommand) => 'identity' in command ? command.identity : null;
   return JSON.stringify(identity(a)) === JSON.stringify(identity(b));
 }
