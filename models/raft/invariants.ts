@@ -107,7 +107,10 @@ export function appliedOnce(state: RaftModelState): boolean {
   return !state.applyOutOfOrder;
 }
 
-/** Commit Monotonic: no step lowers a server's commit index or applied index (a restart too). */
+/**
+ * Commit Monotonic: no step lowers a server's commit index or applied index, but a restart:
+ * a commitIndex-only hard state rides the next sync (SyncDuty), so a crash may lose it.
+ */
 export function commitMonotonic(state: RaftModelState): boolean {
   return !state.commitRolledBack;
 }
@@ -117,12 +120,15 @@ export function leaderAppendOnly(state: RaftModelState): boolean {
   return !state.leaderLogRewritten;
 }
 
-/** Committed Durable: every committed entry is persisted by a quorum, so no leader loses it. */
+/**
+ * Committed Durable: every committed entry is durable on a quorum (a crash keeps it), so no
+ * leader loses it: a leader that counted its own copy before its storage reported it breaks it.
+ */
 export function committedDurable(state: RaftModelState): boolean {
   const needed = quorum(state.servers.length);
   for (const record of state.committed) {
     let copies = 0;
-    for (const { snapshot, entries } of state.persisted) {
+    for (const { snapshot, entries } of state.durable) {
       if (holdsCommitted({ snapshot, log: entries }, record)) copies++;
     }
     if (copies < needed) return false;

@@ -53,8 +53,17 @@ export interface ReadRecord {
 
 export interface RaftModelState {
   readonly servers: readonly ModelNode[];
-  /** What each node's save effects wrote: all a restart gets back. */
+  /**
+   * What each node's save effects wrote (spec/raft/persistence.ts applySave), durable or not:
+   * always what the node holds, as saved.
+   */
   readonly persisted: readonly ModelPersisted[];
+  /**
+   * What of it is durable: all a restart gets back. A step with a `beforeSends` save syncs
+   * (it and everything written before become durable) before its sends; a leader's own
+   * entries wait for a Sync action; a commitIndex-only hard state rides the next sync.
+   */
+  readonly durable: readonly ModelPersisted[];
   /**
    * Each server's application: the commands it applied, in order (index k's at k - 1), as
    * the `apply` and `restoreSnapshot` effects left it; a crash empties it and the restart's

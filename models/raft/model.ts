@@ -16,8 +16,14 @@
  *   happen inside the node's step).
  * - Heartbeat(i, j) is raft.tla's RequestVote(i, j) for a candidate and AppendEntries(i, j)
  *   for a leader (one entry at most), or InstallSnapshot when the entry is compacted.
- * - Messages leave the bag when handled; commitIndex never decreases; saved state is kept
- *   apart from volatile state and only save effects write it.
+ * - Messages leave the bag when handled; commitIndex never decreases but at a restart;
+ *   saved state is kept apart from volatile state and only save effects write it.
+ * - The disk follows the sync duties of spec/raft's SyncDuty: a step with a `beforeSends`
+ *   save syncs before its sends, in the same action (a crash before that sync is a crash
+ *   before the step: nothing of it was sent); a leader's own entries become durable at a
+ *   Sync(i) action, which reports them to the node (the `logDurable` input), and its
+ *   AppendEntries may leave before; a commitIndex-only hard state rides the next sync. A
+ *   Restart loads only what is durable (raft.tla writes every change to disk at once).
  * Restarts, compactions and reads are bounded by counters; terms, log lengths and copies in
  * flight by the state constraint, as in TLC.
  */
@@ -40,12 +46,13 @@ import {
 import { copiesInFlight, envelopeKey, removeMessage, sendMessage, type Bag } from './network.js';
 import { initialNode, quorum } from '../../spec/raft/node.js';
 import { printedMessage, raftVariables, serverName, valueName } from './printing.js';
+import { applySave, logDurableInput, mustSyncBeforeSends } from '../../spec/raft/persistence.js';
 import { step } from '../../spec/raft/step.js';
 import type { Effect, Input, RaftOptions, Step } from '../../spec/raft/types.js';
 
 export type RaftAction =
   | {
-      readonly type: 'Timeout' | 'Restart' | 'CompactLog' | 'ReadIndex';
+      readonly type: 'Timeout' | 'Restart' | 'CompactLog' | 'ReadIndex' | 'Sync';
       readonly server: number;
     }
   | { readonly type: 'Heartbeat'; readonly server: number; readonly peer: number }
@@ -64,9 +71,11 @@ export function initialModelState(bounds: RaftBounds): RaftModelState {
     snapshot: null,
     entries: [],
   };
+  const disks = servers.map(() => empty);
   return {
     servers,
-    persisted: servers.map(() => empty),
+    persisted: disks,
+    durable: disks,
     applied: servers.map(() => []),
     messages: [],
     restarts: 0,
@@ -82,25 +91,6 @@ export function initialModelState(bounds: RaftBounds): RaftModelState {
     commitRolledBack: false,
     applyOutOfOrder: false,
   };
-}
-
-/** What the disk does with a save effect: the storage contract of types.ts's Effect. */
-function save(persisted: ModelPersisted, effect: ModelEffect): ModelPersisted {
-  const base = persisted.snapshot === null ? 0 : persisted.snapshot.lastIncludedIndex;
-  switch (effect.type) {
-    case 'saveSnapshot': {
-      const dropped = effect.snapshot.lastIncludedIndex - base;
-      return { ...persisted, snapshot: effect.snapshot, entries: persisted.entries.slice(dropped) };
-    }
-    case 'saveEntries': {
-      const kept = persisted.entries.slice(0, effect.fromIndex - base - 1);
-      return { ...persisted, entries: [...kept, ...effect.entries] };
-    }
-    case 'saveHardState':
-      return { ...persisted, hardState: effect.hardState };
-    default:
-      return persisted;
-  }
 }
 
 /** The application's state after it performs the restoreSnapshot or apply effect. */
@@ -124,7 +114,10 @@ function performApplication(application: Application, effect: ModelEffect): Appl
   return { applied, outOfOrder };
 }
 
-/** What the network, the disk, the application and the clients do with a step's effects. */
+/**
+ * What the network, the disk, the application and the clients do with a step's effects. The
+ * disk writes every save (applySave); a `beforeSends` save syncs the disk before the sends.
+ */
 function perform(state: RaftModelState, id: number, result: ModelStepResult): RaftModelState {
   let messages: Bag = state.messages;
   let persisted = state.persisted[id]!;
@@ -139,14 +132,20 @@ function perform(state: RaftModelState, id: number, result: ModelStepResult): Ra
       if (effect.type === 'readReady' && effect.index < record.floor) staleRead = true;
     } else if (effect.type === 'restoreSnapshot' || effect.type === 'apply') {
       application = performApplication(application, effect);
-    } else {
-      persisted = save(persisted, effect);
+    } else if (effect.type !== 'setTimer') {
+      persisted = applySave(persisted, effect);
     }
   }
   const servers = state.servers.slice();
   servers[id] = result.node;
   const allPersisted = state.persisted.slice();
   allPersisted[id] = persisted;
+  let durable = state.durable;
+  if (mustSyncBeforeSends(result.effects)) {
+    const synced = durable.slice();
+    synced[id] = persisted;
+    durable = synced;
+  }
   const applied = state.applied.slice();
   applied[id] = application.applied;
   const applyOutOfOrder = state.applyOutOfOrder || application.outOfOrder;
@@ -155,6 +154,7 @@ function perform(state: RaftModelState, id: number, result: ModelStepResult): Ra
     servers,
     messages,
     persisted: allPersisted,
+    durable,
     applied,
     applyOutOfOrder,
     readsWaiting,
@@ -182,7 +182,7 @@ function inputOf(
       return { type: 'readIndex', requestId: state.readsIssued + 1 };
     case 'Restart':
       if (state.restarts >= bounds.maxRestarts) return null;
-      return { type: 'restart', persisted: state.persisted[action.server]! };
+      return { type: 'restart', persisted: state.durable[action.server]! };
     case 'CompactLog': {
       // The application snapshots its own state, at the index it applied.
       if (state.compactions >= bounds.maxCompactions) return null;
@@ -195,8 +195,46 @@ function inputOf(
     }
     case 'Duplicate':
     case 'Drop':
+    case 'Sync':
       return null;
   }
+}
+
+/**
+ * Sync(i): the disk makes what node i wrote durable, then reports it (`logDurable`): a
+ * leader counts its own entries from now on. Enabled while a leader's own entries wait (a
+ * commitIndex-only hard state alone waits for a sync that something else causes).
+ */
+function syncDisk(
+  state: RaftModelState,
+  id: number,
+  options: RaftOptions,
+): ModelStep | null {
+  const written = state.persisted[id]!;
+  if (sameLog(state.durable[id]!, written)) return null;
+  const durable = state.durable.slice();
+  durable[id] = written;
+  return reportDurable({ ...state, durable }, id, options);
+}
+
+/** The storage's report after a sync (`logDurable`): a leader counts its durable entries. */
+function reportDurable(state: RaftModelState, id: number, options: RaftOptions): ModelStep {
+  const before = state.servers[id]!;
+  const result = step(before, logDurableInput(state.durable[id]!), options);
+  assert(!mustSyncBeforeSends(result.effects), 'a report asks for no sync of its own');
+  const next = recordHistory(perform(state, id, result), before, result.node);
+  return { state: next, effects: result.effects };
+}
+
+function sameLog(a: ModelPersisted, b: ModelPersisted): boolean {
+  if (a.entries === b.entries && a.snapshot === b.snapshot) return true;
+  if (a.entries.length !== b.entries.length) return false;
+  const aBase = a.snapshot?.lastIncludedIndex ?? 0;
+  if (aBase !== (b.snapshot?.lastIncludedIndex ?? 0)) return false;
+  return a.entries.every((entry, at) => {
+    const other = b.entries[at]!;
+    return entry.term === other.term && entry.command === other.command;
+  });
 }
 
 function serverOf(action: RaftAction): number {
@@ -279,6 +317,34 @@ export function stepModel(
   options: RaftOptions,
   bounds: RaftBounds,
 ): ModelStep | null {
+  const result = stepAction(state, action, options, bounds);
+  if (result === null || result.state.restarts < bounds.maxRestarts) return result;
+  return { state: withoutCommitLag(result.state), effects: result.effects };
+}
+
+/**
+ * Once no crash remains in the budget, a durable commit index that lags the written one can
+ * never be loaded: it is forgotten (the state then equals one without the lag), so the model
+ * does not count states that differ only in it. Invariants read durable entries only.
+ */
+function withoutCommitLag(state: RaftModelState): RaftModelState {
+  let durable: ModelPersisted[] | null = null;
+  state.durable.forEach((disk, id) => {
+    const written = state.persisted[id]!;
+    if (disk === written || disk.hardState.commitIndex === written.hardState.commitIndex) return;
+    durable ??= state.durable.slice();
+    const settled = { ...disk, hardState: written.hardState };
+    durable[id] = sameLog(settled, written) ? written : settled;
+  });
+  return durable === null ? state : { ...state, durable };
+}
+
+function stepAction(
+  state: RaftModelState,
+  action: RaftAction,
+  options: RaftOptions,
+  bounds: RaftBounds,
+): ModelStep | null {
   const key = 'envelope' in action ? keyOf(state.messages, action.envelope) : undefined;
   if ('envelope' in action && key === undefined) return null;
   if (action.type === 'Duplicate') {
@@ -289,6 +355,7 @@ export function stepModel(
   }
   if (action.type === 'Drop')
     return { state: { ...state, messages: removeMessage(state.messages, key!) }, effects: [] };
+  if (action.type === 'Sync') return syncDisk(state, action.server, options);
   const input = inputOf(state, action, bounds);
   if (input === null) return null;
   const id = serverOf(action);
@@ -301,16 +368,23 @@ export function stepModel(
     const read = { requestId: next.readsIssued + 1, floor: next.committed.length };
     next = { ...next, readsIssued: read.requestId, readsWaiting: [...next.readsWaiting, read] };
   }
-  if (action.type === 'Restart') next = { ...next, applied: withApplied(next.applied, id, []) };
+  if (action.type === 'Restart') next = crashed(next, id);
   const appliedBefore = state.applied[id]!.length;
   next = perform(next, id, result);
   if (action.type === 'Restart') next = { ...next, restarts: next.restarts + 1 };
+  // A restart may come back lower: what it had not synced (a commit index) is lost.
   const lowered =
-    result.node.commitIndex < before.commitIndex || next.applied[id]!.length < appliedBefore;
+    action.type !== 'Restart' &&
+    (result.node.commitIndex < before.commitIndex || next.applied[id]!.length < appliedBefore);
   if (lowered && !next.commitRolledBack) next = { ...next, commitRolledBack: true };
   if (action.type === 'CompactLog') next = { ...next, compactions: next.compactions + 1 };
   next = recordHistory(next, before, result.node);
   next = recordDisruption(next, action, before, result, options);
+  // A leader whose step synced (a snapshot; a lone server's election) hears of it at once.
+  if (mustSyncBeforeSends(result.effects) && result.node.role === 'leader') {
+    const reported = reportDurable(next, id, options);
+    return { state: reported.state, effects: [...result.effects, ...reported.effects] };
+  }
   return { state: next, effects: result.effects };
 }
 
@@ -323,11 +397,16 @@ export function nextModelState(
   return stepModel(state, action, options, bounds)?.state ?? null;
 }
 
-/** A crash empties the application's state; the restart's effects rebuild it. */
-function withApplied(all: readonly ModelData[], id: number, data: ModelData): ModelData[] {
-  const copy = all.slice();
-  copy[id] = data;
-  return copy;
+/**
+ * A crash loses what the disk had not made durable and empties the application's state; the
+ * restart's effects rebuild it.
+ */
+function crashed(state: RaftModelState, id: number): RaftModelState {
+  const applied = state.applied.slice();
+  applied[id] = [];
+  const persisted = state.persisted.slice();
+  persisted[id] = state.durable[id]!;
+  return { ...state, applied, persisted };
 }
 
 /** The bag key of an action's message: by identity first (the checker's own actions). */
@@ -356,6 +435,7 @@ function localActions(bounds: RaftBounds): RaftAction[] {
       actions.push({ type: 'ClientRequest', server, value });
     actions.push({ type: 'ReadIndex', server });
     actions.push({ type: 'Restart', server }, { type: 'CompactLog', server });
+    actions.push({ type: 'Sync', server });
   }
   return actions;
 }

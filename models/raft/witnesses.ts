@@ -116,15 +116,15 @@ export function explainAppliedUpToCommit(state: RaftModelState): string {
 export function explainCommittedDurable(state: RaftModelState): string {
   const needed = quorum(state.servers.length);
   for (const record of state.committed) {
-    const holders = state.persisted
+    const holders = state.durable
       .map(({ snapshot, entries }) => holdsCommitted({ snapshot, log: entries }, record))
       .flatMap((held, id) => (held ? [serverName(id)] : []));
     if (holders.length >= needed) continue;
-    return `index ${record.index} ${committedText(state, record.index)} is saved by ` +
+    return `index ${record.index} ${committedText(state, record.index)} is durable on ` +
       `${holders.length} of ${state.servers.length} servers (${holders.join(', ') || 'none'}), ` +
       `a quorum is ${needed}`;
   }
-  return 'every committed entry is saved by a quorum';
+  return 'every committed entry is durable on a quorum';
 }
 
 /** The invariants that read a proof-only flag: the flag says what the last step did. */

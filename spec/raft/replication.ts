@@ -23,15 +23,35 @@ type AppendEntriesResponse<C, S> = Extract<Message<C, S>, { type: 'AppendEntries
 
 const sendSoon = { type: 'setTimer', timer: 'heartbeat' } as const;
 
-/** A leader appends a batch of client commands to its log (persisted once, by step.ts). */
+/**
+ * A leader appends a batch of client commands to its log (persisted once, by step.ts). It
+ * does not count them as its own copy yet: that waits for the storage's report (§10.2.1).
+ */
 export function handlePropose<C, S>(node: RaftNode<C, S>, commands: readonly C[]): Step<C, S> {
   if (node.role !== 'leader' || commands.length === 0) return { node, effects: [] };
   const term = node.currentTerm;
   // concat, not spread: one copy of a long log per batch, several times faster (bench:cluster).
   const log = node.log.concat(commands.map((command) => ({ term, command })));
+  return { node: { ...node, log }, effects: [sendSoon] };
+}
+
+/**
+ * The storage reports the log durable up to `index` (etcd's MsgStorageAppendResp): a leader
+ * now counts its own copy of those entries toward a quorum (maybeCommit, in the same step).
+ * A report the log no longer matches there (the entry was replaced since) says nothing of
+ * the entries held now, and a non-leader keeps no count of its own: both ignore it.
+ */
+export function handleLogDurable<C, S>(
+  node: RaftNode<C, S>,
+  index: number,
+  term: number,
+): Step<C, S> {
+  assert(Number.isInteger(index) && index >= 0, `bad durable index ${index}`);
+  if (node.role !== 'leader' || index <= node.matchIndex[node.id]!) return { node, effects: [] };
+  if (index > lastLogIndex(node) || termAt(node, index) !== term) return { node, effects: [] };
   const matchIndex = node.matchIndex.slice();
-  matchIndex[node.id] = snapshotIndex(node) + log.length;
-  return { node: { ...node, log, matchIndex }, effects: [sendSoon] };
+  matchIndex[node.id] = index;
+  return { node: { ...node, matchIndex }, effects: [] };
 }
 
 /**
@@ -68,7 +88,9 @@ export function appendRequestTo<C, S>(
 /**
  * The leader commits the highest index stored on a quorum, but only when that entry is of its
  * own term (§5.4.2, Figure 8; the bug commitPrevTerm drops that check), and emits the newly
- * committed entries for the application. Unchanged when nothing commits.
+ * committed entries for the application. Unchanged when nothing commits. The leader's own
+ * copy counts as far as its storage reported it durable (matchIndex[id], handleLogDurable),
+ * as a follower's counts only once it acknowledged it, after its own sync.
  */
 export function maybeCommit<C, S>(node: RaftNode<C, S>, options: RaftOptions): Step<C, S> {
   if (node.role !== 'leader') return { node, effects: [] };
@@ -76,9 +98,7 @@ export function maybeCommit<C, S>(node: RaftNode<C, S>, options: RaftOptions): S
   let newCommit = node.commitIndex;
   for (let index = lastLogIndex(node); index > node.commitIndex; index--) {
     let agree = 0;
-    node.matchIndex.forEach((match, peer) => {
-      if (peer === node.id || match >= index) agree++;
-    });
+    for (const match of node.matchIndex) if (match >= index) agree++;
     if (agree < needed) continue;
     const ownTerm = termAt(node, index) === node.currentTerm;
     if (ownTerm || options.bugs?.commitPrevTerm === true) newCommit = index;

@@ -26,6 +26,7 @@ import {
   appendRequestTo,
   handleAppendEntriesRequest,
   handleAppendEntriesResponse,
+  handleLogDurable,
   handlePropose,
   maybeCommit,
 } from './replication.js';
@@ -117,12 +118,15 @@ function dispatch<C, S>(
       return handleSnapshotTaken(node, input.index, input.data);
     case 'readIndex':
       return handleReadIndex(node, input.requestId);
+    case 'logDurable':
+      return handleLogDurable(node, input.index, input.term);
   }
 }
 
 /**
  * One step of a node: the input's handler, then the leader's commit (§5.3, §5.4.2) and
- * ReadIndex release (§6.4), then the saves, placed first (see Effect for the ordering duty).
+ * ReadIndex release (§6.4), then the saves, placed first, each with its sync duty (see
+ * SyncDuty and Effect for the ordering duty).
  * Reads pending at a leader that stopped leading are refused.
  */
 export function step<C, S>(

@@ -32,12 +32,16 @@ const sends = (result: Step<string, readonly string[]>) =>
 const entries = (...terms: number[]): Entry<string>[] =>
   terms.map((term, index) => ({ term, command: `c${index + 1}` }));
 
-/** s1 as leader of term 1 of a cluster of `size` (its no-op at index 1, uncommitted). */
-function leader(size = 3, options: RaftOptions = {}): Node {
+/**
+ * s1 as leader of term 1 of a cluster of `size` (its no-op at index 1, uncommitted), its
+ * storage's report of the no-op delivered unless `durable` is false.
+ */
+function leader(size = 3, options: RaftOptions = {}, durable = true): Node {
   let node = step(follower(0, size), { type: 'electionTimeout' }, options).node;
   const vote: Sent = { type: 'RequestVoteResponse', term: 1, voteGranted: true };
   node = step(node, message(1, vote), options).node;
   assert.is(node.role, 'leader');
+  if (durable) node = step(node, { type: 'logDurable', index: 1, term: 1 }, options).node;
   return node;
 }
 
@@ -68,14 +72,48 @@ test('inputs a node ignores change nothing and ask for nothing', () => {
   assert.is(step(chief, { type: 'electionTimeout' }).node, chief, 'no CheckQuorum: no-op');
 });
 
-test('a single server elects itself, appends its no-op and commits it in one step (§6.4)', () => {
+test('a single server elects itself and commits its no-op once its storage reports it (§6.4)', () => {
   const result = step(follower(0, 1), { type: 'electionTimeout' });
   assert.is(result.node.role, 'leader');
   assert.equal(result.effects.slice(0, 2), [
-    { type: 'saveEntries', fromIndex: 1, entries: [{ term: 1, command: null }] },
-    { type: 'saveHardState', hardState: { currentTerm: 1, votedFor: 0, commitIndex: 1 } },
+    { type: 'saveEntries', fromIndex: 1, entries: [{ term: 1, command: null }],
+      sync: 'thenReport' },
+    { type: 'saveHardState', hardState: { currentTerm: 1, votedFor: 0, commitIndex: 0 },
+      sync: 'beforeSends' },
   ]);
-  assert.ok(types(result).includes('apply'));
+  assert.not.ok(types(result).includes('apply'), 'not durable yet: not counted');
+  const reported = step(result.node, { type: 'logDurable', index: 1, term: 1 });
+  assert.equal(reported.effects, [
+    { type: 'saveHardState', hardState: { currentTerm: 1, votedFor: 0, commitIndex: 1 },
+      sync: 'withNext' },
+    { type: 'apply', entries: [{ index: 1, term: 1, command: null }] },
+  ]);
+});
+
+test('sync duties (etcd MustSync, §10.2.1): the leader sends before its append is durable', () => {
+  const node = leader(3, {}, false);
+  assert.equal(node.matchIndex, [0, 0, 0], 'the no-op is not durable yet');
+  const proposed = step(node, { type: 'propose', commands: ['x'] });
+  assert.equal(proposed.effects[0], {
+    type: 'saveEntries', fromIndex: 2, entries: [{ term: 1, command: 'x' }], sync: 'thenReport',
+  });
+  const sent = step(proposed.node, { type: 'heartbeat', peer: 1 });
+  assert.equal(types(sent), ['send'], 'AppendEntries leave with no save to wait for');
+  // s2 acknowledges both entries: a quorum of followers is not enough without s1's own copy.
+  const acknowledged = step(sent.node, message(1, appendResponse({ matchIndex: 2 })));
+  assert.is(acknowledged.node.commitIndex, 0);
+  // A report the log does not match there changes nothing; the right one commits both.
+  const stale = step(acknowledged.node, { type: 'logDurable', index: 2, term: 7 });
+  assert.is(stale.node, acknowledged.node);
+  const reported = step(acknowledged.node, { type: 'logDurable', index: 2, term: 1 });
+  assert.is(reported.node.commitIndex, 2);
+  assert.equal(reported.effects[0], {
+    type: 'saveHardState', hardState: { currentTerm: 1, votedFor: 0, commitIndex: 2 },
+    sync: 'withNext',
+  });
+  // A follower's own report is ignored: it counts nothing of its own.
+  const ignored = step(follower(), { type: 'logDurable', index: 0, term: 0 });
+  assert.equal(ignored.effects, []);
 });
 
 test('the term rule and the vote are saved once, before the reply is sent (§5.1)', () => {
@@ -85,6 +123,7 @@ test('the term rule and the vote are saved once, before the reply is sent (§5.1
   assert.equal(result.effects[0], {
     type: 'saveHardState',
     hardState: { currentTerm: 3, votedFor: 1, commitIndex: 0 },
+    sync: 'beforeSends',
   });
   const again = step(result.node, message(2, { ...request, lastLogIndex: 5 }));
   assert.equal(again.effects, [
@@ -175,6 +214,7 @@ test('a batch truncates at its first conflict, saving from there only', () => {
     type: 'saveEntries',
     fromIndex: 2,
     entries: [{ term: 2, command: 'b0' }],
+    sync: 'beforeSends',
   });
   // A reordered, shorter batch that matches truncates nothing and saves nothing.
   const again = step(result.node, message(0, batch(0, 0, [1])));
@@ -212,7 +252,9 @@ test('InstallSnapshot: stale refused, old acknowledged, a conflicting log droppe
   const conflicting: Node = { ...follower(1), currentTerm: 2, log: entries(1, 2, 2) };
   const dropped = step(conflicting, message(0, install));
   assert.equal(dropped.node.log, []);
-  assert.equal(dropped.effects[1], { type: 'saveEntries', fromIndex: 3, entries: [] });
+  assert.equal(dropped.effects[1], {
+    type: 'saveEntries', fromIndex: 3, entries: [], sync: 'beforeSends',
+  });
   const known = step({ ...kept.node }, message(0, install));
   assert.equal(types(known), ['setTimer', 'send'], 'already committed: only acknowledged');
 });
@@ -240,6 +282,7 @@ test('PreVote: no term is raised until a quorum would vote (§9.6)', () => {
   assert.equal(candidate.effects[0], {
     type: 'saveHardState',
     hardState: { currentTerm: 1, votedFor: 0, commitIndex: 0 },
+    sync: 'beforeSends',
   });
 });
 
