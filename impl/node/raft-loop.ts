@@ -1,8 +1,14 @@
 /**
  * The event loop of one Raft replica (DESIGN §5; etcd's RawNode and Ready): one input at a
  * time goes into spec/raft's `step`, then the effects are performed in their order. The save
- * effects come first and are made durable (`storage.sync()`) before any other effect, so a
- * vote, a term or an entry is on disk before anyone hears of it (spec/raft/types.ts Effect).
+ * effects come first and are buffered in order; each says what waits for it (spec/raft's
+ * SyncDuty, etcd's MustSync). A step with a `beforeSends` save awaits `storage.sync()` before
+ * its other effects, so a vote, a term or an entry a follower acknowledges is on disk before
+ * anyone hears of it. A leader's own append (`thenReport`) is synced while its AppendEntries
+ * leave (dissertation §10.2.1); once it is durable the storage's report is stepped as a
+ * `logDurable` input, and only then does the leader count its copy. A commitIndex-only hard
+ * state (`withNext`) starts no sync: the next one makes it durable, and applies and replies
+ * do not wait for it.
  *
  * Every decision is the step function's; this loop only queues inputs, performs effects and
  * turns timer effects into timers. Client commands that arrive while a step runs wait in a
@@ -11,9 +17,10 @@
  */
 import { assert } from '../../spec/assert.js';
 import { lastLogIndex, snapshotIndex } from '../../spec/raft/log.js';
+import { logDurableInput, mustReport, mustSyncBeforeSends } from '../../spec/raft/persistence.js';
 import { step } from '../../spec/raft/step.js';
 import type {
-  Effect, IndexedEntry, Input, Persisted, RaftNode, RaftOptions, Snapshot,
+  Effect, IndexedEntry, Input, Persisted, RaftNode, RaftOptions, SaveEffect, Snapshot,
 } from '../../spec/raft/types.js';
 import type { Storage } from '../io/storage.js';
 import { encodeFrame, type Stamp } from './wire.js';
@@ -42,8 +49,11 @@ export interface LoopHooks {
   readConfirmed(requestId: number, index: number | null): void;
   /** After every step, with the node before and after it. */
   afterStep(before: Node, after: Node, input: RaftInput, effects: RaftEffect[]): void;
-  /** Tracing: the last step's saves are durable (called before its other effects). */
-  afterSync?(): void;
+  /**
+   * Tracing: a sync starts; the callback it returns runs once the sync completed, when every
+   * save of the steps so far is durable (before the effects that waited for it).
+   */
+  syncing?(): () => void;
   /** Tracing: the stamp of the next Raft send of the last step, as it leaves. */
   stampSend?(): Stamp;
 }
@@ -64,6 +74,8 @@ export class RaftLoop {
   private head = 0;
   private batch: PendingProposal[] = [];
   private snapshotQueued = false;
+  /** The report of the last completed sync (what it made durable). */
+  private durableReport: RaftInput = { type: 'logDurable', index: 0, term: 0 };
   private running = false;
   private idle: Promise<void> = Promise.resolve();
   private readonly timers: RaftTimers;
@@ -183,12 +195,32 @@ export class RaftLoop {
     beforeEffects?.(result.node);
     this.hooks.afterStep(before, result.node, input, effects);
     const saves = effects.filter(isSave);
-    if (saves.length > 0) {
-      saves.forEach((effect) => this.save(effect));
-      await this.storage.sync();
+    saves.forEach((effect) => this.save(effect));
+    const report = mustReport(saves);
+    if (mustSyncBeforeSends(saves)) {
+      await this.sync();
       if (this.context.isDead()) return;
-      this.hooks.afterSync?.();
+      this.performAll(input, effects);
+    } else if (report && this.node.role === 'leader' && this.node.clusterSize > 1) {
+      // §10.2.1: the leader replicates while its own append syncs. The heartbeat its step asks
+      // for runs now and its AppendEntries leave before the sync; the loop still waits for the
+      // sync before the next input, so commands arriving meanwhile form the next batch.
+      const synced = this.sync();
+      this.performAll(input, effects.filter((effect) => !isHeartbeatTimer(effect)));
+      if (this.context.isDead()) return;
+      await this.runInput({ type: 'heartbeat' });
+      await synced;
+      if (this.context.isDead()) return;
+    } else {
+      if (report) await this.sync();
+      if (this.context.isDead()) return;
+      this.performAll(input, effects);
     }
+    if (report && !this.context.isDead()) await this.runInput(this.durableReport);
+  }
+
+  /** The effects of a step but its saves, in order; the timers after them. */
+  private performAll(input: RaftInput, effects: readonly RaftEffect[]): void {
     let electionTimerSet = false;
     for (const effect of effects) {
       if (isSave(effect)) continue;
@@ -201,14 +233,31 @@ export class RaftLoop {
     this.timers.afterStep(this.node.role);
   }
 
+  /**
+   * Makes every buffered save durable, and notes the log as it stands now (its last entry)
+   * for the storage's report (`logDurable`, etcd's MsgStorageAppendResp), which the caller
+   * steps once the sync completed: the spec ignores a report its log no longer matches.
+   */
+  private async sync(): Promise<void> {
+    const durable = logDurableInput({
+      hardState: { currentTerm: 0, votedFor: null, commitIndex: 0 },
+      snapshot: this.node.snapshot,
+      entries: this.node.log,
+    });
+    const synced = this.hooks.syncing?.();
+    await this.storage.sync();
+    if (this.context.isDead()) return;
+    synced?.();
+    this.durableReport = durable;
+  }
+
   private save(effect: RaftEffect): void {
     switch (effect.type) {
       case 'saveSnapshot':
         this.storage.saveSnapshot(effect.snapshot);
         return;
       case 'saveEntries':
-        this.storage.appendEntries(effect.fromIndex, effect.entries.map((entry) =>
-          entry.command === null ? { term: entry.term } : entry));
+        this.storage.appendEntries(effect.fromIndex, effect.entries);
         return;
       case 'saveHardState':
         this.storage.saveHardState(effect.hardState);
@@ -251,7 +300,11 @@ export class RaftLoop {
   }
 }
 
-function isSave(effect: RaftEffect): boolean {
+function isHeartbeatTimer(effect: RaftEffect): boolean {
+  return effect.type === 'setTimer' && effect.timer === 'heartbeat';
+}
+
+function isSave(effect: RaftEffect): effect is SaveEffect<unknown, unknown> {
   return effect.type === 'saveSnapshot' || effect.type === 'saveEntries' ||
     effect.type === 'saveHardState';
 }

@@ -135,16 +135,15 @@ export class NodeServer implements Server {
       readConfirmed: (requestId, index) => this.reads.confirmed(requestId, index),
       afterStep: (before, after, input, effects) => this.afterStep(before, after, input, effects),
       ...(this.tracer === null ? {} : {
-        afterSync: () => this.tracer?.synced(),
+        syncing: () => this.tracer!.syncing(),
         stampSend: () => this.tracer!.stampSend(true),
       }),
     });
     this.context.transport.onFrame((from, frame) => {
       if (!this.context.isDead() && this.loop !== null) handleFrame(this, from, frame);
     });
-    const entries = loaded.entries.map((entry) => ({ term: entry.term,
-      command: entry.command === undefined ? null : entry.command }));
-    await this.loop.restart({ hardState: loaded.hardState, snapshot: loaded.snapshot, entries });
+    const { hardState, snapshot, entries } = loaded;
+    await this.loop.restart({ hardState, snapshot, entries });
     if (!this.context.isDead()) this.phase = 'running';
   }
 
