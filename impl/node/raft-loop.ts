@@ -4,15 +4,17 @@
  * effects come first and are buffered in order; each says what waits for it (spec/raft's
  * SyncDuty, etcd's MustSync). A step with a `beforeSends` save awaits `storage.sync()` before
  * its other effects, so a vote, a term or an entry a follower acknowledges is on disk before
- * anyone hears of it. A leader's own append (`thenReport`) is synced while its AppendEntries
- * leave (dissertation §10.2.1); once it is durable the storage's report is stepped as a
- * `logDurable` input, and only then does the leader count its copy. A commitIndex-only hard
+ * anyone hears of it. A leader's own append (`thenReport`) syncs while its AppendEntries
+ * leave and it takes other inputs (dissertation §10.2.1); once it is durable the storage's
+ * report is stepped as a `logDurable` input, and only then does the leader count its copy.
+ * Client commands that arrive meanwhile wait and form the next batch. A commitIndex-only hard
  * state (`withNext`) starts no sync: the next one makes it durable, and applies and replies
  * do not wait for it.
  *
  * Every decision is the step function's; this loop only queues inputs, performs effects and
- * turns timer effects into timers. Client commands that arrive while a step runs wait in a
- * batch that becomes one `propose` input at the next turn (group commit: one sync for many).
+ * turns timer effects into timers. Client commands that arrive while a step or the leader's
+ * append sync runs wait in a batch that becomes one `propose` input (group commit: one sync
+ * for many).
  * Reads go in as `readIndex` inputs (dissertation §6.4) and write nothing to the log.
  */
 import { assert } from '../../spec/assert.js';
@@ -74,8 +76,9 @@ export class RaftLoop {
   private head = 0;
   private batch: PendingProposal[] = [];
   private snapshotQueued = false;
-  /** The report of the last completed sync (what it made durable). */
-  private durableReport: RaftInput = { type: 'logDurable', index: 0, term: 0 };
+  /** A leader's own append is syncing: proposals wait for it (group commit). */
+  private appendSyncing = false;
+  private batchWaiting = false;
   private running = false;
   private idle: Promise<void> = Promise.resolve();
   private readonly timers: RaftTimers;
@@ -145,7 +148,13 @@ export class RaftLoop {
     try {
       while (this.head < this.queue.length && !this.context.isDead()) {
         const item = this.queue[this.head++]!;
-        if (item.type === 'propose-batch') await this.runBatch();
+        // Commands wait while the leader's last append syncs: they make the next batch.
+        if (item.type === 'propose-batch') {
+          if (this.appendSyncing && this.context.tuning.batchDuringAppendSync) {
+            this.batchWaiting = true;
+          }
+          else await this.runBatch();
+        }
         else if (item.type === 'snapshot-due') await this.runSnapshot();
         else await this.runInput(item);
       }
@@ -198,25 +207,27 @@ export class RaftLoop {
     saves.forEach((effect) => this.save(effect));
     const report = mustReport(saves);
     if (mustSyncBeforeSends(saves)) {
-      await this.sync();
+      const durable = await this.sync();
       if (this.context.isDead()) return;
       this.performAll(input, effects);
-    } else if (report && this.node.role === 'leader' && this.node.clusterSize > 1) {
-      // §10.2.1: the leader replicates while its own append syncs. The heartbeat its step asks
-      // for runs now and its AppendEntries leave before the sync; the loop still waits for the
-      // sync before the next input, so commands arriving meanwhile form the next batch.
-      const synced = this.sync();
-      this.performAll(input, effects.filter((effect) => !isHeartbeatTimer(effect)));
-      if (this.context.isDead()) return;
-      await this.runInput({ type: 'heartbeat' });
-      await synced;
-      if (this.context.isDead()) return;
+      if (report) await this.runInput(durable);
+    } else if (report) {
+      // §10.2.1: the leader's AppendEntries (its heartbeat soon) leave while its own append
+      // syncs, and it keeps taking inputs; its report is stepped once the sync completed.
+      this.appendSyncing = true;
+      this.sync().then((durable) => {
+        this.appendSyncing = false;
+        if (this.context.isDead()) return;
+        this.enqueue(durable);
+        if (this.batchWaiting) {
+          this.batchWaiting = false;
+          this.enqueue({ type: 'propose-batch' });
+        }
+      }).catch((error: unknown) => this.context.fatal(error));
+      this.performAll(input, effects);
     } else {
-      if (report) await this.sync();
-      if (this.context.isDead()) return;
       this.performAll(input, effects);
     }
-    if (report && !this.context.isDead()) await this.runInput(this.durableReport);
   }
 
   /** The effects of a step but its saves, in order; the timers after them. */
@@ -234,11 +245,11 @@ export class RaftLoop {
   }
 
   /**
-   * Makes every buffered save durable, and notes the log as it stands now (its last entry)
-   * for the storage's report (`logDurable`, etcd's MsgStorageAppendResp), which the caller
-   * steps once the sync completed: the spec ignores a report its log no longer matches.
+   * Makes every buffered save durable; returns the storage's report of what it made durable
+   * (the log as it stood when the sync began, its last entry: `logDurable`, etcd's
+   * MsgStorageAppendResp). The spec ignores a report its log no longer matches.
    */
-  private async sync(): Promise<void> {
+  private async sync(): Promise<RaftInput> {
     const durable = logDurableInput({
       hardState: { currentTerm: 0, votedFor: null, commitIndex: 0 },
       snapshot: this.node.snapshot,
@@ -246,9 +257,8 @@ export class RaftLoop {
     });
     const synced = this.hooks.syncing?.();
     await this.storage.sync();
-    if (this.context.isDead()) return;
-    synced?.();
-    this.durableReport = durable;
+    if (!this.context.isDead()) synced?.();
+    return durable;
   }
 
   private save(effect: RaftEffect): void {
@@ -298,10 +308,6 @@ export class RaftLoop {
         assert(false, `unexpected effect ${effect.type}`);
     }
   }
-}
-
-function isHeartbeatTimer(effect: RaftEffect): boolean {
-  return effect.type === 'setTimer' && effect.timer === 'heartbeat';
 }
 
 function isSave(effect: RaftEffect): effect is SaveEffect<unknown, unknown> {
