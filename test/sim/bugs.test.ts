@@ -17,12 +17,12 @@ const cases: readonly { bug: string; seed: number; invariant: string; detail: Re
     detail: /not-linearizable on key "d"/,
   },
   {
-    bug: 'accept-stale-epoch', seed: 67, invariant: 'StaleRejected',
+    bug: 'accept-stale-epoch', seed: 560, invariant: 'StaleRejected',
     detail: /went back for shard \d+ from epoch \d+ .* to epoch \d+/,
   },
   {
-    bug: 'delete-before-receipt', seed: 46, invariant: 'Liveness',
-    detail: /configuration \d+ is recorded but only \d+ is published/,
+    bug: 'delete-before-receipt', seed: 14, invariant: 'Linearizability',
+    detail: /not-linearizable on key "c"/,
   },
   {
     bug: 'vote-ignores-log', seed: 2, invariant: 'StateMachineSafety',
