@@ -426,7 +426,27 @@ export function decodeRaftState(input: WordReader, clusterSize: number): RaftMod
     const envelope = { from: word & 0xff, to: (word >>> 8) & 0xff, message: readMessage(input) };
     messages.push({ key: envelopeKey(envelope), envelope, count: word >>> 16 });
   }
-  return { servers, persisted, durable, applied, messages, ...readHistory(input) };
+  const history = readHistory(input);
+  // In the order of initialModelState and perform: one object shape for every state.
+  return {
+    servers,
+    persisted,
+    durable,
+    applied,
+    messages,
+    restarts: history.restarts,
+    compactions: history.compactions,
+    readsIssued: history.readsIssued,
+    readsWaiting: history.readsWaiting,
+    staleRead: history.staleRead,
+    elected: history.elected,
+    committed: history.committed,
+    leaderLogRewritten: history.leaderLogRewritten,
+    termRaisedAlone: history.termRaisedAlone,
+    leaseBroken: history.leaseBroken,
+    commitRolledBack: history.commitRolledBack,
+    applyOutOfOrder: history.applyOutOfOrder,
+  };
 }
 
 export function raftCodec(bounds: RaftBounds): StateCodec<RaftModelState> {

@@ -35,6 +35,7 @@ import { raftInvariants } from './invariants.js';
 import { lastLogIndex, termAt } from '../../spec/raft/log.js';
 import {
   commandAt,
+  patchState,
   type CommitRecord,
   type ModelData,
   type ModelEnvelope,
@@ -149,17 +150,10 @@ function perform(state: RaftModelState, id: number, result: ModelStepResult): Ra
   const applied = state.applied.slice();
   applied[id] = application.applied;
   const applyOutOfOrder = state.applyOutOfOrder || application.outOfOrder;
-  return {
-    ...state,
-    servers,
-    messages,
-    persisted: allPersisted,
-    durable,
-    applied,
-    applyOutOfOrder,
-    readsWaiting,
+  return patchState(state, {
+    servers, messages, persisted: allPersisted, durable, applied, applyOutOfOrder, readsWaiting,
     staleRead,
-  };
+  });
 }
 
 /** The input an action gives its node, or null when the environment's bounds forbid it. */
@@ -214,7 +208,7 @@ function syncDisk(
   if (sameLog(state.durable[id]!, written)) return null;
   const durable = state.durable.slice();
   durable[id] = written;
-  return reportDurable({ ...state, durable }, id, options);
+  return reportDurable(patchState(state, { durable }), id, options);
 }
 
 /** The storage's report after a sync (`logDurable`): a leader counts its durable entries. */
@@ -278,7 +272,7 @@ export function recordHistory(
   ) {
     return state;
   }
-  return { ...state, elected, committed, leaderLogRewritten };
+  return patchState(state, { elected, committed, leaderLogRewritten });
 }
 
 /**
@@ -295,14 +289,14 @@ function recordDisruption(
 ): RaftModelState {
   const raised = result.node.currentTerm > before.currentTerm;
   if (options.preVote === true && action.type === 'Timeout' && raised) {
-    if (quorum(before.clusterSize) > 1) return { ...state, termRaisedAlone: true };
+    if (quorum(before.clusterSize) > 1) return patchState(state, { termRaisedAlone: true });
   }
   if (options.checkQuorum !== true || action.type !== 'Deliver') return state;
   const message = action.envelope.message;
   if (message.type !== 'RequestVoteRequest' && message.type !== 'PreVoteRequest') return state;
   if (before.leader === null || message.term <= before.currentTerm) return state;
   const answered = result.effects.some((effect) => effect.type === 'send');
-  return raised || answered ? { ...state, leaseBroken: true } : state;
+  return raised || answered ? patchState(state, { leaseBroken: true }) : state;
 }
 
 /** A model step: the successor and the effects the acting node asked for. */
@@ -336,7 +330,7 @@ function withoutCommitLag(state: RaftModelState): RaftModelState {
     const settled = { ...disk, hardState: written.hardState };
     durable[id] = sameLog(settled, written) ? written : settled;
   });
-  return durable === null ? state : { ...state, durable };
+  return durable === null ? state : patchState(state, { durable });
 }
 
 function stepAction(
@@ -349,12 +343,14 @@ function stepAction(
   if ('envelope' in action && key === undefined) return null;
   if (action.type === 'Duplicate') {
     return {
-      state: { ...state, messages: sendMessage(state.messages, action.envelope) },
+      state: patchState(state, { messages: sendMessage(state.messages, action.envelope) }),
       effects: [],
     };
   }
-  if (action.type === 'Drop')
-    return { state: { ...state, messages: removeMessage(state.messages, key!) }, effects: [] };
+  if (action.type === 'Drop') {
+    const messages = removeMessage(state.messages, key!);
+    return { state: patchState(state, { messages }), effects: [] };
+  }
   if (action.type === 'Sync') return syncDisk(state, action.server, options);
   const input = inputOf(state, action, bounds);
   if (input === null) return null;
@@ -363,21 +359,23 @@ function stepAction(
   const result = step(before, input, options);
   const idle = result.node === before && result.effects.length === 0;
   if (idle && action.type !== 'Deliver' && action.type !== 'Restart') return null;
-  let next = key === undefined ? state : { ...state, messages: removeMessage(state.messages, key) };
+  let next =
+    key === undefined ? state : patchState(state, { messages: removeMessage(state.messages, key) });
   if (action.type === 'ReadIndex') {
     const read = { requestId: next.readsIssued + 1, floor: next.committed.length };
-    next = { ...next, readsIssued: read.requestId, readsWaiting: [...next.readsWaiting, read] };
+    const readsWaiting = [...next.readsWaiting, read];
+    next = patchState(next, { readsIssued: read.requestId, readsWaiting });
   }
   if (action.type === 'Restart') next = crashed(next, id);
   const appliedBefore = state.applied[id]!.length;
   next = perform(next, id, result);
-  if (action.type === 'Restart') next = { ...next, restarts: next.restarts + 1 };
+  if (action.type === 'Restart') next = patchState(next, { restarts: next.restarts + 1 });
   // A restart may come back lower: what it had not synced (a commit index) is lost.
   const lowered =
     action.type !== 'Restart' &&
     (result.node.commitIndex < before.commitIndex || next.applied[id]!.length < appliedBefore);
-  if (lowered && !next.commitRolledBack) next = { ...next, commitRolledBack: true };
-  if (action.type === 'CompactLog') next = { ...next, compactions: next.compactions + 1 };
+  if (lowered && !next.commitRolledBack) next = patchState(next, { commitRolledBack: true });
+  if (action.type === 'CompactLog') next = patchState(next, { compactions: next.compactions + 1 });
   next = recordHistory(next, before, result.node);
   next = recordDisruption(next, action, before, result, options);
   // A leader whose step synced (a snapshot; a lone server's election) hears of it at once.
@@ -406,7 +404,7 @@ function crashed(state: RaftModelState, id: number): RaftModelState {
   applied[id] = [];
   const persisted = state.persisted.slice();
   persisted[id] = state.durable[id]!;
-  return { ...state, applied, persisted };
+  return patchState(state, { applied, persisted });
 }
 
 /** The bag key of an action's message: by identity first (the checker's own actions). */
