@@ -241,8 +241,9 @@ test('default bounds reach a commit, a served read, a compaction, a restart', ()
 });
 
 test('§10.2.1: the leader sends its no-op before it is durable and counts it only after Sync', () => {
-  const start = [{ type: 'Timeout', server: 0 }, heartbeat(0, 1), deliver(0, 1), deliver(1, 0)];
-  const acknowledged = drive(start as RaftAction[]);
+  const elected = [{ type: 'Timeout', server: 0 }, heartbeat(0, 1), deliver(0, 1), deliver(1, 0)];
+  const replicated = [heartbeat(0, 1), deliver(0, 1), deliver(1, 0)];
+  const acknowledged = drive([...elected, ...replicated] as RaftAction[]);
   assert.is(acknowledged.servers[1]!.log.length, 1, 's2 holds the no-op');
   assert.is(acknowledged.servers[0]!.commitIndex, 0, "s2's copy alone is no quorum");
   assert.equal(acknowledged.durable[0]!.entries, [], "s1's no-op is written, not durable");
@@ -262,6 +263,9 @@ test('a commitIndex-only hard state rides the next sync: a crash before it loses
     deliver(0, 1),
     deliver(1, 0),
     { type: 'Sync', server: 0 },
+    heartbeat(0, 1),
+    deliver(0, 1),
+    deliver(1, 0),
     heartbeat(0, 1),
     deliver(0, 1),
   ]);
