@@ -108,8 +108,9 @@ export function appliedOnce(state: RaftModelState): boolean {
 }
 
 /**
- * Commit Monotonic: no step lowers a server's commit index or applied index, but a restart:
- * a commitIndex-only hard state rides the next sync (SyncDuty), so a crash may lose it.
+ * Commit Monotonic: no step lowers a server's commit index or applied index; a restart comes
+ * back at least at the commit index it made durable (a commitIndex-only hard state rides the
+ * next sync, SyncDuty, so a crash may lose that much and no more).
  */
 export function commitMonotonic(state: RaftModelState): boolean {
   return !state.commitRolledBack;

@@ -370,10 +370,13 @@ function stepAction(
   const appliedBefore = state.applied[id]!.length;
   next = perform(next, id, result);
   if (action.type === 'Restart') next = patchState(next, { restarts: next.restarts + 1 });
-  // A restart may come back lower: what it had not synced (a commit index) is lost.
-  const lowered =
-    action.type !== 'Restart' &&
-    (result.node.commitIndex < before.commitIndex || next.applied[id]!.length < appliedBefore);
+  // A restart may come back lower, but only to the commit index it made durable: a
+  // commitIndex-only hard state it had not synced is lost (SyncDuty `withNext`), nothing more.
+  const restarted = action.type === 'Restart';
+  const durableCommit = state.durable[id]!.hardState.commitIndex;
+  const floor = restarted ? Math.min(before.commitIndex, durableCommit) : before.commitIndex;
+  const lowered = result.node.commitIndex < floor ||
+    next.applied[id]!.length < (restarted ? floor : appliedBefore);
   if (lowered && !next.commitRolledBack) next = patchState(next, { commitRolledBack: true });
   if (action.type === 'CompactLog') next = patchState(next, { compactions: next.compactions + 1 });
   next = recordHistory(next, before, result.node);
