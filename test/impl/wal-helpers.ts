@@ -28,6 +28,8 @@ export function snapshotAt(index: number, term: number, keys: string[] = []): Sn
 export function entries(fromIndex: number, count: number, term: number): Entry<Command>[] {
   return Array.from({ length: count }, (_, offset) => {
     const index = fromIndex + offset;
-    return index % 3 === 0 ? { term, command: null } : { term, command: { key: `k${index}`, value: `v${index}` } };
+    return index % 3 === 0
+      ? { term, command: null }
+      : { term, command: { key: `k${index}`, value: `v${index}` } };
   });
 }

@@ -120,7 +120,7 @@ test('CommittedDurable: a committed entry persisted by fewer than a quorum', () 
     'durable on 1 of 3 servers (s1), a quorum is 2');
 });
 
-test('CommittedDurable reads the durable disk: a copy written but not synced does not count', () => {
+test('CommittedDurable reads the durable disk: a written copy not synced does not count', () => {
   const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
   const state = withServers([{ log: [entry(1)] }, { log: [entry(1)] }], { committed });
   assert.equal(violated(state), []);

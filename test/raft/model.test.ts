@@ -240,7 +240,7 @@ test('default bounds reach a commit, a served read, a compaction, a restart', ()
   assert.is(state.servers[0]!.commitIndex, 1, 'the synced commit index survives the restart');
 });
 
-test('§10.2.1: the leader sends its no-op before it is durable and counts it only after Sync', () => {
+test('§10.2.1: the leader sends its no-op before it is durable, counts it only after Sync', () => {
   const elected = [{ type: 'Timeout', server: 0 }, heartbeat(0, 1), deliver(0, 1), deliver(1, 0)];
   const replicated = [heartbeat(0, 1), deliver(0, 1), deliver(1, 0)];
   const acknowledged = drive([...elected, ...replicated] as RaftAction[]);

@@ -72,7 +72,7 @@ test('inputs a node ignores change nothing and ask for nothing', () => {
   assert.is(step(chief, { type: 'electionTimeout' }).node, chief, 'no CheckQuorum: no-op');
 });
 
-test('a single server elects itself and commits its no-op once its storage reports it (§6.4)', () => {
+test('a single server elects itself, commits its no-op once its storage reports it', () => {
   const result = step(follower(0, 1), { type: 'electionTimeout' });
   assert.is(result.node.role, 'leader');
   assert.equal(result.effects.slice(0, 2), [
