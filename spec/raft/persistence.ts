@@ -3,9 +3,8 @@
  * and MustSync): the save effects of a step, computed from the node before and after it so
  * that a disk writes only what changed (the hard state when it changed, the entries from the
  * first changed index, a new snapshot), each with the sync duty of types.ts SyncDuty; what a
- * save does to the storage (applySave, the one definition the model's disk, conform's storage
- * model and the runtime's storage follow); the report of a sync (`logDurable`); and the
- * restart from exactly what was durable.
+ * save does to the storage (applySave); the report of a sync (`logDurable`); and the restart
+ * from exactly what was durable.
  */
 import { assert } from '../assert.js';
 import { entriesBetween, entryAt, lastLogIndex, lastLogTerm, snapshotIndex } from './log.js';
@@ -89,8 +88,9 @@ export function mustReport(effects: readonly Effect<unknown, unknown>[]): boolea
 }
 
 /**
- * What one save does to a node's storage (the meaning of a save, types.ts Effect). The
- * runtime's storage, the model's disk and conform's storage model all follow it.
+ * What one save does to a node's storage (the meaning of a save, types.ts Effect): the model's
+ * disk and conform's storage model compute with it; the runtime's write-ahead log implements
+ * the same calls as records (impl/wal).
  */
 export function applySave<C, S>(persisted: Persisted<C, S>, save: SaveEffect<C, S>):
   Persisted<C, S> {

@@ -212,8 +212,9 @@ export type SyncDuty = 'beforeSends' | 'thenReport' | 'withNext';
  * - `setTimer`: `election`: restart the randomised election timer; `heartbeat`: the node has
  *   something to send, deliver a `heartbeat` input soon (and periodically while leading).
  *
- * What a save means (persistence.ts applySave, the one definition the model's disk, conform's
- * storage model and the runtime's storage follow): saveHardState replaces the hard state and
+ * What a save means (persistence.ts applySave: the model's disk and conform's storage model
+ * compute with it, the runtime's write-ahead log implements it as records): saveHardState
+ * replaces the hard state and
  * comes only when term, vote or commit index changed; saveEntries(fromIndex, entries)
  * replaces every stored entry at index >= fromIndex by `entries` (an empty list truncates);
  * saveSnapshot stores the snapshot and drops the stored entries up to its lastIncludedIndex
