@@ -12,7 +12,11 @@ export interface RaftFlagsView {
   readonly leaderLogRewritten: boolean;
   /** An `apply` effect handed an entry already applied, or skipped one. */
   readonly applyOutOfOrder: boolean;
-  /** A step lowered a server's commit index or applied index (a restart too). */
+  /**
+   * A step lowered a server's commit index or applied index; a restart may come back lower,
+   * but never below the commit index it made durable (a commitIndex-only hard state rides the
+   * next sync, SyncDuty, so a crash may lose that much and no more).
+   */
   readonly commitRolledBack: boolean;
   /** A read was served at an index below an entry committed before it arrived. */
   readonly staleRead: boolean;

@@ -30,8 +30,8 @@ export interface CommittedView<C, D> extends LogsView<C, D> {
 }
 
 export interface DurableView<C, D> extends CommittedView<C, D> {
-  /** What each server's save effects wrote: all a restart gets back. */
-  readonly persisted: readonly { readonly snapshot: LogHolder<C, D>['snapshot'];
+  /** What each server's storage holds durably (synced): all a crash leaves it. */
+  readonly durable: readonly { readonly snapshot: LogHolder<C, D>['snapshot'];
     readonly entries: LogHolder<C, D>['log'] }[];
 }
 
@@ -168,7 +168,10 @@ export function committedMismatchText(
   return `${server} has committed index ${index} holding ${held}, where ${committed}`;
 }
 
-/** Committed Durable: every committed entry is persisted by a quorum, so no leader loses it. */
+/**
+ * Committed Durable: every committed entry is durable on a quorum (a crash keeps it), so no
+ * leader loses it: a leader that counted its own copy before its storage reported it breaks it.
+ */
 export function committedDurable<C, D>(
   reading: RaftReading<C, D>,
   view: DurableView<C, D>,
@@ -176,7 +179,7 @@ export function committedDurable<C, D>(
   const needed = quorum(view.servers.length);
   for (const record of view.committed) {
     let copies = 0;
-    for (const { snapshot, entries } of view.persisted) {
+    for (const { snapshot, entries } of view.durable) {
       if (holdsCommitted(reading, { snapshot, log: entries }, record)) copies++;
     }
     if (copies < needed) return false;
@@ -190,13 +193,13 @@ export function explainCommittedDurable<C, D>(
 ): string {
   const needed = quorum(view.servers.length);
   for (const record of view.committed) {
-    const holders = view.persisted
+    const holders = view.durable
       .map(({ snapshot, entries }) => holdsCommitted(reading, { snapshot, log: entries }, record))
       .flatMap((held, id) => (held ? [reading.serverName(id)] : []));
     if (holders.length >= needed) continue;
     return `index ${record.index} ${committedText(reading, view.committed, record.index)} is ` +
-      `saved by ${holders.length} of ${view.servers.length} servers ` +
+      `durable on ${holders.length} of ${view.servers.length} servers ` +
       `(${holders.join(', ') || 'none'}), a quorum is ${needed}`;
   }
-  return 'every committed entry is saved by a quorum';
+  return 'every committed entry is durable on a quorum';
 }

@@ -108,10 +108,19 @@ export const mutations: readonly Mutation[] = [
     name: 'commit-needs-more-than-last',
     description: 'a replica counts toward a commit only when it holds entries past the index',
     file: 'spec/raft/replication.ts',
-    find: 'if (peer === node.id || match >= index) agree++;',
-    replace: 'if (peer === node.id || match > index) agree++;',
+    find: 'for (const match of node.matchIndex) if (match >= index) agree++;',
+    replace: 'for (const match of node.matchIndex) if (match > index) agree++;',
     // Safe (less is committed) but stuck: only ValueCommitted sees it.
     check: ['raft', '--preset', 'liveness'],
+  },
+  {
+    name: 'leader-counts-undurable-append',
+    description: 'a new leader counts its no-op toward a quorum before its storage reports it',
+    file: 'spec/raft/node.ts',
+    find: 'matchIndex: Array<number>(node.clusterSize).fill(0),',
+    replace: 'matchIndex: node.matchIndex.map((_, peer) => (peer === node.id ? next : 0)),',
+    // The no-op commits on one follower's durable copy and the leader's written one.
+    check: ['raft', ...raftSmall],
   },
   {
     name: 'vote-tally-next-term',

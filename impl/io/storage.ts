@@ -4,36 +4,19 @@
  * buffered since the last sync durable with one group commit, in call order. A crash before a
  * sync's promise resolves keeps a prefix of what was buffered (possibly nothing): whole calls,
  * except that of an appendEntries call it may keep only the first entries. Never part of an
- * entry, never a later call without every earlier one.
+ * entry, never a later call without every earlier one. The calls mean what spec/raft's save
+ * effects mean (persistence.ts applySave); the types are spec/raft's.
  */
 
-/** What Raft must not forget across a crash (etcd's HardState). */
-export interface HardState {
-  readonly currentTerm: number;
-  /** The index of the server this one voted for in currentTerm, or null. */
-  readonly votedFor: number | null;
-  readonly commitIndex: number;
-}
+import type { Entry, HardState, Persisted, Snapshot } from '../../spec/raft/types.js';
 
-/** A log entry. Its index is its position: the log starts at `firstIndex`. No command: a no-op. */
-export interface LogEntry<C> {
-  readonly term: number;
-  readonly command?: C;
-}
-
-export interface Snapshot<S> {
-  readonly lastIncludedIndex: number;
-  readonly lastIncludedTerm: number;
-  readonly data: S;
-}
-
-export interface LoadedState<C, S> {
-  /** `{ currentTerm: 0, votedFor: null, commitIndex: 0 }` when none was ever saved. */
-  readonly hardState: HardState;
-  readonly snapshot: Snapshot<S> | null;
-  /** The entries after the snapshot; `entries[i]` has index `firstIndex + i`. */
-  readonly entries: readonly LogEntry<C>[];
-  /** `snapshot.lastIncludedIndex + 1`, or 1 without a snapshot. */
+/**
+ * What `load()` returns: spec/raft's Persisted (the hard state, `{ currentTerm: 0, votedFor:
+ * null, commitIndex: 0 }` when none was ever saved; the snapshot; the entries after it, a no-op
+ * with command null) and where the entries start.
+ */
+export interface LoadedState<C, S> extends Persisted<C, S> {
+  /** `snapshot.lastIncludedIndex + 1`, or 1 without a snapshot: `entries[i]` has that + i. */
   readonly firstIndex: number;
 }
 
@@ -54,7 +37,7 @@ export interface Storage<C, S> {
    * at an index >= fromIndex: with no entries this truncates the log. fromIndex must lie after
    * the snapshot and at most one past the last entry.
    */
-  appendEntries(fromIndex: number, entries: readonly LogEntry<C>[]): void;
+  appendEntries(fromIndex: number, entries: readonly Entry<C>[]): void;
   /**
    * Buffers a snapshot; entries up to its lastIncludedIndex may then be dropped. Entries after it
    * are kept: when the snapshot conflicts with them (Raft §7, InstallSnapshot), also call

@@ -56,6 +56,12 @@ export interface ServerTuning {
    * `replay --runtime` compares).
    */
   readonly readIndexReads?: boolean;
+  /**
+   * Client commands that arrive while the leader's own append syncs wait and form the next
+   * batch (default true: one log copy and one sync for many). Off, each is proposed at once
+   * (`replay --runtime`: the model appends whenever a client asks).
+   */
+  readonly batchDuringAppendSync?: boolean;
   /** A key/value request with a longer key (UTF-8 bytes) is refused (CONTRACT: 1,024). */
   readonly maxKeyBytes?: number;
   /** ... or a longer value (CONTRACT: 1 MiB, `cluster start --max-value-bytes`). */

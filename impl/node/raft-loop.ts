@@ -1,19 +1,28 @@
 /**
  * The event loop of one Raft replica (DESIGN §5; etcd's RawNode and Ready): one input at a
  * time goes into spec/raft's `step`, then the effects are performed in their order. The save
- * effects come first and are made durable (`storage.sync()`) before any other effect, so a
- * vote, a term or an entry is on disk before anyone hears of it (spec/raft/types.ts Effect).
+ * effects come first and are buffered in order; each says what waits for it (spec/raft's
+ * SyncDuty, etcd's MustSync). A step with a `beforeSends` save awaits `storage.sync()` before
+ * its other effects, so a vote, a term or an entry a follower acknowledges is on disk before
+ * anyone hears of it. A leader's own append (`thenReport`) syncs while its AppendEntries
+ * leave and it takes other inputs (dissertation §10.2.1); once it is durable the storage's
+ * report is stepped as a `logDurable` input, and only then does the leader count its copy.
+ * Client commands that arrive meanwhile wait and form the next batch. A commitIndex-only hard
+ * state (`withNext`) starts no sync: the next one makes it durable, and applies and replies
+ * do not wait for it.
  *
  * Every decision is the step function's; this loop only queues inputs, performs effects and
- * turns timer effects into timers. Client commands that arrive while a step runs wait in a
- * batch that becomes one `propose` input at the next turn (group commit: one sync for many).
+ * turns timer effects into timers. Client commands that arrive while a step or the leader's
+ * append sync runs wait in a batch that becomes one `propose` input (group commit: one sync
+ * for many).
  * Reads go in as `readIndex` inputs (dissertation §6.4) and write nothing to the log.
  */
 import { assert } from '../../spec/assert.js';
 import { snapshotIndex } from '../../spec/raft/log.js';
+import { logDurableInput, mustReport, mustSyncBeforeSends } from '../../spec/raft/persistence.js';
 import { step } from '../../spec/raft/step.js';
 import type {
-  Effect, IndexedEntry, Input, Persisted, RaftNode, RaftOptions, Snapshot,
+  Effect, IndexedEntry, Input, Persisted, RaftNode, RaftOptions, SaveEffect, Snapshot,
 } from '../../spec/raft/types.js';
 import type { Storage } from '../io/storage.js';
 import { encodeFrame, type Stamp } from './wire.js';
@@ -49,8 +58,11 @@ export interface LoopHooks {
   leaderReady(term: number): void;
   /** After every step, with the node before and after it. */
   afterStep(before: Node, after: Node, input: RaftInput, effects: RaftEffect[]): void;
-  /** Tracing: the last step's saves are durable (called before its other effects). */
-  afterSync?(): void;
+  /**
+   * Tracing: a sync starts; the callback it returns runs once the sync completed, when every
+   * save of the steps so far is durable (before the effects that waited for it).
+   */
+  syncing?(): () => void;
   /** Tracing: the stamp of the next Raft send of the last step, as it leaves. */
   stampSend?(): Stamp;
 }
@@ -73,6 +85,9 @@ export class RaftLoop {
   /** The batch of the propose step being performed, until its `proposed` effect answers it. */
   private proposing: PendingProposal[] = [];
   private snapshotQueued = false;
+  /** A leader's own append is syncing: proposals wait for it (group commit). */
+  private appendSyncing = false;
+  private batchWaiting = false;
   private running = false;
   private idle: Promise<void> = Promise.resolve();
   private readonly timers: RaftTimers;
@@ -142,7 +157,13 @@ export class RaftLoop {
     try {
       while (this.head < this.queue.length && !this.context.isDead()) {
         const item = this.queue[this.head++]!;
-        if (item.type === 'propose-batch') await this.runBatch();
+        // Commands wait while the leader's last append syncs: they make the next batch.
+        if (item.type === 'propose-batch') {
+          if (this.appendSyncing && this.context.tuning.batchDuringAppendSync) {
+            this.batchWaiting = true;
+          }
+          else await this.runBatch();
+        }
         else if (item.type === 'snapshot-due') await this.runSnapshot();
         else await this.runInput(item);
       }
@@ -179,17 +200,56 @@ export class RaftLoop {
     const effects = result.effects as RaftEffect[];
     this.hooks.afterStep(before, result.node, input, effects);
     const saves = effects.filter(isSave);
-    if (saves.length > 0) {
-      saves.forEach((effect) => this.save(effect));
-      await this.storage.sync();
+    saves.forEach((effect) => this.save(effect));
+    const report = mustReport(saves);
+    if (mustSyncBeforeSends(saves)) {
+      const durable = await this.sync();
       if (this.context.isDead()) return;
-      this.hooks.afterSync?.();
+      this.performAll(effects);
+      if (report) await this.runInput(durable);
+    } else if (report) {
+      // §10.2.1: the leader's AppendEntries (its heartbeat soon) leave while its own append
+      // syncs, and it keeps taking inputs; its report is stepped once the sync completed.
+      this.appendSyncing = true;
+      this.sync().then((durable) => {
+        this.appendSyncing = false;
+        if (this.context.isDead()) return;
+        this.enqueue(durable);
+        if (this.batchWaiting) {
+          this.batchWaiting = false;
+          this.enqueue({ type: 'propose-batch' });
+        }
+      }).catch((error: unknown) => this.context.fatal(error));
+      this.performAll(effects);
+    } else {
+      this.performAll(effects);
     }
+  }
+
+  /** The effects of a step but its saves, in order (the timers among them, spec's timers.ts). */
+  private performAll(effects: readonly RaftEffect[]): void {
     for (const effect of effects) {
       if (isSave(effect)) continue;
       this.perform(effect);
       if (this.context.isDead()) return;
     }
+  }
+
+  /**
+   * Makes every buffered save durable; returns the storage's report of what it made durable
+   * (the log as it stood when the sync began, its last entry: `logDurable`, etcd's
+   * MsgStorageAppendResp). The spec ignores a report its log no longer matches.
+   */
+  private async sync(): Promise<RaftInput> {
+    const durable = logDurableInput({
+      hardState: { currentTerm: 0, votedFor: null, commitIndex: 0 },
+      snapshot: this.node.snapshot,
+      entries: this.node.log,
+    });
+    const synced = this.hooks.syncing?.();
+    await this.storage.sync();
+    if (!this.context.isDead()) synced?.();
+    return durable;
   }
 
   private save(effect: RaftEffect): void {
@@ -198,8 +258,7 @@ export class RaftLoop {
         this.storage.saveSnapshot(effect.snapshot);
         return;
       case 'saveEntries':
-        this.storage.appendEntries(effect.fromIndex, effect.entries.map((entry) =>
-          entry.command === null ? { term: entry.term } : entry));
+        this.storage.appendEntries(effect.fromIndex, effect.entries);
         return;
       case 'saveHardState':
         this.storage.saveHardState(effect.hardState);
@@ -269,7 +328,7 @@ export class RaftLoop {
   }
 }
 
-function isSave(effect: RaftEffect): boolean {
+function isSave(effect: RaftEffect): effect is SaveEffect<unknown, unknown> {
   return effect.type === 'saveSnapshot' || effect.type === 'saveEntries' ||
     effect.type === 'saveHardState';
 }

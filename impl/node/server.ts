@@ -145,7 +145,7 @@ export class NodeServer implements Server {
       leaderReady: () => this.driver?.start(),
       afterStep: (_before, after, input, effects) => this.afterStep(after, input, effects),
       ...(this.tracer === null ? {} : {
-        afterSync: () => this.tracer?.synced(),
+        syncing: () => this.tracer!.syncing(),
         stampSend: () => this.tracer!.stampSend(true),
       }),
     });
@@ -153,9 +153,8 @@ export class NodeServer implements Server {
     this.context.transport.onFrame((from, frame) => {
       if (!this.context.isDead()) handleFrame(host, from, frame);
     });
-    const entries = loaded.entries.map((entry) => ({ term: entry.term,
-      command: entry.command === undefined ? null : entry.command }));
-    await this.loop.restart({ hardState: loaded.hardState, snapshot: loaded.snapshot, entries });
+    const { hardState, snapshot, entries } = loaded;
+    await this.loop.restart({ hardState, snapshot, entries });
     if (!this.context.isDead()) this.phase = 'running';
   }
 

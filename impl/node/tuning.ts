@@ -18,6 +18,7 @@ export const defaultTuning: ResolvedTuning = {
   checkQuorum: true,
   driverRetryMs: 100,
   readIndexReads: true,
+  batchDuringAppendSync: true,
   maxKeyBytes: 1024,
   maxValueBytes: 2 ** 20,
 };

@@ -5,9 +5,9 @@
  * clock), every stamped frame received moves the clock forward, and every record ticks it.
  *
  * Raft sends get their ids when the step is recorded (the record lists them) and their
- * stamps when the shell actually sends them, after the step's persist was synced: the
- * stamp's clock then exceeds the `synced` record's, which is how conform checks that a
- * message left only after what it depends on was durable.
+ * stamps when the shell actually sends them, after the saves they wait for were synced
+ * (spec/raft SyncDuty): the stamp's clock then exceeds the `synced` record's, which is how
+ * conform checks that a message left only after what it depends on was durable.
  */
 import type { DriverInput, DriverStep } from '../../spec/migration/driver-step.js';
 import type { DriverState } from '../../spec/migration/types.js';
@@ -96,9 +96,13 @@ export class NodeTracer {
     if (saves) this.lastSaveStep = seq;
   }
 
-  /** The saves of the last Raft step are durable. */
-  synced(): void {
-    this.write('shell', `{"type":"synced","step":${this.lastSaveStep}}`, []);
+  /**
+   * A sync starts: it covers the saves of every Raft step so far. The callback records that
+   * they are durable, once the sync completed (syncs complete in the order they start).
+   */
+  syncing(): () => void {
+    const step = this.lastSaveStep;
+    return () => this.write('shell', `{"type":"synced","step":${step}}`, []);
   }
 
   machineStep(input: MachineInput, result: GroupResult | ControllerCommandResult | undefined,

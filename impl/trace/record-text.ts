@@ -62,7 +62,7 @@ export function effectText(effect: Effect<unknown, unknown>, id: string | null):
         `"message":${messageText(effect.message)}}`;
     case 'saveEntries':
       return `{"type":"saveEntries","fromIndex":${effect.fromIndex},` +
-        `"entries":${entriesText(effect.entries)}}`;
+        `"entries":${entriesText(effect.entries)},"sync":"${effect.sync}"}`;
     case 'apply':
       return `{"type":"apply","entries":${entriesText(effect.entries)}}`;
     case 'saveSnapshot':

@@ -9,7 +9,7 @@
  * as those segments hold only entries up to the snapshot index (wal-storage.ts deletes only such
  * a prefix).
  */
-import type { HardState } from '../io/storage.js';
+import type { HardState } from '../../spec/raft/types.js';
 import {
   decodeEntry, decodeHardState, decodeTruncate, type EntryPayload,
 } from './payloads.js';

@@ -7,7 +7,7 @@
  *     HardState  currentTerm u53, commitIndex u53, flags u8 (bit 0: has a vote), votedFor u53
  *     Snapshot   lastIncludedIndex u53, lastIncludedTerm u53, data bytes
  */
-import type { HardState } from '../io/storage.js';
+import type { HardState } from '../../spec/raft/types.js';
 import { ByteReader, ByteWriter } from './bytes.js';
 
 export interface EntryPayload {

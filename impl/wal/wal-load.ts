@@ -3,7 +3,7 @@
  * order through LogReplay. The last segment's bad tail is cut off (truncated and fsynced) and
  * reported; a bad record in any earlier, sealed segment is corruption and stops the load.
  */
-import type { HardState } from '../io/storage.js';
+import type { HardState } from '../../spec/raft/types.js';
 import { WalCorruptionError, type RecoveryEvent } from './errors.js';
 import { joinPath, type FileSystem } from './file-system.js';
 import { LogReplay } from './log-replay.js';

@@ -17,9 +17,8 @@
  */
 import { assert } from '../../spec/assert.js';
 import { jsonCodec, type Codec } from '../io/codec.js';
-import type {
-  HardState, LoadedState, LogEntry, Snapshot, Storage, StorageSizes,
-} from '../io/storage.js';
+import type { Entry, HardState, Snapshot } from '../../spec/raft/types.js';
+import type { LoadedState, Storage, StorageSizes } from '../io/storage.js';
 import { describeRecovery, type RecoveryEvent } from './errors.js';
 import { joinPath, type FileHandle, type FileSystem } from './file-system.js';
 import {
@@ -112,9 +111,10 @@ export class WalStorage<C, S> implements Storage<C, S> {
         lastIncludedTerm: loaded.snapshot.lastIncludedTerm,
         data: this.snapshotCodec.decode(loaded.snapshot.data),
       },
-      entries: loaded.entries.map((entry) => entry.command === null
-        ? { term: entry.term }
-        : { term: entry.term, command: this.commandCodec.decode(entry.command) }),
+      entries: loaded.entries.map((entry) => ({
+        term: entry.term,
+        command: entry.command === null ? null : this.commandCodec.decode(entry.command),
+      })),
       firstIndex: snapshotIndex + 1,
     };
   }
@@ -131,7 +131,7 @@ export class WalStorage<C, S> implements Storage<C, S> {
     this.buffer(this.currentSegment(), record, true);
   }
 
-  appendEntries(fromIndex: number, entries: readonly LogEntry<C>[]): void {
+  appendEntries(fromIndex: number, entries: readonly Entry<C>[]): void {
     this.assertWritable();
     assert(Number.isSafeInteger(fromIndex), `fromIndex ${fromIndex}`);
     assert(fromIndex > this.snapshotIndex, `fromIndex ${fromIndex} is inside the snapshot ` +
@@ -147,7 +147,7 @@ export class WalStorage<C, S> implements Storage<C, S> {
     }
     entries.forEach((entry, offset) => {
       const index = fromIndex + offset;
-      const command = entry.command === undefined ? null : this.commandCodec.encode(entry.command);
+      const command = entry.command === null ? null : this.commandCodec.encode(entry.command);
       const payload = encodeEntry({ index, term: entry.term, command });
       this.writeRecord(encodeRecord(RecordType.Entry, payload), index);
     });

@@ -187,6 +187,20 @@ function sameSnapshot(a: Snapshot<ModelData> | null, b: Snapshot<ModelData> | nu
   );
 }
 
+/** Whether two disks hold the same (the durable one is usually the written one). */
+export function samePersisted(a: ModelPersisted, b: ModelPersisted): boolean {
+  if (a === b) return true;
+  const x = a.hardState;
+  const y = b.hardState;
+  return (
+    x.currentTerm === y.currentTerm &&
+    x.votedFor === y.votedFor &&
+    x.commitIndex === y.commitIndex &&
+    sameSnapshot(a.snapshot, b.snapshot) &&
+    sameEntries(a.entries, b.entries)
+  );
+}
+
 /** Whether a node saved exactly what it holds (the usual case, written as one word). */
 function savedAsHeld(persisted: ModelPersisted, server: ModelNode): boolean {
   const hard = persisted.hardState;
@@ -322,6 +336,14 @@ function writeServersAndHistory(
       writeHardState(hardState, snapshot, entries, rename, out);
     }
   }
+  for (const from of order) {
+    const durable = state.durable[from]!;
+    if (samePersisted(durable, state.persisted[from]!)) out.push(0);
+    else {
+      out.push(1);
+      writeHardState(durable.hardState, durable.snapshot, durable.entries, rename, out);
+    }
+  }
   for (const from of order) writeApplied(state.applied[from]!, state.servers[from]!, out);
   writeMessages(out);
   const flags =
@@ -395,6 +417,7 @@ export function decodeRaftState(input: WordReader, clusterSize: number): RaftMod
     const { currentTerm, votedFor, commitIndex, snapshot, log } = server;
     return { hardState: { currentTerm, votedFor, commitIndex }, snapshot, entries: log };
   });
+  const durable = persisted.map((written) => (input.next() === 1 ? readPersisted(input) : written));
   const applied = servers.map((server) => readApplied(input, server));
   const messages: InFlight[] = [];
   const messageCount = input.next();
@@ -403,7 +426,27 @@ export function decodeRaftState(input: WordReader, clusterSize: number): RaftMod
     const envelope = { from: word & 0xff, to: (word >>> 8) & 0xff, message: readMessage(input) };
     messages.push({ key: envelopeKey(envelope), envelope, count: word >>> 16 });
   }
-  return { servers, persisted, applied, messages, ...readHistory(input) };
+  const history = readHistory(input);
+  // In the order of initialModelState and perform: one object shape for every state.
+  return {
+    servers,
+    persisted,
+    durable,
+    applied,
+    messages,
+    restarts: history.restarts,
+    compactions: history.compactions,
+    readsIssued: history.readsIssued,
+    readsWaiting: history.readsWaiting,
+    staleRead: history.staleRead,
+    elected: history.elected,
+    committed: history.committed,
+    leaderLogRewritten: history.leaderLogRewritten,
+    termRaisedAlone: history.termRaisedAlone,
+    leaseBroken: history.leaseBroken,
+    commitRolledBack: history.commitRolledBack,
+    applyOutOfOrder: history.applyOutOfOrder,
+  };
 }
 
 export function raftCodec(bounds: RaftBounds): StateCodec<RaftModelState> {
@@ -508,6 +551,7 @@ export function renameServers(state: RaftModelState, rename: readonly number[]):
   const count = state.servers.length;
   const servers: ModelNode[] = Array(count);
   const persisted: ModelPersisted[] = Array(count);
+  const durable: ModelPersisted[] = Array(count);
   const applied: ModelData[] = Array(count);
   const reorder = (values: readonly number[]) => {
     const result: number[] = Array(count);
@@ -531,9 +575,13 @@ export function renameServers(state: RaftModelState, rename: readonly number[]):
       nextIndex: reorder(server.nextIndex),
       matchIndex: reorder(server.matchIndex),
     };
-    const saved = state.persisted[from]!;
-    const hardState = { ...saved.hardState, votedFor: vote(saved.hardState.votedFor) };
-    persisted[to] = { ...saved, hardState };
+    const renamed = (saved: ModelPersisted): ModelPersisted => {
+      const hardState = { ...saved.hardState, votedFor: vote(saved.hardState.votedFor) };
+      return { ...saved, hardState };
+    };
+    persisted[to] = renamed(state.persisted[from]!);
+    durable[to] =
+      state.durable[from] === state.persisted[from] ? persisted[to] : renamed(state.durable[from]!);
     applied[to] = state.applied[from]!;
   });
   const messages: Bag = state.messages
@@ -547,5 +595,5 @@ export function renameServers(state: RaftModelState, rename: readonly number[]):
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const elected = state.elected.map((mask) => renameMask(mask, rename));
-  return { ...state, servers, persisted, applied, messages, elected };
+  return { ...state, servers, persisted, durable, applied, messages, elected };
 }

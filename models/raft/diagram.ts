@@ -62,6 +62,11 @@ function actionEvent(before: RaftModelState, action: RaftAction, after: RaftMode
       return { kind: 'note', over: name(action.server), text: 'client read' };
     case 'Restart':
       return { kind: 'note', over: name(action.server), text: 'crash and restart' };
+    case 'Sync': {
+      const durable = after.durable[action.server]!;
+      const last = (durable.snapshot?.lastIncludedIndex ?? 0) + durable.entries.length;
+      return { kind: 'note', over: name(action.server), text: `log durable up to ${last}` };
+    }
     case 'CompactLog': {
       const index = after.servers[action.server]!.snapshot?.lastIncludedIndex ?? 0;
       return { kind: 'note', over: name(action.server), text: `snapshot up to ${index}` };

@@ -20,6 +20,8 @@
  *   timeouts give: eventually one server that can win times out alone and has time to win.
  * - Clients retry: ClientRequest(i, v) is weakly fair, and a client sends v to a leader
  *   only while v is neither committed nor in that leader's log.
+ * - Disks complete their writes: Sync(i) (a leader's own entries become durable) is weakly
+ *   fair.
  * Crashes (Restart) are unfair and bounded by maxRestarts: "no crash after some point".
  * The counters live beside the raft state, so this wraps the raft model rather than
  * changing its state: the safety invariants are the raft model's, checked on every state.
@@ -137,6 +139,7 @@ export const raftLivenessFairness: Fairness<LivenessState, RaftAction> = {
       case 'Deliver':
       case 'Heartbeat':
       case 'ClientRequest':
+      case 'Sync':
         return raftLabel(action);
       case 'Timeout':
         return loneTimeout(state.raft, action.server) ? raftLabel(action) : null;

@@ -37,8 +37,17 @@ export interface ReadRecord {
 
 export interface RaftModelState {
   readonly servers: readonly ModelNode[];
-  /** What each node's save effects wrote: all a restart gets back. */
+  /**
+   * What each node's save effects wrote (spec/raft/persistence.ts applySave), durable or not:
+   * always what the node holds, as saved.
+   */
   readonly persisted: readonly ModelPersisted[];
+  /**
+   * What of it is durable: all a restart gets back. A step with a `beforeSends` save syncs
+   * (it and everything written before become durable) before its sends; a leader's own
+   * entries wait for a Sync action; a commitIndex-only hard state rides the next sync.
+   */
+  readonly durable: readonly ModelPersisted[];
   /**
    * Each server's application: the commands it applied, in order (index k's at k - 1), as
    * the `apply` and `restoreSnapshot` effects left it; a crash empties it and the restart's
@@ -79,4 +88,32 @@ export interface RaftBounds {
   readonly maxRestarts: number;
   readonly maxCompactions: number;
   readonly maxReads: number;
+}
+
+/**
+ * The state with `patch`'s fields replaced, every field written out in the interface's order:
+ * one object shape for every state, which a spread of a state this wide does not give (the
+ * checker's hot loop runs several times slower on spreads).
+ */
+export function patchState(state: RaftModelState, patch: Partial<RaftModelState>):
+  RaftModelState {
+  return {
+    servers: patch.servers ?? state.servers,
+    persisted: patch.persisted ?? state.persisted,
+    durable: patch.durable ?? state.durable,
+    applied: patch.applied ?? state.applied,
+    messages: patch.messages ?? state.messages,
+    restarts: patch.restarts ?? state.restarts,
+    compactions: patch.compactions ?? state.compactions,
+    readsIssued: patch.readsIssued ?? state.readsIssued,
+    readsWaiting: patch.readsWaiting ?? state.readsWaiting,
+    staleRead: patch.staleRead ?? state.staleRead,
+    elected: patch.elected ?? state.elected,
+    committed: patch.committed ?? state.committed,
+    leaderLogRewritten: patch.leaderLogRewritten ?? state.leaderLogRewritten,
+    termRaisedAlone: patch.termRaisedAlone ?? state.termRaisedAlone,
+    leaseBroken: patch.leaseBroken ?? state.leaseBroken,
+    commitRolledBack: patch.commitRolledBack ?? state.commitRolledBack,
+    applyOutOfOrder: patch.applyOutOfOrder ?? state.applyOutOfOrder,
+  };
 }

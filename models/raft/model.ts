@@ -16,8 +16,14 @@
  *   happen inside the node's step).
  * - Heartbeat(i, j) is raft.tla's RequestVote(i, j) for a candidate and AppendEntries(i, j)
  *   for a leader (one entry at most), or InstallSnapshot when the entry is compacted.
- * - Messages leave the bag when handled; commitIndex never decreases; saved state is kept
- *   apart from volatile state and only save effects write it.
+ * - Messages leave the bag when handled; commitIndex never decreases but at a restart;
+ *   saved state is kept apart from volatile state and only save effects write it.
+ * - The disk follows the sync duties of spec/raft's SyncDuty: a step with a `beforeSends`
+ *   save syncs before its sends, in the same action (a crash before that sync is a crash
+ *   before the step: nothing of it was sent); a leader's own entries become durable at a
+ *   Sync(i) action, which reports them to the node (the `logDurable` input), and its
+ *   AppendEntries may leave before; a commitIndex-only hard state rides the next sync. A
+ *   Restart loads only what is durable (raft.tla writes every change to disk at once).
  * Restarts, compactions and reads are bounded by counters; terms, log lengths and copies in
  * flight by the state constraint, as in TLC.
  */
@@ -29,6 +35,7 @@ import { raftInvariants } from './invariants.js';
 import { lastLogIndex, termAt } from '../../spec/raft/log.js';
 import {
   commandAt,
+  patchState,
   type CommitRecord,
   type ModelData,
   type ModelEnvelope,
@@ -40,12 +47,13 @@ import {
 import { copiesInFlight, envelopeKey, removeMessage, sendMessage, type Bag } from './network.js';
 import { initialNode, quorum } from '../../spec/raft/node.js';
 import { printedMessage, raftVariables, serverName, valueName } from './printing.js';
+import { applySave, logDurableInput, mustSyncBeforeSends } from '../../spec/raft/persistence.js';
 import { step } from '../../spec/raft/step.js';
 import type { Effect, Input, RaftOptions, Step } from '../../spec/raft/types.js';
 
 export type RaftAction =
   | {
-      readonly type: 'Timeout' | 'Restart' | 'CompactLog' | 'ReadIndex';
+      readonly type: 'Timeout' | 'Restart' | 'CompactLog' | 'ReadIndex' | 'Sync';
       readonly server: number;
     }
   | { readonly type: 'Heartbeat'; readonly server: number; readonly peer: number }
@@ -64,9 +72,11 @@ export function initialModelState(bounds: RaftBounds): RaftModelState {
     snapshot: null,
     entries: [],
   };
+  const disks = servers.map(() => empty);
   return {
     servers,
-    persisted: servers.map(() => empty),
+    persisted: disks,
+    durable: disks,
     applied: servers.map(() => []),
     messages: [],
     restarts: 0,
@@ -82,25 +92,6 @@ export function initialModelState(bounds: RaftBounds): RaftModelState {
     commitRolledBack: false,
     applyOutOfOrder: false,
   };
-}
-
-/** What the disk does with a save effect: the storage contract of types.ts's Effect. */
-function save(persisted: ModelPersisted, effect: ModelEffect): ModelPersisted {
-  const base = persisted.snapshot === null ? 0 : persisted.snapshot.lastIncludedIndex;
-  switch (effect.type) {
-    case 'saveSnapshot': {
-      const dropped = effect.snapshot.lastIncludedIndex - base;
-      return { ...persisted, snapshot: effect.snapshot, entries: persisted.entries.slice(dropped) };
-    }
-    case 'saveEntries': {
-      const kept = persisted.entries.slice(0, effect.fromIndex - base - 1);
-      return { ...persisted, entries: [...kept, ...effect.entries] };
-    }
-    case 'saveHardState':
-      return { ...persisted, hardState: effect.hardState };
-    default:
-      return persisted;
-  }
 }
 
 /** The application's state after it performs the restoreSnapshot or apply effect. */
@@ -144,7 +135,10 @@ function isNotice(effect: ModelEffect): boolean {
   }
 }
 
-/** What the network, the disk, the application and the clients do with a step's effects. */
+/**
+ * What the network, the disk, the application and the clients do with a step's effects. The
+ * disk writes every save (applySave); a `beforeSends` save syncs the disk before the sends.
+ */
 function perform(state: RaftModelState, id: number, result: ModelStepResult): RaftModelState {
   let messages: Bag = state.messages;
   let persisted = state.persisted[id]!;
@@ -159,27 +153,30 @@ function perform(state: RaftModelState, id: number, result: ModelStepResult): Ra
       if (effect.type === 'readReady' && effect.index < record.floor) staleRead = true;
     } else if (effect.type === 'restoreSnapshot' || effect.type === 'apply') {
       application = performApplication(application, effect);
-    } else if (!isNotice(effect)) {
-      persisted = save(persisted, effect);
+    } else if (
+      effect.type === 'saveSnapshot' || effect.type === 'saveEntries' ||
+      effect.type === 'saveHardState'
+    ) {
+      persisted = applySave(persisted, effect);
     }
   }
   const servers = state.servers.slice();
   servers[id] = result.node;
   const allPersisted = state.persisted.slice();
   allPersisted[id] = persisted;
+  let durable = state.durable;
+  if (mustSyncBeforeSends(result.effects)) {
+    const synced = durable.slice();
+    synced[id] = persisted;
+    durable = synced;
+  }
   const applied = state.applied.slice();
   applied[id] = application.applied;
   const applyOutOfOrder = state.applyOutOfOrder || application.outOfOrder;
-  return {
-    ...state,
-    servers,
-    messages,
-    persisted: allPersisted,
-    applied,
-    applyOutOfOrder,
-    readsWaiting,
+  return patchState(state, {
+    servers, messages, persisted: allPersisted, durable, applied, applyOutOfOrder, readsWaiting,
     staleRead,
-  };
+  });
 }
 
 /** The input an action gives its node, or null when the environment's bounds forbid it. */
@@ -202,7 +199,7 @@ function inputOf(
       return { type: 'readIndex', requestId: state.readsIssued + 1 };
     case 'Restart':
       if (state.restarts >= bounds.maxRestarts) return null;
-      return { type: 'restart', persisted: state.persisted[action.server]! };
+      return { type: 'restart', persisted: state.durable[action.server]! };
     case 'CompactLog': {
       // The application snapshots its own state, at the index it applied.
       if (state.compactions >= bounds.maxCompactions) return null;
@@ -215,8 +212,46 @@ function inputOf(
     }
     case 'Duplicate':
     case 'Drop':
+    case 'Sync':
       return null;
   }
+}
+
+/**
+ * Sync(i): the disk makes what node i wrote durable, then reports it (`logDurable`): a
+ * leader counts its own entries from now on. Enabled while a leader's own entries wait (a
+ * commitIndex-only hard state alone waits for a sync that something else causes).
+ */
+function syncDisk(
+  state: RaftModelState,
+  id: number,
+  options: RaftOptions,
+): ModelStep | null {
+  const written = state.persisted[id]!;
+  if (sameLog(state.durable[id]!, written)) return null;
+  const durable = state.durable.slice();
+  durable[id] = written;
+  return reportDurable(patchState(state, { durable }), id, options);
+}
+
+/** The storage's report after a sync (`logDurable`): a leader counts its durable entries. */
+function reportDurable(state: RaftModelState, id: number, options: RaftOptions): ModelStep {
+  const before = state.servers[id]!;
+  const result = step(before, logDurableInput(state.durable[id]!), options);
+  assert(!mustSyncBeforeSends(result.effects), 'a report asks for no sync of its own');
+  const next = recordHistory(perform(state, id, result), before, result.node);
+  return { state: next, effects: result.effects };
+}
+
+function sameLog(a: ModelPersisted, b: ModelPersisted): boolean {
+  if (a.entries === b.entries && a.snapshot === b.snapshot) return true;
+  if (a.entries.length !== b.entries.length) return false;
+  const aBase = a.snapshot?.lastIncludedIndex ?? 0;
+  if (aBase !== (b.snapshot?.lastIncludedIndex ?? 0)) return false;
+  return a.entries.every((entry, at) => {
+    const other = b.entries[at]!;
+    return entry.term === other.term && entry.command === other.command;
+  });
 }
 
 function serverOf(action: RaftAction): number {
@@ -260,7 +295,7 @@ export function recordHistory(
   ) {
     return state;
   }
-  return { ...state, elected, committed, leaderLogRewritten };
+  return patchState(state, { elected, committed, leaderLogRewritten });
 }
 
 /**
@@ -277,14 +312,14 @@ function recordDisruption(
 ): RaftModelState {
   const raised = result.node.currentTerm > before.currentTerm;
   if (options.preVote === true && action.type === 'Timeout' && raised) {
-    if (quorum(before.clusterSize) > 1) return { ...state, termRaisedAlone: true };
+    if (quorum(before.clusterSize) > 1) return patchState(state, { termRaisedAlone: true });
   }
   if (options.checkQuorum !== true || action.type !== 'Deliver') return state;
   const message = action.envelope.message;
   if (message.type !== 'RequestVoteRequest' && message.type !== 'PreVoteRequest') return state;
   if (before.leader === null || message.term <= before.currentTerm) return state;
   const answered = result.effects.some((effect) => effect.type === 'send');
-  return raised || answered ? { ...state, leaseBroken: true } : state;
+  return raised || answered ? patchState(state, { leaseBroken: true }) : state;
 }
 
 /** A model step: the successor and the effects the acting node asked for. */
@@ -299,16 +334,47 @@ export function stepModel(
   options: RaftOptions,
   bounds: RaftBounds,
 ): ModelStep | null {
+  const result = stepAction(state, action, options, bounds);
+  if (result === null || result.state.restarts < bounds.maxRestarts) return result;
+  return { state: withoutCommitLag(result.state), effects: result.effects };
+}
+
+/**
+ * Once no crash remains in the budget, a durable commit index that lags the written one can
+ * never be loaded: it is forgotten (the state then equals one without the lag), so the model
+ * does not count states that differ only in it. Invariants read durable entries only.
+ */
+function withoutCommitLag(state: RaftModelState): RaftModelState {
+  let durable: ModelPersisted[] | null = null;
+  state.durable.forEach((disk, id) => {
+    const written = state.persisted[id]!;
+    if (disk === written || disk.hardState.commitIndex === written.hardState.commitIndex) return;
+    durable ??= state.durable.slice();
+    const settled = { ...disk, hardState: written.hardState };
+    durable[id] = sameLog(settled, written) ? written : settled;
+  });
+  return durable === null ? state : patchState(state, { durable });
+}
+
+function stepAction(
+  state: RaftModelState,
+  action: RaftAction,
+  options: RaftOptions,
+  bounds: RaftBounds,
+): ModelStep | null {
   const key = 'envelope' in action ? keyOf(state.messages, action.envelope) : undefined;
   if ('envelope' in action && key === undefined) return null;
   if (action.type === 'Duplicate') {
     return {
-      state: { ...state, messages: sendMessage(state.messages, action.envelope) },
+      state: patchState(state, { messages: sendMessage(state.messages, action.envelope) }),
       effects: [],
     };
   }
-  if (action.type === 'Drop')
-    return { state: { ...state, messages: removeMessage(state.messages, key!) }, effects: [] };
+  if (action.type === 'Drop') {
+    const messages = removeMessage(state.messages, key!);
+    return { state: patchState(state, { messages }), effects: [] };
+  }
+  if (action.type === 'Sync') return syncDisk(state, action.server, options);
   const input = inputOf(state, action, bounds);
   if (input === null) return null;
   const id = serverOf(action);
@@ -317,21 +383,33 @@ export function stepModel(
   // A timer or a refused proposal alone changes nothing: not a step (a timer is no action).
   const idle = result.node === before && result.effects.every(isNotice);
   if (idle && action.type !== 'Deliver' && action.type !== 'Restart') return null;
-  let next = key === undefined ? state : { ...state, messages: removeMessage(state.messages, key) };
+  let next =
+    key === undefined ? state : patchState(state, { messages: removeMessage(state.messages, key) });
   if (action.type === 'ReadIndex') {
     const read = { requestId: next.readsIssued + 1, floor: next.committed.length };
-    next = { ...next, readsIssued: read.requestId, readsWaiting: [...next.readsWaiting, read] };
+    const readsWaiting = [...next.readsWaiting, read];
+    next = patchState(next, { readsIssued: read.requestId, readsWaiting });
   }
-  if (action.type === 'Restart') next = { ...next, applied: withApplied(next.applied, id, []) };
+  if (action.type === 'Restart') next = crashed(next, id);
   const appliedBefore = state.applied[id]!.length;
   next = perform(next, id, result);
-  if (action.type === 'Restart') next = { ...next, restarts: next.restarts + 1 };
-  const lowered =
-    result.node.commitIndex < before.commitIndex || next.applied[id]!.length < appliedBefore;
-  if (lowered && !next.commitRolledBack) next = { ...next, commitRolledBack: true };
-  if (action.type === 'CompactLog') next = { ...next, compactions: next.compactions + 1 };
+  if (action.type === 'Restart') next = patchState(next, { restarts: next.restarts + 1 });
+  // A restart may come back lower, but only to the commit index it made durable: a
+  // commitIndex-only hard state it had not synced is lost (SyncDuty `withNext`), nothing more.
+  const restarted = action.type === 'Restart';
+  const durableCommit = state.durable[id]!.hardState.commitIndex;
+  const floor = restarted ? Math.min(before.commitIndex, durableCommit) : before.commitIndex;
+  const lowered = result.node.commitIndex < floor ||
+    next.applied[id]!.length < (restarted ? floor : appliedBefore);
+  if (lowered && !next.commitRolledBack) next = patchState(next, { commitRolledBack: true });
+  if (action.type === 'CompactLog') next = patchState(next, { compactions: next.compactions + 1 });
   next = recordHistory(next, before, result.node);
   next = recordDisruption(next, action, before, result, options);
+  // A leader whose step synced (a snapshot; a lone server's election) hears of it at once.
+  if (mustSyncBeforeSends(result.effects) && result.node.role === 'leader') {
+    const reported = reportDurable(next, id, options);
+    return { state: reported.state, effects: [...result.effects, ...reported.effects] };
+  }
   return { state: next, effects: result.effects };
 }
 
@@ -344,11 +422,16 @@ export function nextModelState(
   return stepModel(state, action, options, bounds)?.state ?? null;
 }
 
-/** A crash empties the application's state; the restart's effects rebuild it. */
-function withApplied(all: readonly ModelData[], id: number, data: ModelData): ModelData[] {
-  const copy = all.slice();
-  copy[id] = data;
-  return copy;
+/**
+ * A crash loses what the disk had not made durable and empties the application's state; the
+ * restart's effects rebuild it.
+ */
+function crashed(state: RaftModelState, id: number): RaftModelState {
+  const applied = state.applied.slice();
+  applied[id] = [];
+  const persisted = state.persisted.slice();
+  persisted[id] = state.durable[id]!;
+  return patchState(state, { applied, persisted });
 }
 
 /** The bag key of an action's message: by identity first (the checker's own actions). */
@@ -377,6 +460,7 @@ function localActions(bounds: RaftBounds): RaftAction[] {
       actions.push({ type: 'ClientRequest', server, value });
     actions.push({ type: 'ReadIndex', server });
     actions.push({ type: 'Restart', server }, { type: 'CompactLog', server });
+    actions.push({ type: 'Sync', server });
   }
   return actions;
 }

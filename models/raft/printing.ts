@@ -110,6 +110,7 @@ export function raftVariables(state: RaftModelState): Record<string, unknown> {
     ...state,
     servers: byServer(state.servers, printedNode),
     persisted: byServer(state.persisted, printedPersisted),
+    durable: byServer(state.durable, printedPersisted),
     applied: byServer(state.applied, printedData),
     // The bag as raft.tla's: a function from message to its number of copies.
     messages: new Map(

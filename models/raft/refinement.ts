@@ -219,10 +219,15 @@ function candidateActions(
  *   late request from a leader that knows less lowers it; ours keeps the higher one.
  * - `restart-keeps-commit`: raft.tla restarts with commitIndex 0; ours saves it
  *   (hardState.commitIndex) and restarts from it.
+ * And where it departs keeping less: raft.tla writes every change to disk at once,
+ * - `restart-loses-unsynced`: ours syncs a leader's own entries after sending them
+ *   (dissertation §10.2.1, spec/raft SyncDuty), so a crash before that sync loses them (the
+ *   leader never counted them: they were not committed on its copy); raft.tla keeps them.
  * Such a step maps when raft.tla's sequence reaches the abstraction of our successor but for
- * that one commit index; it is counted apart, never silently.
+ * that one commit index (and that server's log); it is counted apart, never silently.
  */
-export type Deviation = 'follower-keeps-commit' | 'restart-keeps-commit';
+export type Deviation = 'follower-keeps-commit' | 'restart-keeps-commit' |
+  'restart-loses-unsynced';
 
 /** How a step maps: 0 a stuttering step, k > 0 a sequence of k raft.tla actions. */
 export interface StepMapping {
@@ -231,17 +236,30 @@ export interface StepMapping {
   readonly deviation?: Deviation;
 }
 
-/** The commit index raft.tla gives the acting server where ours keeps its own, if any. */
+interface Departure {
+  readonly deviation: Deviation;
+  readonly server: number;
+  readonly commitIndex: number;
+  /** raft.tla's packed log for the server, where ours lost part of it. */
+  readonly log?: number;
+}
+
+/** The commit index (and log) raft.tla gives the acting server where ours differs, if any. */
 function deviationOf(
+  raft: TlaRaft,
   before: RaftModelState,
   action: RaftAction,
   after: RaftModelState,
-): { deviation: Deviation; server: number; commitIndex: number } | null {
+): Departure | null {
   if (action.type === 'Restart') {
-    const kept = after.servers[action.server]!.commitIndex;
-    return kept > 0
-      ? { deviation: 'restart-keeps-commit', server: action.server, commitIndex: 0 }
-      : null;
+    const server = action.server;
+    const noop = raft.bounds.values - 1;
+    const log = packLog(before.servers[server]!, noop);
+    if (packLog(after.servers[server]!, noop) !== log) {
+      return { deviation: 'restart-loses-unsynced', server, commitIndex: 0, log };
+    }
+    const kept = after.servers[server]!.commitIndex;
+    return kept > 0 ? { deviation: 'restart-keeps-commit', server, commitIndex: 0 } : null;
   }
   if (action.type !== 'Deliver') return null;
   const { to, message } = action.envelope;
@@ -278,10 +296,11 @@ export function mapStep(
   assert(server >= 0 && server < raft.bounds.servers, `refinement: no server ${server}`);
   const exact = searchSequence(raft, from, target, action, server);
   if (exact !== null) return exact;
-  const departure = deviationOf(before, action, after);
+  const departure = deviationOf(raft, before, action, after);
   if (departure === null) return null;
   const servers = abstractAfter.servers.slice();
   servers[departure.server * raft.width + commitIndexOffset] = departure.commitIndex;
+  if (departure.log !== undefined) servers[departure.server * raft.width + 3] = departure.log;
   const lowered = keyOf({ ...abstractAfter, servers });
   const mapped = searchSequence(raft, from, lowered, action, server);
   return mapped === null ? null : { ...mapped, deviation: departure.deviation };

@@ -87,7 +87,8 @@ export function becomeCandidate<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
 /**
  * Leader: every follower's nextIndex just after the leader's log, matchIndex 0 (§5.3), and a
  * no-op entry of the new term (dissertation §6.4): it commits the earlier terms' entries with
- * it, and until it commits the leader serves no read.
+ * it, and until it commits the leader serves no read. Its own matchIndex is 0 too: it counts
+ * itself once its storage reports the no-op durable (handleLogDurable, §10.2.1).
  */
 export function becomeLeader<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
   assert(node.role === 'candidate', 'only a candidate becomes leader');
@@ -99,6 +100,6 @@ export function becomeLeader<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
     leader: node.id,
     log,
     nextIndex: Array<number>(node.clusterSize).fill(next),
-    matchIndex: node.matchIndex.map((_, peer) => (peer === node.id ? next : 0)),
+    matchIndex: Array<number>(node.clusterSize).fill(0),
   };
 }

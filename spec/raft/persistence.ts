@@ -1,14 +1,18 @@
 /**
- * What a node writes to its disk and reads back (Raft paper §5.1, §7; etcd's Ready and
- * Storage): the save effects of a step, computed from the node before and after it so that
- * a disk writes only what changed (the hard state when it changed, the entries from the first
- * changed index, a new snapshot), and the restart from exactly what was saved.
+ * What a node writes to its disk and reads back (Raft paper §5.1, §7; etcd's Ready, Storage
+ * and MustSync): the save effects of a step, computed from the node before and after it so
+ * that a disk writes only what changed (the hard state when it changed, the entries from the
+ * first changed index, a new snapshot), each with the sync duty of types.ts SyncDuty; what a
+ * save does to the storage (applySave); the report of a sync (`logDurable`); and the restart
+ * from exactly what was durable.
  */
 import { assert } from '../assert.js';
-import { entriesBetween, entryAt, lastLogIndex, snapshotIndex } from './log.js';
+import { entriesBetween, entryAt, lastLogIndex, lastLogTerm, snapshotIndex } from './log.js';
 import { initialNode } from './node.js';
 import { restartTimerEffects } from './timers.js';
-import type { Effect, HardState, Persisted, RaftNode, RaftOptions, Step } from './types.js';
+import type {
+  Effect, HardState, Input, Persisted, RaftNode, RaftOptions, SaveEffect, Step, SyncDuty,
+} from './types.js';
 
 /** The hard state a node saves; the bug forget-vote-on-restart leaves the vote out. */
 export function hardStateOf(node: RaftNode<unknown, unknown>, options: RaftOptions): HardState {
@@ -38,10 +42,19 @@ function changedEntries<C, S>(before: RaftNode<C, S>, after: RaftNode<C, S>): Ef
   while (same > base && entryAt(before, same) !== entryAt(after, same)) same--;
   same = Math.max(same, base);
   if (same >= beforeLast && same >= afterLast) return null;
-  return { type: 'saveEntries', fromIndex: same + 1, entries: after.log.slice(same - base) };
+  // A leader only ever appends to its log (§5.3), and only its own entries (§10.2.1).
+  const sync: SyncDuty = after.role === 'leader' ? 'thenReport' : 'beforeSends';
+  assert(sync === 'beforeSends' || same >= beforeLast, 'a leader never truncates its log');
+  return { type: 'saveEntries', fromIndex: same + 1, entries: after.log.slice(same - base), sync };
 }
 
-/** The save effects of a step from `before` to `after`, in the order the disk performs them. */
+/**
+ * The save effects of a step from `before` to `after`, in the order the disk performs them,
+ * each with its sync duty (types.ts SyncDuty): a hard state that changes the term or the vote
+ * must be durable before any later send, one that only advances commitIndex rides the next
+ * sync; a leader's entries are reported, anyone else's precede the sends; a snapshot (taken
+ * or installed) precedes the sends.
+ */
 export function saveEffects<C, S>(
   before: RaftNode<C, S>,
   after: RaftNode<C, S>,
@@ -50,15 +63,60 @@ export function saveEffects<C, S>(
   assert(snapshotIndex(after) >= snapshotIndex(before), 'a snapshot never goes back');
   const effects: Effect<C, S>[] = [];
   if (after.snapshot !== before.snapshot && after.snapshot !== null) {
-    effects.push({ type: 'saveSnapshot', snapshot: after.snapshot });
+    effects.push({ type: 'saveSnapshot', snapshot: after.snapshot, sync: 'beforeSends' });
   }
   const entries = changedEntries(before, after);
   if (entries !== null) effects.push(entries);
+  const saved = hardStateOf(before, options);
   const hardState = hardStateOf(after, options);
-  if (!sameHardState(hardStateOf(before, options), hardState)) {
-    effects.push({ type: 'saveHardState', hardState });
+  if (!sameHardState(saved, hardState)) {
+    const onlyCommit =
+      saved.currentTerm === hardState.currentTerm && saved.votedFor === hardState.votedFor;
+    const sync: SyncDuty = onlyCommit ? 'withNext' : 'beforeSends';
+    effects.push({ type: 'saveHardState', hardState, sync });
   }
   return effects;
+}
+
+/** Whether the sends after `effects` must wait for a sync (one of them is `beforeSends`). */
+export function mustSyncBeforeSends(effects: readonly Effect<unknown, unknown>[]): boolean {
+  return effects.some((effect) => 'sync' in effect && effect.sync === 'beforeSends');
+}
+
+/** Whether a sync covering `effects` must be followed by a `logDurable` report. */
+export function mustReport(effects: readonly Effect<unknown, unknown>[]): boolean {
+  return effects.some((effect) => 'sync' in effect && effect.sync === 'thenReport');
+}
+
+/**
+ * What one save does to a node's storage (the meaning of a save, types.ts Effect): the model's
+ * disk and conform's storage model compute with it; the runtime's write-ahead log implements
+ * the same calls as records (impl/wal).
+ */
+export function applySave<C, S>(persisted: Persisted<C, S>, save: SaveEffect<C, S>):
+  Persisted<C, S> {
+  const base = persisted.snapshot === null ? 0 : persisted.snapshot.lastIncludedIndex;
+  switch (save.type) {
+    case 'saveSnapshot': {
+      const dropped = Math.max(0, save.snapshot.lastIncludedIndex - base);
+      return { ...persisted, snapshot: save.snapshot, entries: persisted.entries.slice(dropped) };
+    }
+    case 'saveEntries': {
+      assert(save.fromIndex > base, `saveEntries at ${save.fromIndex} inside the snapshot`);
+      assert(save.fromIndex <= base + persisted.entries.length + 1, 'saveEntries leaves a gap');
+      const kept = persisted.entries.slice(0, save.fromIndex - base - 1);
+      return { ...persisted, entries: kept.concat(save.entries) };
+    }
+    case 'saveHardState':
+      return { ...persisted, hardState: save.hardState };
+  }
+}
+
+/** The report of a sync after which `persisted` is durable: its last entry (types.ts Input). */
+export function logDurableInput(persisted: Persisted<unknown, unknown>):
+  Extract<Input<unknown, unknown>, { type: 'logDurable' }> {
+  const holder = { snapshot: persisted.snapshot, log: persisted.entries };
+  return { type: 'logDurable', index: lastLogIndex(holder), term: lastLogTerm(holder) };
 }
 
 /**

@@ -26,7 +26,8 @@ const sendSoon = { type: 'sendSoon' } as const;
 
 /**
  * A leader appends a batch of client commands to its log (persisted once, by step.ts) and
- * says where they landed; anyone else refuses them and names the leader it knows.
+ * says where they landed; anyone else refuses them and names the leader it knows. The leader
+ * does not count them as its own copy yet: that waits for the storage's report (§10.2.1).
  */
 export function handlePropose<C, S>(node: RaftNode<C, S>, commands: readonly C[]): Step<C, S> {
   assert(commands.length > 0, 'a proposal holds at least one command');
@@ -37,11 +38,29 @@ export function handlePropose<C, S>(node: RaftNode<C, S>, commands: readonly C[]
   const index = lastLogIndex(node) + 1;
   // concat, not spread: one copy of a long log per batch, several times faster (bench:cluster).
   const log = node.log.concat(commands.map((command) => ({ term, command })));
-  const matchIndex = node.matchIndex.slice();
-  matchIndex[node.id] = snapshotIndex(node) + log.length;
-  assert(matchIndex[node.id] === index + commands.length - 1, 'the batch ends the log');
+  const last = snapshotIndex(node) + log.length;
+  assert(last === index + commands.length - 1, 'the batch ends the log');
   const proposed = { type: 'proposed', index, term, count: commands.length } as const;
-  return { node: { ...node, log, matchIndex }, effects: [proposed, sendSoon] };
+  return { node: { ...node, log }, effects: [proposed, sendSoon] };
+}
+
+/**
+ * The storage reports the log durable up to `index` (etcd's MsgStorageAppendResp): a leader
+ * now counts its own copy of those entries toward a quorum (maybeCommit, in the same step).
+ * A report the log no longer matches there (the entry was replaced since) says nothing of
+ * the entries held now, and a non-leader keeps no count of its own: both ignore it.
+ */
+export function handleLogDurable<C, S>(
+  node: RaftNode<C, S>,
+  index: number,
+  term: number,
+): Step<C, S> {
+  assert(Number.isInteger(index) && index >= 0, `bad durable index ${index}`);
+  if (node.role !== 'leader' || index <= node.matchIndex[node.id]!) return { node, effects: [] };
+  if (index > lastLogIndex(node) || termAt(node, index) !== term) return { node, effects: [] };
+  const matchIndex = node.matchIndex.slice();
+  matchIndex[node.id] = index;
+  return { node: { ...node, matchIndex }, effects: [] };
 }
 
 /**
@@ -80,6 +99,8 @@ export function appendRequestTo<C, S>(
  * own term (§5.4.2, Figure 8; the bug commit-prev-term drops that check), and emits the newly
  * committed entries for the application; when they hold its own term's first entry (the
  * no-op of §6.4), it is ready (`leaderReady`, after them). Unchanged when nothing commits.
+ * The leader's own copy counts as far as its storage reported it durable (matchIndex[id],
+ * handleLogDurable), as a follower's counts only once it acknowledged it, after its own sync.
  */
 export function maybeCommit<C, S>(node: RaftNode<C, S>, options: RaftOptions): Step<C, S> {
   if (node.role !== 'leader') return { node, effects: [] };
@@ -87,9 +108,7 @@ export function maybeCommit<C, S>(node: RaftNode<C, S>, options: RaftOptions): S
   let newCommit = node.commitIndex;
   for (let index = lastLogIndex(node); index > node.commitIndex; index--) {
     let agree = 0;
-    node.matchIndex.forEach((match, peer) => {
-      if (peer === node.id || match >= index) agree++;
-    });
+    for (const match of node.matchIndex) if (match >= index) agree++;
     if (agree < needed) continue;
     const ownTerm = termAt(node, index) === node.currentTerm;
     if (ownTerm || options.bugs?.['commit-prev-term'] === true) newCommit = index;

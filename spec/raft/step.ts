@@ -26,6 +26,7 @@ import {
   appendRequestTo,
   handleAppendEntriesRequest,
   handleAppendEntriesResponse,
+  handleLogDurable,
   handlePropose,
   maybeCommit,
 } from './replication.js';
@@ -118,14 +119,17 @@ function dispatch<C, S>(
       return handleSnapshotTaken(node, input.index, input.data);
     case 'readIndex':
       return handleReadIndex(node, input.requestId);
+    case 'logDurable':
+      return handleLogDurable(node, input.index, input.term);
   }
 }
 
 /**
  * One step of a node: the input's handler, then the leader's commit (§5.3, §5.4.2) and
- * ReadIndex release (§6.4), then the saves, placed first (see Effect for the ordering duty).
- * A leader that stopped leading says so first after the saves and refuses its pending reads
- * last; a step that changed the role ends with the timers of the new role (timers.ts).
+ * ReadIndex release (§6.4), then the saves, placed first, each with its sync duty (see
+ * SyncDuty and Effect for the ordering duty). A leader that stopped leading says so first
+ * after the saves and refuses its pending reads last; a step that changed the role ends with
+ * the timers of the new role (timers.ts).
  */
 export function step<C, S>(
   node: RaftNode<C, S>,

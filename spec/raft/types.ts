@@ -72,7 +72,10 @@ export interface RaftNode<C, S> {
   readonly leader: number | null;
   /** (Pre)candidates: the servers that granted a (pre-)vote, as a bit mask. */
   readonly votesGranted: number;
-  /** Leaders: per server, the next index to send and the highest index known replicated. */
+  /**
+   * Leaders: per server, the next index to send and the highest index known replicated; the
+   * leader's own entry is the highest index its storage reported durable (`logDurable`).
+   */
   readonly nextIndex: readonly number[];
   readonly matchIndex: readonly number[];
   /** Leaders with CheckQuorum: servers heard from since the last election timeout (mask). */
@@ -157,6 +160,10 @@ export interface Envelope<C, S> {
  * - `snapshot`: the application took a snapshot of its state after applying `index`
  *   (at most the commit index): the log before it is dropped.
  * - `readIndex`: a linearizable read (§6.4): answered by `readReady` or `readRefused`.
+ * - `logDurable`: the storage holds this node's log up to `index` durably, the entry there of
+ *   `term` (etcd's MsgStorageAppendResp): the runtime gives it after a sync that covered a
+ *   `thenReport` save (see Effect). Only then does a leader count itself toward a quorum for
+ *   those entries; anything else, or a report its log no longer matches, ignores it.
  */
 export type Input<C, S> =
   | { readonly type: 'message'; readonly from: number; readonly message: Message<C, S> }
@@ -165,7 +172,8 @@ export type Input<C, S> =
   | { readonly type: 'propose'; readonly commands: readonly C[] }
   | { readonly type: 'restart'; readonly persisted: Persisted<C, S> }
   | { readonly type: 'snapshot'; readonly index: number; readonly data: S }
-  | { readonly type: 'readIndex'; readonly requestId: number };
+  | { readonly type: 'readIndex'; readonly requestId: number }
+  | { readonly type: 'logDurable'; readonly index: number; readonly term: number };
 
 /**
  * The timers a node runs; timers.ts says which role runs which (etcd's becomeX choosing
@@ -177,13 +185,33 @@ export type Input<C, S> =
 export type Timer = 'election' | 'heartbeat';
 
 /**
+ * Which later effects must wait until a save is durable (etcd's MustSync, Raft dissertation
+ * §3.8 and §10.2.1). A save is durable once a sync that began after it completed; a sync
+ * makes durable everything buffered before it, in order, so a crash keeps a prefix of the
+ * saves and never a later one without the earlier ones.
+ * - `beforeSends`: no later `send`, of this step or of any later one, leaves before the save
+ *   is durable: what a message reveals or acknowledges is on disk before anyone hears of it.
+ *   Entries a non-leader stores (its reply acknowledges them), a changed term or vote (a vote
+ *   or a term must survive a crash), a snapshot.
+ * - `thenReport`: a leader's own append (its proposals, its no-op): its AppendEntries may
+ *   leave before it is durable (§10.2.1). The runtime syncs it soon and then reports with a
+ *   `logDurable` input; until then the leader does not count itself toward a quorum for those
+ *   entries (maybeCommit), so nothing commits on a copy a crash may lose.
+ * - `withNext`: nothing waits: a hard state that changes only commitIndex. It becomes
+ *   durable with the next sync whatever causes it, and a crash before may lose it: a commit
+ *   index is recoverable (the leader tells it again; the restart applies from what is saved).
+ */
+export type SyncDuty = 'beforeSends' | 'thenReport' | 'withNext';
+
+/**
  * What a step asks the runtime to do, in list order (etcd's Ready).
  *
  * Ordering duty: the save effects (`saveSnapshot`, `saveEntries`, `saveHardState`, in that
- * order, each at most once) come first, and the runtime must make them durable (`sync()`)
- * before it performs any later effect: a vote, a term or an entry is on disk before anyone
- * hears of it. The other effects follow and are performed in list order; a kind whose place
- * matters says so:
+ * order, each at most once) come first, and the runtime writes them in that order. Each says
+ * by its `sync` (SyncDuty) which later effects must wait for it to be durable: the sends after
+ * a `beforeSends` save, none after the others. The other effects follow and are performed in
+ * list order (a runtime may hold all of a step's effects until its saves are durable; only
+ * sends must wait); a kind whose place matters says so:
  * - `leadershipLost`: the node led `term` and no longer does. It comes first after the saves,
  *   before any send or apply of the step: the shell stops what only a leader does (fails
  *   the proposals it still waits for: their outcome is the log's, the clients retry; stops
@@ -198,7 +226,7 @@ export type Timer = 'election' | 'heartbeat';
  * - `send` a message (may be dropped, like any network);
  * - `restoreSnapshot`: the application replaces its state by the snapshot's data;
  * - `apply` committed entries in index order (a no-op entry has command null: the application
- *   only advances its applied index);
+ *   only advances its applied index); a committed entry is durable on a quorum already;
  * - `leaderReady`: the leader of `term` committed its own term's first entry, the no-op at
  *   `index` (dissertation §6.4). It comes right after the apply that holds that entry, so
  *   the application has applied every entry of earlier terms: what it holds is the latest
@@ -214,19 +242,23 @@ export type Timer = 'election' | 'heartbeat';
  *   effects that make the running timers the new role's (timers.ts); a restart starts with
  *   none running (the process is new) and sets the follower's.
  *
- * saveHardState comes only when term, vote or commit index changed; saveEntries(fromIndex,
- * entries) replaces every stored entry at index >= fromIndex by `entries` (an empty list
- * truncates); saveSnapshot stores the snapshot and drops the stored entries up to its
- * lastIncludedIndex (a later saveEntries drops the others when they conflict).
+ * What a save means (persistence.ts applySave: the model's disk and conform's storage model
+ * compute with it, the runtime's write-ahead log implements it as records): saveHardState
+ * replaces the hard state and
+ * comes only when term, vote or commit index changed; saveEntries(fromIndex, entries)
+ * replaces every stored entry at index >= fromIndex by `entries` (an empty list truncates);
+ * saveSnapshot stores the snapshot and drops the stored entries up to its lastIncludedIndex
+ * (a later saveEntries drops the others when they conflict).
  */
 export type Effect<C, S> =
-  | { readonly type: 'saveSnapshot'; readonly snapshot: Snapshot<S> }
+  | { readonly type: 'saveSnapshot'; readonly snapshot: Snapshot<S>; readonly sync: SyncDuty }
   | {
       readonly type: 'saveEntries';
       readonly fromIndex: number;
       readonly entries: readonly Entry<C>[];
+      readonly sync: SyncDuty;
     }
-  | { readonly type: 'saveHardState'; readonly hardState: HardState }
+  | { readonly type: 'saveHardState'; readonly hardState: HardState; readonly sync: SyncDuty }
   | { readonly type: 'leadershipLost'; readonly term: number }
   | {
       readonly type: 'proposed';
@@ -244,6 +276,12 @@ export type Effect<C, S> =
   | { readonly type: 'sendSoon' }
   | { readonly type: 'setTimer'; readonly timer: Timer }
   | { readonly type: 'cancelTimer'; readonly timer: Timer };
+
+/** A save effect: what the disk does (persistence.ts applySave). */
+export type SaveEffect<C, S> = Extract<
+  Effect<C, S>,
+  { type: 'saveSnapshot' | 'saveEntries' | 'saveHardState' }
+>;
 
 /** A step's result: the new node and the effects, in the order the runtime performs them. */
 export interface Step<C, S> {

@@ -264,8 +264,11 @@ for (const workers of ['1', '2']) {
     const summary = JSON.parse(stdout.trim().split('\n').at(-1)!);
     assert.equal([summary.result, summary.stoppedBy, summary.exhaustive],
       ['incomplete', 'interrupt', false]);
-    assert.ok(summary.distinctStates < 705_144, `${summary.distinctStates} distinct states`);
-    assert.ok(summary.distinctStates > 0, 'the counts so far, not zeros');
+    assert.ok(summary.distinctStates < 1_182_516, `${summary.distinctStates} distinct states`);
+    // The signal comes right after the header: with two workers the initial state may still
+    // be on its way to the worker that owns its fingerprint (it did for raft's initial state
+    // once the model's disk kept durable apart, issue 20), so count the generated ones.
+    assert.ok(summary.statesGenerated > 0, 'the counts so far, not zeros');
   });
 }
 

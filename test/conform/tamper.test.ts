@@ -115,6 +115,57 @@ test('a dropped persist: a message left before the step that sent it was synced'
     new RegExp(`left g100-1 before the persist of its step ${dropped.step} was synced`));
 });
 
+test('the honest run uses both optimisations the sync duties allow (it conforms, above)', () => {
+  let earlySend = 0;
+  let lazyCommit = 0;
+  for (const lines of run.result.traces!.values()) {
+    const records = lines.map(parse);
+    records.forEach((record, index) => {
+      if (record.actor !== 'raft') return;
+      const duties = record.effects.map((effect: Row) => effect.sync).filter(Boolean);
+      if (duties.length > 0 && duties.every((duty: string) => duty === 'withNext')) lazyCommit++;
+      if (!duties.includes('thenReport') || duties.includes('beforeSends')) return;
+      // dissertation §10.2.1: an AppendEntries leaves before the sync covering the append.
+      const covered = records.findIndex((later: Row, at: number) => at > index &&
+        later.actor === 'shell' && later.input.step >= record.seq);
+      const sentBefore = records.slice(index + 1, covered).some((later: Row) =>
+        later.actor === 'raft' && later.effects.some((effect: Row) => effect.type === 'send' &&
+          effect.message.type === 'AppendEntriesRequest' && effect.message.entries.length > 0));
+      if (sentBefore) earlySend++;
+    });
+  }
+  assert.ok(earlySend > 0, 'a leader sent its append before it was durable');
+  assert.ok(lazyCommit > 0, 'a commitIndex-only hard state waited for no sync');
+});
+
+test('a leader that counted its own undurable append toward a commit is rejected', async () => {
+  let moved = { node: '', step: 0 };
+  for (const [node, lines] of run.result.traces!) {
+    if (moved.step > 0) break;
+    const records = lines.map(parse);
+    // The storage's report of a leader's append, stepped right after its sync, that lets the
+    // leader count its copy toward a commit (it commits then or with a later reply)...
+    const at = records.findIndex((record: Row, index: number) => record.actor === 'raft' &&
+      record.input.type === 'logDurable' && records[index - 1]?.actor === 'shell' &&
+      record.digest !== records[index - 2]?.digest);
+    if (at < 0) continue;
+    moved = { node: records[at]!.node, step: records[at - 1]!.seq };
+    // ...stepped before the sync completed: the two records swap places (and numbers).
+    const directory = tampered(run, `${node}.jsonl`, () => {
+      const [synced, report] = [records[at - 1]!, records[at]!];
+      const swapped = records.slice();
+      swapped[at - 1] = { ...report, seq: synced.seq, lamport: synced.lamport };
+      swapped[at] = { ...synced, seq: report.seq, lamport: report.lamport };
+      return swapped.map((record) => JSON.stringify(record));
+    });
+    const divergence = await divergenceOf(directory);
+    assert.equal(divergence, { ...divergence, check: 'shell', node: moved.node,
+      step: moved.step });
+    assert.match(divergence.what, /reported entry \d+ \(term \d+\) durable before a sync/);
+  }
+  assert.ok(moved.step > 0, 'some leader committed on its own report');
+});
+
 test('a delivered message that was never sent', async () => {
   let step = 0;
   const directory = tampered(run, 'g102-2.jsonl', (lines) => lines.map((line) => {

@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { LoadedState, LogEntry } from '../../impl/io/storage.js';
+import type { LoadedState } from '../../impl/io/storage.js';
+import type { Entry } from '../../spec/raft/types.js';
 import { SeededRandom } from '../../impl/random/seeded-random.js';
 import { MemoryDisk } from '../../impl/sim/memory-disk.js';
 import { VirtualClock } from '../../impl/sim/virtual-clock.js';
@@ -135,7 +136,7 @@ interface ModelState {
   readonly hardState: { currentTerm: number; votedFor: number | null; commitIndex: number };
   readonly snapshot: { lastIncludedIndex: number; lastIncludedTerm: number; data: Data } | null;
   /** Entries by index, the ones after the snapshot. */
-  readonly log: ReadonlyMap<number, LogEntry<Command>>;
+  readonly log: ReadonlyMap<number, Entry<Command>>;
   /** As WalStorage counts it: the last entry, or the snapshot's index if later. */
   readonly lastIndex: number;
 }
@@ -175,7 +176,7 @@ const operationArbitrary: fc.Arbitrary<Operation> = fc.oneof(
 
 const snapshotIndexOf = (state: ModelState) => state.snapshot?.lastIncludedIndex ?? 0;
 
-function modelAppend(state: ModelState, fromIndex: number, added: LogEntry<Command>[]): ModelState {
+function modelAppend(state: ModelState, fromIndex: number, added: Entry<Command>[]): ModelState {
   const log = new Map([...state.log].filter(([index]) => index < fromIndex));
   added.forEach((entry, offset) => log.set(fromIndex + offset, entry));
   const lastIndex = added.length > 0 || fromIndex <= state.lastIndex
@@ -192,7 +193,7 @@ function modelSnapshot(state: ModelState, index: number, term: number): ModelSta
 
 function expectedLoad(state: ModelState): LoadedState<Command, Data> {
   const firstIndex = snapshotIndexOf(state) + 1;
-  const loaded: LogEntry<Command>[] = [];
+  const loaded: Entry<Command>[] = [];
   for (let index = firstIndex; state.log.has(index); index++) loaded.push(state.log.get(index)!);
   return { hardState: state.hardState, snapshot: state.snapshot, entries: loaded, firstIndex };
 }

@@ -1,5 +1,5 @@
 // Shared by the WAL tests: a storage over a directory, with its recovery reports collected.
-import type { LogEntry, Snapshot } from '../../impl/io/storage.js';
+import type { Entry, Snapshot } from '../../spec/raft/types.js';
 import type { RecoveryEvent } from '../../impl/wal/errors.js';
 import type { FileSystem } from '../../impl/wal/file-system.js';
 import { WalStorage } from '../../impl/wal/wal-storage.js';
@@ -25,9 +25,11 @@ export function snapshotAt(index: number, term: number, keys: string[] = []): Sn
 }
 
 /** Entries of term `term` with commands k<index>=v<index>, every third one a no-op. */
-export function entries(fromIndex: number, count: number, term: number): LogEntry<Command>[] {
+export function entries(fromIndex: number, count: number, term: number): Entry<Command>[] {
   return Array.from({ length: count }, (_, offset) => {
     const index = fromIndex + offset;
-    return index % 3 === 0 ? { term } : { term, command: { key: `k${index}`, value: `v${index}` } };
+    return index % 3 === 0
+      ? { term, command: null }
+      : { term, command: { key: `k${index}`, value: `v${index}` } };
   });
 }

@@ -35,7 +35,7 @@ test('round trip: hard state and entries (with and without commands) load back',
   const loaded = await second.storage.load();
   assert.equal(loaded.hardState, { currentTerm: 2, votedFor: 1, commitIndex: 3 });
   assert.equal(loaded.entries, entries(1, 5, 2));
-  assert.is(loaded.entries[2]!.command, undefined);
+  assert.is(loaded.entries[2]!.command, null, 'a no-op is command null, as spec/raft says');
   assert.equal(second.events, []);
   const segment = join(directory, segmentFiles(directory)[0]!);
   assert.is(second.storage.sizes().logBytes, statSync(segment).size);

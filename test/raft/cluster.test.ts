@@ -6,57 +6,42 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { initialNode, step } from '../../spec/raft/index.js';
+import { applySave, logDurableInput, mustReport } from '../../spec/raft/persistence.js';
 import type {
   Effect,
-  Entry,
-  HardState,
   Input,
   Message,
   Persisted,
   RaftNode,
   RaftOptions,
-  Snapshot,
+  SaveEffect,
 } from '../../spec/raft/types.js';
 
 type Command = string;
 /** The application's state: the commands applied so far, in order. */
 type Data = readonly string[];
 
-/** A disk with the runtime storage's interface, in memory. */
+/**
+ * A disk in memory that syncs at once: each save means what spec/raft's applySave says, and
+ * after a step that saved a leader's own append the storage reports it durable at once.
+ */
 class MemoryStorage {
-  private hardState: HardState = { currentTerm: 0, votedFor: null, commitIndex: 0 };
-  private snapshot: Snapshot<Data> | null = null;
-  private entries: Entry<Command>[] = [];
+  private persisted: Persisted<Command, Data> = {
+    hardState: { currentTerm: 0, votedFor: null, commitIndex: 0 },
+    snapshot: null,
+    entries: [],
+  };
   writes = 0;
 
-  private base(): number {
-    return this.snapshot === null ? 0 : this.snapshot.lastIncludedIndex;
-  }
-  saveHardState(hardState: HardState): void {
-    this.hardState = hardState;
-    this.writes++;
-  }
-  appendEntries(fromIndex: number, entries: readonly Entry<Command>[]): void {
-    const kept = fromIndex - this.base() - 1;
-    assert.ok(kept >= 0 && kept <= this.entries.length, `a gap before ${fromIndex}`);
-    this.entries = [...this.entries.slice(0, kept), ...entries];
-    this.writes++;
-  }
-  saveSnapshot(snapshot: Snapshot<Data>): void {
-    const dropped = snapshot.lastIncludedIndex - this.base();
-    this.entries = this.entries.slice(Math.min(dropped, this.entries.length));
-    this.snapshot = snapshot;
+  save(effect: SaveEffect<Command, Data>): void {
+    this.persisted = applySave(this.persisted, effect);
     this.writes++;
   }
   load(): Persisted<Command, Data> {
-    return structuredClone({
-      hardState: this.hardState,
-      snapshot: this.snapshot,
-      entries: this.entries,
-    });
+    return structuredClone(this.persisted);
   }
   storedEntries(): number {
-    return this.entries.length;
+    return this.persisted.entries.length;
   }
 }
 
@@ -96,7 +81,10 @@ class Cluster {
     return node;
   }
 
-  /** One input to one node; its effects performed in order, saves first. */
+  /**
+   * One input to one node; its effects performed in order, saves first; when it saved a
+   * leader's own append, the storage's report (the disk is synced at once) is stepped too.
+   */
   run(id: number, input: Input<Command, Data>): readonly Effect<Command, Data>[] {
     const server = this.servers[id]!;
     const result = step(this.node(id), input, this.options);
@@ -108,17 +96,18 @@ class Cluster {
       if (!save) savesOver = true;
       this.perform(server, id, effect);
     }
+    if (mustReport(result.effects)) {
+      this.run(id, logDurableInput(server.storage.load()) as Input<Command, Data>);
+    }
     return result.effects;
   }
 
   private perform(server: Server, id: number, effect: Effect<Command, Data>): void {
     switch (effect.type) {
       case 'saveHardState':
-        return server.storage.saveHardState(effect.hardState);
       case 'saveEntries':
-        return server.storage.appendEntries(effect.fromIndex, effect.entries);
       case 'saveSnapshot':
-        return server.storage.saveSnapshot(effect.snapshot);
+        return server.storage.save(effect);
       case 'send':
         this.network.push({ from: id, to: effect.to, message: effect.message });
         return;
@@ -205,6 +194,7 @@ function replicateBatch(cluster: Cluster): void {
       { term: 1, command: 'y=2' },
       { term: 1, command: 'z=3' },
     ],
+    sync: 'thenReport',
   });
   assert.is(cluster.servers[0]!.storage.writes, writes + 1);
   const sent = cluster.run(0, { type: 'heartbeat' });

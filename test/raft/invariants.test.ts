@@ -27,7 +27,8 @@ function withServers(changes: readonly Partial<ModelNode>[], extra: Partial<Raft
   const applied = servers.map((server) =>
     Array.from({ length: server.commitIndex }, (_, at) => commandAt(server, at + 1) ?? null),
   );
-  return { ...initial, servers, persisted, applied, ...extra };
+  // Durable as written (what the model's disk holds once synced) unless `extra` says otherwise.
+  return { ...initial, servers, persisted, durable: persisted, applied, ...extra };
 }
 
 const entry = (term: number, command: number | null = 0): Entry<number> => ({ term, command });
@@ -116,7 +117,18 @@ test('CommittedDurable: a committed entry persisted by fewer than a quorum', () 
   const state = withServers([{ log: [entry(1)] }], { committed });
   assert.equal(violated(state), ['CommittedDurable']);
   assert.is(witness(state, 'CommittedDurable'), 'index 1 (term 1, v1) committed in term 1 is ' +
-    'saved by 1 of 3 servers (s1), a quorum is 2');
+    'durable on 1 of 3 servers (s1), a quorum is 2');
+});
+
+test('CommittedDurable reads the durable disk: a written copy not synced does not count', () => {
+  const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
+  const state = withServers([{ log: [entry(1)] }, { log: [entry(1)] }], { committed });
+  assert.equal(violated(state), []);
+  // s1 (a leader that counted its own append early) wrote the entry but has not synced it.
+  const durable = [initial.durable[0]!, ...state.persisted.slice(1)];
+  assert.equal(violated({ ...state, durable }), ['CommittedDurable']);
+  assert.is(witness({ ...state, durable }, 'CommittedDurable'), 'index 1 (term 1, v1) ' +
+    'committed in term 1 is durable on 1 of 3 servers (s2), a quorum is 2');
 });
 
 test('AppliedCommitted: an application holds a value other than the committed one', () => {

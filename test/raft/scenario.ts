@@ -8,10 +8,14 @@
  *   timeout N | heartbeat N M | client N [V] | read N
  *   compact N                                 N's application snapshots at its commit index
  *   deliver N M [TYPE] | drop N M [TYPE] | duplicate N M [TYPE]   the first such message
- *   crash N | restart N                       N stops taking steps; restart from its disk
+ *   crash N | restart N                       N stops taking steps; restart from what its
+ *                                             disk made durable
+ *   sync N                                    N's disk makes its leader's entries durable
+ *                                             and reports them (logDurable)
  *   elect N                                   timeout, ask every peer, stabilize (twice
  *                                             with PreVote: pre-vote, then vote)
- *   stabilize                                 deliver to live servers until nothing is left
+ *   stabilize                                 deliver to live servers and sync their disks
+ *                                             until nothing is left
  *   dump                                      every server and the messages in flight
  *
  * Every step goes through the `raft` model (so it is a step the checker explores, with its
@@ -66,12 +70,14 @@ function effectText(id: number, effect: Effect<number, ModelData>): string {
     case 'saveHardState': {
       const { currentTerm, votedFor, commitIndex } = effect.hardState;
       const vote = voteText(votedFor);
-      return `${name(id)} save term=${currentTerm} vote=${vote} commit=${commitIndex}`;
+      return `${name(id)} save term=${currentTerm} vote=${vote} commit=${commitIndex} ` +
+        effect.sync;
     }
     case 'saveEntries':
-      return `${name(id)} save entries from=${effect.fromIndex} ${entriesText(effect.entries)}`;
+      return `${name(id)} save entries from=${effect.fromIndex} ` +
+        `${entriesText(effect.entries)} ${effect.sync}`;
     case 'saveSnapshot':
-      return `${name(id)} save ${snapshotText(effect.snapshot)}`;
+      return `${name(id)} save ${snapshotText(effect.snapshot)} ${effect.sync}`;
     case 'readReady':
       return `${name(id)} read ${effect.requestId} ready at ${effect.index}`;
     case 'readRefused':
@@ -155,17 +161,40 @@ export class Scenario {
     )?.envelope;
   }
 
+  /** Delivers every message and completes every disk's writes until nothing is left. */
   stabilize(): string[] {
     const lines: string[] = [];
     for (let steps = 0; steps < maximumStabilizeSteps; steps++) {
       const item = this.state.messages.find((candidate) => !this.down.has(candidate.envelope.to));
-      if (!item) return lines.length > 0 ? lines : ['ok'];
+      if (!item) {
+        const synced = this.syncAll();
+        if (synced.length === 0) return lines.length > 0 ? lines : ['ok'];
+        lines.push(...synced);
+        continue;
+      }
       const { from, to, message } = item.envelope;
       const result = this.step({ type: 'Deliver', envelope: item.envelope });
       lines.push(`deliver ${name(from)}->${name(to)} ${messageText(message)}`);
       lines.push(...result.filter((line) => line.startsWith('VIOLATION')));
     }
     throw new Error(`stabilize did not settle within ${maximumStabilizeSteps} deliveries`);
+  }
+
+  /** A Sync of every running server whose disk has writes to complete, as printed lines. */
+  syncAll(): string[] {
+    const lines: string[] = [];
+    for (let id = 0; id < this.bounds.servers; id++) {
+      if (!this.down.has(id)) lines.push(...this.syncOne(id));
+    }
+    return lines;
+  }
+
+  /** Sync(id) when its disk has a leader's entries to complete (else nothing). */
+  syncOne(id: number): string[] {
+    const result = stepModel(this.state, { type: 'Sync', server: id }, this.options, this.bounds);
+    if (result === null) return [];
+    this.state = result.state;
+    return [`sync ${name(id)}`, ...result.effects.map((effect) => effectText(id, effect))];
   }
 
   dump(): string[] {
@@ -242,6 +271,8 @@ export function runCommand(
       return output(['ok']);
     case 'restart':
       return output(scenario.step({ type: 'Restart', server: server() }));
+    case 'sync':
+      return output(scenario.step({ type: 'Sync', server: server() }));
     case 'elect': {
       const id = server();
       const lines = scenario.step({ type: 'Timeout', server: id });
@@ -253,6 +284,8 @@ export function runCommand(
         }
         lines.push(...scenario.stabilize());
       }
+      // The leader's storage syncs its no-op and reports it: the leader counts its own copy.
+      lines.push(...scenario.syncOne(id));
       const violations = [...new Set(lines.filter((line) => line.startsWith('VIOLATION')))];
       return output([serverText(scenario.state.servers[id]!, false), ...violations]);
     }

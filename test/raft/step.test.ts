@@ -32,12 +32,16 @@ const sends = (result: Step<string, readonly string[]>) =>
 const entries = (...terms: number[]): Entry<string>[] =>
   terms.map((term, index) => ({ term, command: `c${index + 1}` }));
 
-/** s1 as leader of term 1 of a cluster of `size` (its no-op at index 1, uncommitted). */
-function leader(size = 3, options: RaftOptions = {}): Node {
+/**
+ * s1 as leader of term 1 of a cluster of `size` (its no-op at index 1, uncommitted), its
+ * storage's report of the no-op delivered unless `durable` is false.
+ */
+function leader(size = 3, options: RaftOptions = {}, durable = true): Node {
   let node = step(follower(0, size), { type: 'electionTimeout' }, options).node;
   const vote: Sent = { type: 'RequestVoteResponse', term: 1, voteGranted: true };
   node = step(node, message(1, vote), options).node;
   assert.is(node.role, 'leader');
+  if (durable) node = step(node, { type: 'logDurable', index: 1, term: 1 }, options).node;
   return node;
 }
 
@@ -75,22 +79,26 @@ test('a proposal says where it landed, or that it was refused and who leads', ()
   assert.equal(types(landed), ['saveEntries', 'proposed', 'sendSoon']);
   assert.equal(landed.effects[1], { type: 'proposed', index: 2, term: 1, count: 2 });
   assert.throws(() => step(chief, { type: 'propose', commands: [] }), /at least one command/);
-  // One server commits its proposal in the step: the proposer hears before the apply.
-  const alone = step(follower(0, 1), { type: 'electionTimeout' }).node;
-  const committed = step(alone, { type: 'propose', commands: ['x'] });
-  assert.equal(types(committed), ['saveEntries', 'saveHardState', 'proposed', 'sendSoon',
-    'apply']);
+  // One server commits its proposal once its storage reports it: the proposer heard first.
+  const elected = step(follower(0, 1), { type: 'electionTimeout' }).node;
+  const alone = step(elected, { type: 'logDurable', index: 1, term: 1 }).node;
+  const appended = step(alone, { type: 'propose', commands: ['x'] });
+  assert.equal(types(appended), ['saveEntries', 'proposed', 'sendSoon']);
+  const committed = step(appended.node, { type: 'logDurable', index: 2, term: 1 });
+  assert.equal(types(committed), ['saveHardState', 'apply']);
 });
 
 test('leaderReady follows the apply of the own term\'s no-op, once (§6.4)', () => {
-  const chief = step(leader(), { type: 'propose', commands: ['a'] }).node;
+  const proposed = step(leader(), { type: 'propose', commands: ['a'] }).node;
+  const chief = step(proposed, { type: 'logDurable', index: 2, term: 1 }).node;
   const ready = step(chief, message(1, appendResponse({ matchIndex: 2 })));
   assert.equal(ready.effects.slice(-2), [
     { type: 'apply', entries: [{ index: 1, term: 1, command: null },
       { index: 2, term: 1, command: 'a' }] },
     { type: 'leaderReady', term: 1, index: 1 },
   ]);
-  const later = step(ready.node, { type: 'propose', commands: ['b'] }).node;
+  const more = step(ready.node, { type: 'propose', commands: ['b'] }).node;
+  const later = step(more, { type: 'logDurable', index: 3, term: 1 }).node;
   const again = step(later, message(1, appendResponse({ matchIndex: 3 })));
   assert.ok(types(again).includes('apply'));
   assert.not.ok(types(again).includes('leaderReady'), 'ready once per term');
@@ -99,6 +107,7 @@ test('leaderReady follows the apply of the own term\'s no-op, once (§6.4)', () 
   let risen = step(old, { type: 'electionTimeout' }).node;
   const vote: Sent = { type: 'RequestVoteResponse', term: 2, voteGranted: true };
   risen = step(risen, message(1, vote)).node;
+  risen = step(risen, { type: 'logDurable', index: 2, term: 2 }).node;
   const early = step(risen, message(1, appendResponse({ term: 2, matchIndex: 1 })),
     { bugs: { 'commit-prev-term': true } });
   assert.is(early.node.commitIndex, 1);
@@ -138,14 +147,49 @@ test('which timer runs in which role: set on entering a role, cancelled on leavi
   assert.equal(restarted.effects, [{ type: 'setTimer', timer: 'election' }]);
 });
 
-test('a single server elects itself, appends its no-op and commits it in one step (§6.4)', () => {
+test('a single server elects itself, commits its no-op once its storage reports it', () => {
   const result = step(follower(0, 1), { type: 'electionTimeout' });
   assert.is(result.node.role, 'leader');
   assert.equal(result.effects.slice(0, 2), [
-    { type: 'saveEntries', fromIndex: 1, entries: [{ term: 1, command: null }] },
-    { type: 'saveHardState', hardState: { currentTerm: 1, votedFor: 0, commitIndex: 1 } },
+    { type: 'saveEntries', fromIndex: 1, entries: [{ term: 1, command: null }],
+      sync: 'thenReport' },
+    { type: 'saveHardState', hardState: { currentTerm: 1, votedFor: 0, commitIndex: 0 },
+      sync: 'beforeSends' },
   ]);
-  assert.ok(types(result).includes('apply'));
+  assert.not.ok(types(result).includes('apply'), 'not durable yet: not counted');
+  const reported = step(result.node, { type: 'logDurable', index: 1, term: 1 });
+  assert.equal(reported.effects, [
+    { type: 'saveHardState', hardState: { currentTerm: 1, votedFor: 0, commitIndex: 1 },
+      sync: 'withNext' },
+    { type: 'apply', entries: [{ index: 1, term: 1, command: null }] },
+    { type: 'leaderReady', term: 1, index: 1 },
+  ]);
+});
+
+test('sync duties (etcd MustSync, §10.2.1): the leader sends before its append is durable', () => {
+  const node = leader(3, {}, false);
+  assert.equal(node.matchIndex, [0, 0, 0], 'the no-op is not durable yet');
+  const proposed = step(node, { type: 'propose', commands: ['x'] });
+  assert.equal(proposed.effects[0], {
+    type: 'saveEntries', fromIndex: 2, entries: [{ term: 1, command: 'x' }], sync: 'thenReport',
+  });
+  const sent = step(proposed.node, { type: 'heartbeat', peer: 1 });
+  assert.equal(types(sent), ['send'], 'AppendEntries leave with no save to wait for');
+  // s2 acknowledges both entries: a quorum of followers is not enough without s1's own copy.
+  const acknowledged = step(sent.node, message(1, appendResponse({ matchIndex: 2 })));
+  assert.is(acknowledged.node.commitIndex, 0);
+  // A report the log does not match there changes nothing; the right one commits both.
+  const stale = step(acknowledged.node, { type: 'logDurable', index: 2, term: 7 });
+  assert.is(stale.node, acknowledged.node);
+  const reported = step(acknowledged.node, { type: 'logDurable', index: 2, term: 1 });
+  assert.is(reported.node.commitIndex, 2);
+  assert.equal(reported.effects[0], {
+    type: 'saveHardState', hardState: { currentTerm: 1, votedFor: 0, commitIndex: 2 },
+    sync: 'withNext',
+  });
+  // A follower's own report is ignored: it counts nothing of its own.
+  const ignored = step(follower(), { type: 'logDurable', index: 0, term: 0 });
+  assert.equal(ignored.effects, []);
 });
 
 test('the term rule and the vote are saved once, before the reply is sent (§5.1)', () => {
@@ -155,6 +199,7 @@ test('the term rule and the vote are saved once, before the reply is sent (§5.1
   assert.equal(result.effects[0], {
     type: 'saveHardState',
     hardState: { currentTerm: 3, votedFor: 1, commitIndex: 0 },
+    sync: 'beforeSends',
   });
   const again = step(result.node, message(2, { ...request, lastLogIndex: 5 }));
   assert.equal(again.effects, [
@@ -245,6 +290,7 @@ test('a batch truncates at its first conflict, saving from there only', () => {
     type: 'saveEntries',
     fromIndex: 2,
     entries: [{ term: 2, command: 'b0' }],
+    sync: 'beforeSends',
   });
   // A reordered, shorter batch that matches truncates nothing and saves nothing.
   const again = step(result.node, message(0, batch(0, 0, [1])));
@@ -282,7 +328,9 @@ test('InstallSnapshot: stale refused, old acknowledged, a conflicting log droppe
   const conflicting: Node = { ...follower(1), currentTerm: 2, log: entries(1, 2, 2) };
   const dropped = step(conflicting, message(0, install));
   assert.equal(dropped.node.log, []);
-  assert.equal(dropped.effects[1], { type: 'saveEntries', fromIndex: 3, entries: [] });
+  assert.equal(dropped.effects[1], {
+    type: 'saveEntries', fromIndex: 3, entries: [], sync: 'beforeSends',
+  });
   const known = step({ ...kept.node }, message(0, install));
   assert.equal(types(known), ['setTimer', 'send'], 'already committed: only acknowledged');
 });
@@ -310,6 +358,7 @@ test('PreVote: no term is raised until a quorum would vote (§9.6)', () => {
   assert.equal(candidate.effects[0], {
     type: 'saveHardState',
     hardState: { currentTerm: 1, votedFor: 0, commitIndex: 0 },
+    sync: 'beforeSends',
   });
 });
 

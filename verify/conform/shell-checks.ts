@@ -3,19 +3,23 @@
  *
  * - Links: every delivered Raft message was sent first, on that link (sender and receiver as
  *   its id and the sender's step say), with the same content.
- * - Persist before send: a message sent by a step with save effects left only after the
- *   shell reported that step's persist synced (its stamp's clock exceeds the `synced`
- *   record's; the shell stamps a message when it sends it).
+ * - Persist before send (spec/raft/types.ts SyncDuty): a message left only after every
+ *   `beforeSends` save of its step and of the earlier steps of that incarnation was durable,
+ *   i.e. after a `synced` record covering the last such step (its stamp's clock exceeds that
+ *   record's; the shell stamps a message when it sends it). A leader's own append
+ *   (`thenReport`) and a commitIndex-only hard state (`withNext`) hold nothing back.
  * - Restarts: each restart loads exactly what the node's trace says was durable before
  *   (storage-model.ts).
+ * - Reports: a `logDurable` input names an entry the node's durable storage holds, so a leader
+ *   counts only its durable copy toward a commit.
  */
 import type { Persisted } from '../../spec/raft/types.js';
 import { canonicalText } from './canonical.js';
 import type { TraceRecord } from '../../impl/trace/schema.js';
 import { shown, type Divergence } from './divergence.js';
 import {
-  applySave, crashOutcomes, describeStorage, emptyStorage, isSaveEffect, sameStorage, storedOf,
-  type StoredState,
+  applyTracedSave, crashOutcomes, describeStorage, emptyStorage, isSaveEffect,
+  sameStorage, storedOf, type StoredState,
 } from './storage-model.js';
 
 interface Sent {
@@ -23,7 +27,14 @@ interface Sent {
   readonly seq: number;
   readonly to: string;
   readonly text: string;
-  readonly saves: boolean;
+  /** The last step of this incarnation up to the send's with a `beforeSends` save, or 0. */
+  readonly gate: number;
+}
+
+/** A node's `synced` records in order: the step each covers and its clock. */
+interface Synced {
+  readonly steps: number[];
+  readonly lamports: number[];
 }
 
 type Traces = ReadonlyMap<string, readonly TraceRecord[]>;
@@ -38,23 +49,48 @@ function shellDivergence(record: TraceRecord, what: string, expected?: string,
   };
 }
 
-function sentMessages(traces: Traces): { sent: Map<string, Sent>; synced: Map<string, number> } {
+/** Whether a step's saves hold back the sends after them (SyncDuty `beforeSends`). */
+function gatesSends(record: TraceRecord): boolean {
+  return record.effects.some((effect) =>
+    isSaveEffect(effect) && (effect as { sync?: unknown }).sync === 'beforeSends');
+}
+
+/** The clock of the first `synced` record covering step `gate` (syncs cover in order). */
+function syncedClock(synced: Synced | undefined, gate: number): number | undefined {
+  if (synced === undefined) return undefined;
+  let low = 0;
+  let high = synced.steps.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (synced.steps[middle]! >= gate) high = middle;
+    else low = middle + 1;
+  }
+  return synced.lamports[low];
+}
+
+function sentMessages(traces: Traces): { sent: Map<string, Sent>; synced: Map<string, Synced> } {
   const sent = new Map<string, Sent>();
-  const synced = new Map<string, number>();
+  const synced = new Map<string, Synced>();
   for (const [node, records] of traces) {
     let peers: readonly string[] = [];
+    let gate = 0;
+    const own: Synced = { steps: [], lamports: [] };
+    synced.set(node, own);
     for (const record of records) {
       if (record.setup !== undefined) peers = record.setup.peers;
       if (record.actor === 'shell') {
-        synced.set(`${node}#${(record.input as { step: number }).step}`, record.lamport);
+        own.steps.push((record.input as { step: number }).step);
+        own.lamports.push(record.lamport);
       }
       if (record.actor !== 'raft') continue;
-      const saves = record.effects.some(isSaveEffect);
+      // A restart loads only what was durable: nothing of the new incarnation waits yet.
+      if ((record.input as { type: string }).type === 'restart') gate = 0;
+      if (gatesSends(record)) gate = record.seq;
       for (const effect of record.effects as { type: string; to: number; message: unknown;
         id: string }[]) {
         if (effect.type !== 'send') continue;
         sent.set(effect.id, { node, seq: record.seq, to: peers[effect.to] ?? '?',
-          text: canonicalText(effect.message), saves });
+          text: canonicalText(effect.message), gate });
       }
     }
   }
@@ -83,41 +119,77 @@ export function checkLinks(traces: Traces): Divergence | null {
         return shellDivergence(record, `message ${input.id} differs from the one sent`,
           origin.text, text);
       }
-      const syncedAt = synced.get(`${origin.node}#${origin.seq}`);
-      if (origin.saves && (syncedAt === undefined || syncedAt >= input.sentLamport!)) {
-        return shellDivergence(record, `message ${input.id} left ${origin.node} before the ` +
-          `persist of its step ${origin.seq} was synced`);
+      if (origin.gate === 0) continue;
+      const syncedAt = syncedClock(synced.get(origin.node), origin.gate);
+      if (syncedAt === undefined || syncedAt >= input.sentLamport!) {
+        return shellDivergence(record, `message ${input.id} (step ${origin.seq}) left ` +
+          `${origin.node} before the persist of its step ${origin.gate} was synced`);
       }
     }
   }
   return null;
 }
 
-/** Each restart of the node loads what its earlier records made durable. */
+interface Waiting {
+  readonly seq: number;
+  readonly saves: ReturnType<typeof savesOf>;
+}
+
+/**
+ * Each restart of the node loads what its earlier records made durable, and each storage
+ * report (`logDurable`) names an entry that is durable.
+ */
 export function checkRestarts(records: readonly TraceRecord[]): Divergence | null {
   let durable: StoredState = emptyStorage;
-  let pending: { seq: number; saves: ReturnType<typeof savesOf> } | null = null;
+  let waiting: Waiting[] = [];
+  // Every entry (index/term) that was durable at some point: a report may arrive after a
+  // newer leader's entries replaced the one it names (the spec then ignores it).
+  const everDurable = new Set<string>(['0/0']);
   for (const record of records) {
-    const input = record.input as { type: string; step?: number; persisted?: unknown };
-    if (record.actor === 'shell' && pending !== null && input.step === pending.seq) {
-      durable = pending.saves.reduce((state, save) => applySave(state, save), durable);
-      pending = null;
+    const input = record.input as { type: string; step?: number; persisted?: unknown;
+      index?: number; term?: number };
+    if (record.actor === 'shell') {
+      const covered = waiting.filter((item) => item.seq <= input.step!);
+      for (const item of covered) {
+        durable = item.saves.reduce((state, save) => applyTracedSave(state, save), durable);
+      }
+      if (covered.length > 0) rememberEntries(everDurable, durable);
+      waiting = waiting.slice(covered.length);
     }
     if (record.actor !== 'raft') continue;
     if (input.type === 'restart') {
       const loaded = storedOf(input.persisted as Persisted<unknown, unknown>);
-      const outcomes = crashOutcomes(durable, pending?.saves ?? []);
+      const outcomes = crashOutcomes(durable, waiting.flatMap((item) => item.saves));
       if (!outcomes.some((outcome) => sameStorage(outcome, loaded))) {
         return { ...shellDivergence(record, 'the restart loaded other than what was persisted',
           describeStorage(durable), describeStorage(loaded)), before: [] };
       }
       durable = loaded;
-      pending = null;
+      waiting = [];
+      rememberEntries(everDurable, durable);
+    }
+    const reported = `${input.index}/${input.term}`;
+    if (input.type === 'logDurable' && !everDurable.has(reported)) {
+      return { ...shellDivergence(record, `the storage reported entry ${input.index} (term ` +
+        `${input.term}) durable before a sync covered it: the leader would count an undurable ` +
+        'copy toward a commit', describeStorage(durable)), before: [] };
     }
     const saves = savesOf(record);
-    if (saves.length > 0) pending = { seq: record.seq, saves };
+    if (saves.length > 0) waiting.push({ seq: record.seq, saves });
   }
   return null;
+}
+
+/** Adds the durable storage's entries (and its snapshot's last) to `seen`. */
+function rememberEntries(seen: Set<string>, durable: StoredState): void {
+  const base = durable.snapshot?.lastIncludedIndex ?? 0;
+  if (durable.snapshot !== null) seen.add(`${base}/${durable.snapshot.lastIncludedTerm}`);
+  // Only the tail can be new since the last time: stop at the first entry already seen.
+  for (let at = durable.entries.length - 1; at >= 0; at--) {
+    const key = `${base + at + 1}/${durable.entries[at]!.term}`;
+    if (seen.has(key)) break;
+    seen.add(key);
+  }
 }
 
 function savesOf(record: TraceRecord) {

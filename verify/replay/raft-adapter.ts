@@ -24,6 +24,7 @@
  * model (a heartbeat's extra ones), and a frame's presence is checked when a step takes it.
  */
 import type { Params } from '../../checker/model.js';
+import { samePersisted } from '../../models/raft/codec.js';
 import { bugSwitches } from '../../spec/bug-catalog.js';
 import { raftBugNames } from '../../spec/raft/bugs.js';
 import { recordHistory, type RaftAction } from '../../models/raft/model.js';
@@ -129,7 +130,7 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
       layout,
       // The model's node options: one entry per append, PreVote and CheckQuorum as checked.
       tuning: { maxEntriesPerAppend: 1, preVote: params['pre-vote'] === true,
-        checkQuorum: params['check-quorum'] === true },
+        checkQuorum: params['check-quorum'] === true, batchDuringAppendSync: false },
       bugs: bug === null ? {} : { raft: bugSwitches(raftBugNames, [bug]) },
       adminName: clientName,
       onStep: (record) => {
@@ -179,6 +180,10 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   ): Promise<string | null> {
     const before = this.nodes();
     const appliedBefore = this.applied.map((values) => values.length);
+    // The model's disk syncs a leader's own append at its Sync: until then the runtime's
+    // fsyncs of that node wait too (released when the model synced, atomically or by Sync).
+    this.names.forEach((name, id) => this.cluster.holdSyncs(name,
+      !samePersisted(expected.durable[id]!, expected.persisted[id]!)));
     const note = await this.run(action);
     if (this.problem !== null) throw new RuntimeDivergence(this.problem);
     await this.readDisks();
@@ -195,10 +200,19 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     return note;
   }
 
+  /**
+   * The runtime's disk, read back, holds what the model made durable and up to what it wrote:
+   * a held sync has written its bytes, a later one waits behind it, a commitIndex-only hard
+   * state waits in the storage's buffer for the next sync. Anything in between agrees.
+   */
   observe(expected: RaftModelState): RaftModelState {
+    const persisted = this.persisted.map((disk, id) =>
+      between(disk, expected.durable[id]!, expected.persisted[id]!)
+        ? expected.persisted[id]! : disk);
+    // CommittedDurable reads the runtime's own disk.
     return {
       ...expected, ...this.history,
-      servers: this.nodes(), persisted: this.persisted, applied: this.applied,
+      servers: this.nodes(), persisted, durable: this.persisted, applied: this.applied,
     };
   }
 
@@ -235,6 +249,9 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
       }
       case 'CompactLog':
         this.compact(action.server);
+        break;
+      case 'Sync':
+        // The held fsyncs were released above; the storage's report follows in settle().
         break;
       case 'ReadIndex':
         throw new RuntimeDivergence(`${action.type} is not replayed in the runtime`);
@@ -334,6 +351,24 @@ function modelMessage(held: HeldFrame, values: SnapshotValues): unknown {
   const entries = message.entries.map((entry) =>
     ({ term: entry.term, command: modelCommand(entry.command) }));
   return { ...message, entries };
+}
+
+/** Whether `disk` lies between the model's durable and written disks (see observe). */
+function between(disk: ModelPersisted, durable: ModelPersisted, written: ModelPersisted):
+  boolean {
+  const hard = disk.hardState;
+  if (hard.currentTerm !== written.hardState.currentTerm) return false;
+  if (hard.votedFor !== written.hardState.votedFor) return false;
+  if (hard.commitIndex > written.hardState.commitIndex) return false;
+  const base = (model: ModelPersisted) => model.snapshot?.lastIncludedIndex ?? 0;
+  if (base(disk) !== base(written) && base(disk) !== base(durable)) return false;
+  const prefixOf = (short: ModelPersisted['entries'], long: ModelPersisted['entries']) =>
+    short.length <= long.length && short.every((entry, at) =>
+      entry.term === long[at]!.term && entry.command === long[at]!.command);
+  const same = (a: ModelPersisted['entries'], b: ModelPersisted['entries']) =>
+    a.length === b.length && prefixOf(a, b);
+  return same(disk.entries, durable.entries) || same(disk.entries, written.entries) ||
+    (prefixOf(durable.entries, disk.entries) && prefixOf(disk.entries, written.entries));
 }
 
 export function createRaftAdapter(

@@ -44,6 +44,8 @@ interface ReplayNode {
   readonly disk: MemoryDisk;
   readonly timers: HeldTimers;
   server: NodeServer | null;
+  /** Held fsyncs: a leader's own append that the model has not synced yet (its Sync). */
+  readonly syncs: { held: boolean; waiting: (() => void)[] };
 }
 
 export class ReplayCluster {
@@ -60,8 +62,11 @@ export class ReplayCluster {
     const { layout } = options;
     this.names = [...layout.controllers, ...Object.values(layout.groups).flat()];
     for (const name of this.names) {
-      const disk = new MemoryDisk(this.random.split());
-      this.nodes.set(name, { disk, timers: new HeldTimers(), server: null });
+      const syncs = { held: false, waiting: [] as (() => void)[] };
+      const syncDelay = () => syncs.held
+        ? new Promise<void>((resolve) => syncs.waiting.push(resolve)) : Promise.resolve();
+      const disk = new MemoryDisk(this.random.split(), { syncDelay });
+      this.nodes.set(name, { disk, timers: new HeldTimers(), server: null, syncs });
     }
   }
 
@@ -95,12 +100,26 @@ export class ReplayCluster {
     await started;
   }
 
+  /**
+   * Holds `name`'s fsyncs from now on (held: true) or completes the held ones and stops
+   * holding (false): the model's disk syncs a leader's own append only at its Sync action.
+   */
+  holdSyncs(name: string, held: boolean): void {
+    const syncs = this.node(name).syncs;
+    syncs.held = held;
+    if (held) return;
+    const waiting = syncs.waiting.splice(0);
+    for (const resolve of waiting) resolve();
+  }
+
   /** Process death and power loss: the server stops, its disk keeps what it synced. */
   crash(name: string): void {
     const node = this.node(name);
     node.server?.crash();
     node.server = null;
     node.timers.cancelAllTimers();
+    node.syncs.held = false;
+    node.syncs.waiting.length = 0;
     node.disk.crash();
     this.network.disconnect(name);
   }
