@@ -38,7 +38,12 @@ async function measureOurs(rms: number, workers: number) {
     workers === 1
       ? breadthFirstSearch(createTwoPhaseModel(rms), options)
       : await parallelBreadthFirstSearch(
-          { model: { module: registryModule, name: 'twophase' }, params: { rms }, bug: undefined, workers },
+          {
+            model: { module: registryModule, name: 'twophase' },
+            params: { rms },
+            bug: undefined,
+            workers,
+          },
           options,
         );
   const seconds = (performance.now() - started) / 1000;

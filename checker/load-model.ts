@@ -27,7 +27,10 @@ export interface ModelSource {
 }
 
 /** The source a worker loads `definition` from; `registry` exports the registered models. */
-export function modelSource(definition: ModelDefinition, registry: string | undefined): ModelSource {
+export function modelSource(
+  definition: ModelDefinition,
+  registry: string | undefined,
+): ModelSource {
   if (definition.modulePath !== undefined) return { module: definition.modulePath };
   if (registry === undefined) throw new Error(`no registry module to load ${definition.name} from`);
   return { module: registry, name: definition.name };

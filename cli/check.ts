@@ -149,7 +149,8 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
     }
     throw new UsageError('check needs a MODEL (see `shardkv models`)');
   }
-  const definition = findModel(name) ?? (isModulePath(name) ? await loadModelModule(name) : undefined);
+  const loaded = isModulePath(name) ? await loadModelModule(name) : undefined;
+  const definition = findModel(name) ?? loaded;
   if (!definition) {
     const known = modelDefinitions.map((candidate) => candidate.name).join(', ');
     throw new UsageError(`unknown model '${name}' (known: ${known})`);

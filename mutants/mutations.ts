@@ -169,7 +169,8 @@ export const mutations: readonly Mutation[] = [
   },
   {
     name: 'delete-without-tombstone',
-    description: 'src deletes the shard but keeps no tombstone: a repeated Delete is refused forever',
+    description:
+      'src deletes the shard but keeps no tombstone: a repeated Delete is refused forever',
     file: 'spec/group/migration-steps.ts',
     find: '    tombstone: identity,\n',
     replace: '    tombstone: null,\n',

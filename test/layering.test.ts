@@ -25,8 +25,10 @@ function sourceFiles(folder: string): string[] {
 /** The top-level folder of every relative module a file imports (statically or dynamically). */
 function importedFolders(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
-  return specifiers.map((specifier) => normalize(join(dirname(file), specifier)).split(/[\\/]/)[0]!);
+  const pattern = /(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g;
+  const specifiers = [...text.matchAll(pattern)].map((match) => match[1]!);
+  const top = (specifier: string) => normalize(join(dirname(file), specifier)).split(/[\\/]/)[0]!;
+  return specifiers.map(top);
 }
 
 function offences(folder: string, forbidden: readonly string[]): string[] {

@@ -17,7 +17,8 @@
  *   kept); the client retries, and asks for the latest recorded configuration (published or
  *   not: CONTRACT's `ctl query`) on ErrWrongGroup or silence, answered in the same step.
  *   ClientQuery(c): a query that found no owner of the shard is answered later, by a newer
- *   configuration. ReuseSeq(c), within max-reuses: the client replaces its outstanding request by another under the same seq.
+ *   configuration. ReuseSeq(c), within max-reuses: the client replaces its outstanding request
+ *   by another under the same seq.
  * - Network: Deliver(i) delivers a kept copy late; its reply reaches the sender, who takes it
  *   only if it answers what the sender is waiting for.
  * Losing a request is not an action: it is the same as not sending it yet.

@@ -16,7 +16,9 @@ import {
 import type { Gid } from '../../spec/controller/types.js';
 import { emptyGroup } from '../../spec/group/group.js';
 import { applyGroupCommand } from '../../spec/group/state-machine.js';
-import type { ClientOperation, ClientRequest, GroupCommand, GroupState } from '../../spec/group/types.js';
+import type {
+  ClientOperation, ClientRequest, GroupCommand, GroupState,
+} from '../../spec/group/types.js';
 import {
   migrationBugs,
   migrationSwitchNames,

@@ -43,7 +43,8 @@ function actionEvent(before: RaftModelState, action: RaftAction, after: RaftMode
     case 'Drop': {
       const { from, to, message } = action.envelope;
       const lost = action.type === 'Drop';
-      return { kind: 'message', from: name(from), to: name(to), text: messageSummary(message), lost };
+      const text = messageSummary(message);
+      return { kind: 'message', from: name(from), to: name(to), text, lost };
     }
     case 'Duplicate': {
       const { from, to, message } = action.envelope;

@@ -1,6 +1,6 @@
 /**
- * Refinement of Ongaro's raft.tla (dissertation appendix B; issue 10, item 5): every step of the `raft` model, seen through an
- * abstraction function, is a stuttering step or a sequence of at most `maxTlaSteps` actions
+ * Refinement of Ongaro's raft.tla (dissertation appendix B; issue 10, item 5): every step of
+ * the `raft` model, seen through an abstraction function, is a stuttering step or a sequence of at most `maxTlaSteps` actions
  * of the raft.tla transcription (tla-preset.ts, the one that counts TLC's 2,379,781 states).
  * So the TLC calibration covers spec/raft, not only the transcription.
  *

@@ -27,7 +27,8 @@ test('DieHard: 16 distinct states; the shortest violation of NotSolved has 6 ste
 });
 
 test('DieHard with 2 workers: same shortest length, same count with --continue', async () => {
-  const request = { model: { module: registryModule, name: 'diehard' }, params: {}, bug: undefined, workers: 2 };
+  const model = { module: registryModule, name: 'diehard' };
+  const request = { model, params: {}, bug: undefined, workers: 2 };
   const first = await parallelBreadthFirstSearch(request, {});
   assert.is(first.invariant, 'NotSolved');
   assert.is(first.path?.actionIndexes.length, 6);
@@ -36,6 +37,8 @@ test('DieHard with 2 workers: same shortest length, same count with --continue',
   const full = await parallelBreadthFirstSearch(request, { continueAfterViolation: true });
   assert.is(full.distinctStates, 16);
 });
+
+const twoPhase = { module: registryModule, name: 'twophase' };
 
 // Independent: TLC's distinct-state counts for TwoPhase.tla (spec/calibration/twophase.ts).
 const twoPhaseCounts = [
@@ -52,7 +55,7 @@ for (const [rms, distinct] of twoPhaseCounts) {
     assert.is(bfs.distinctStates, distinct);
     assert.is(depthFirstSearch(model).distinctStates, distinct);
     const parallel = await parallelBreadthFirstSearch(
-      { model: { module: registryModule, name: 'twophase' }, params: { rms }, bug: undefined, workers: 2 },
+      { model: twoPhase, params: { rms }, bug: undefined, workers: 2 },
       {},
     );
     assert.is(parallel.result, 'ok');
@@ -68,7 +71,7 @@ test('TwoPhase with 7 RMs: 296448 distinct states, 2744706 generated (1 and 2 wo
   assert.is(bfs.distinctStates, 296448);
   assert.is(bfs.statesGenerated, 2744706);
   const parallel = await parallelBreadthFirstSearch(
-    { model: { module: registryModule, name: 'twophase' }, params: { rms: 7 }, bug: undefined, workers: 2 },
+    { model: twoPhase, params: { rms: 7 }, bug: undefined, workers: 2 },
     {},
   );
   assert.is(parallel.distinctStates, 296448);

@@ -3,7 +3,21 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyOperation, initialConfig, initialControllerState, joinConfig, latestConfig, leaveConfig, memberGids, minimumMoves, movedShards, rebalance, type Config, type ControllerOperation, type Gid } from '../../spec/controller/index.js';
+import {
+  applyOperation,
+  initialConfig,
+  initialControllerState,
+  joinConfig,
+  latestConfig,
+  leaveConfig,
+  memberGids,
+  minimumMoves,
+  movedShards,
+  rebalance,
+  type Config,
+  type ControllerOperation,
+  type Gid,
+} from '../../spec/controller/index.js';
 import { copyConfigs, keepsHistory } from '../../invariants/config-history.js';
 import { isBalanced } from '../../invariants/controller-configs.js';
 

@@ -33,7 +33,9 @@ import type {
   RaftBounds,
   RaftModelState,
 } from '../../models/raft/model-state.js';
-import { initialModelState, raftLabel, stepModel, type RaftAction } from '../../models/raft/model.js';
+import {
+  initialModelState, raftLabel, stepModel, type RaftAction,
+} from '../../models/raft/model.js';
 import type { Effect, Entry, RaftOptions, Snapshot } from '../../spec/raft/types.js';
 
 const wideBounds = {

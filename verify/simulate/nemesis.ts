@@ -4,8 +4,8 @@
  * never a second server of one Raft group, so every group keeps a majority), at once or at
  * one of its next disk writes, and restarts it later from its disk; cuts the network
  * (isolates a server, or splits the servers in two sides) and heals it later; or switches
- * the network between reliable and unreliable (drops, duplicates, late frames). `--faults` selects which kinds. How often faults come is
- * itself drawn per seed (swarm testing, as VOPR varies its fault rates per seed): stormy
+ * the network between reliable and unreliable (drops, duplicates, late frames). `--faults`
+ * selects which kinds. How often faults come is itself drawn per seed (swarm testing, as VOPR varies its fault rates per seed): stormy
  * seeds stress recovery, calm ones let clients get much done between faults. When the active
  * phase ends it heals everything and restarts every server that is down.
  */
