@@ -10,8 +10,6 @@ import type { ScriptReading } from '../../invariants/client-effects.js';
 import { migrationInvariants as libraryInvariants } from '../../invariants/migration.js';
 import { keyOf, scriptRequest, type MigrationBounds, type MigrationState } from './model-state.js';
 
-export { migrationInvariantNames as invariantNames } from '../../invariants/migration.js';
-
 function modelScript(bounds: MigrationBounds): ScriptReading {
   return {
     shards: bounds.shards,

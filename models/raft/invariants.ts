@@ -22,5 +22,3 @@ const modelReading: RaftReading<ModelCommand, ModelData> = {
 };
 
 export const raftInvariants: readonly Invariant<RaftModelState>[] = groupInvariants(modelReading);
-
-export const raftInvariantNames = raftInvariants.map((invariant) => invariant.name);
