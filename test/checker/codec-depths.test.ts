@@ -66,8 +66,10 @@ function build(name: string, flags: Record<string, string>): AnyModel {
 const complete: [name: string, flags: Record<string, string>, states: number, depth: number][] = [
   ['diehard', {}, 16, 7],
   ['twophase', {}, 288, 10],
-  ['raft', { servers: '2' }, 3786, 18],
-  ['raft', { servers: '2', 'pre-vote': 'true', 'check-quorum': 'true' }, 22880, 30],
+  // 3,786 / 18 and 22,880 / 30 until issue 20: the disk keeps a leader's unsynced append and a
+  // commitIndex-only hard state apart from what is durable (the Sync action).
+  ['raft', { servers: '2' }, 5880, 19],
+  ['raft', { servers: '2', 'pre-vote': 'true', 'check-quorum': 'true' }, 38300, 31],
   ['raft', { servers: '2', preset: 'raft.tla' }, 1760, 27],
   ['controller', { ops: '4', gids: '3' }, 1360, 4],
   [

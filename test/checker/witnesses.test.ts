@@ -17,7 +17,7 @@ const witnesses: Readonly<Record<string, string>> = {
     'leader s2 of term 4 holds (term 2, no-op) at index 1, where (term 1, no-op) committed in ' +
     'term 3',
   'raft/truncate-on-every-append':
-    'index 2 (term 1, v1) committed in term 1 is saved by 1 of 3 servers (s1), a quorum is 2',
+    'index 2 (term 1, v1) committed in term 1 is durable on 1 of 3 servers (s1), a quorum is 2',
   'raft/follower-skips-apply': 's2 applied 0 entries, its commitIndex is 1',
   'migration/skip-freeze': 'shard 1 is served by gid 1 and gid 2',
   'migration/reinstall-overwrites':
