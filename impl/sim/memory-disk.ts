@@ -2,7 +2,7 @@
  * A simulated disk (FoundationDB's simulated file system, TigerBeetle's storage fault model) for
  * one node: files live in memory, and a crash keeps only what the POSIX rules promise. A file's
  * bytes written since its last sync are lost, kept, or kept in part (a torn write, its last
- * kept bytes possibly scribbled); a directory's names created, renamed or removed since its
+ * kept bytes possibly zeros: written length, unwritten data); a directory's names created, renamed or removed since its
  * last sync survive only as a prefix of those operations, in order (a journalling file system).
  * Every choice is a draw from the seeded Random, so a seed replays the same losses.
  *
@@ -12,6 +12,7 @@
 import { assert } from '../../spec/assert.js';
 import type { Random } from '../io/random.js';
 import type { FileHandle, FileSystem } from '../wal/file-system.js';
+import { unwrittenZeroBytesMin } from '../wal/torn-tail.js';
 
 /** One file's contents: `durableLength` bytes are on the platter unless `durableCopy` says. */
 class Inode {
@@ -20,6 +21,8 @@ class Inode {
   durableLength = 0;
   /** The durable contents when a truncation made the current ones stop extending them. */
   durableCopy: Uint8Array | null = null;
+  /** Bytes an fsync made durable (a crash's kept tail never counts): what damage may hit. */
+  fsyncedLength = 0;
 
   append(data: Uint8Array): void {
     if (this.length + data.length > this.bytes.length) {
@@ -42,6 +45,14 @@ class Inode {
 
   sync(): void {
     this.durableLength = this.length;
+    this.fsyncedLength = this.length;
+    this.durableCopy = null;
+  }
+
+  /** After a crash: what is left is on the platter, though no fsync covered the torn tail. */
+  settle(): void {
+    this.durableLength = this.length;
+    this.fsyncedLength = Math.min(this.fsyncedLength, this.length);
     this.durableCopy = null;
   }
 
@@ -50,6 +61,7 @@ class Inode {
     if (length === this.length) this.sync();
     else if (this.durableCopy === null && length < this.length) {
       this.durableLength = Math.max(this.durableLength, length);
+      this.fsyncedLength = this.durableLength;
     }
   }
 
@@ -62,10 +74,22 @@ type DirectoryOperation =
   | { readonly kind: 'link'; readonly name: string; readonly inode: Inode }
   | { readonly kind: 'unlink'; readonly name: string };
 
+/** A rename, kept so that damage can undo it after its directory fsync (loseSyncedRename). */
+interface Rename {
+  readonly from: string;
+  readonly to: string;
+  readonly inode: Inode;
+  /** What `to` named before. */
+  readonly replaced: Inode | undefined;
+}
+
 class Directory {
   current = new Map<string, Inode>();
   durable = new Map<string, Inode>();
   pending: DirectoryOperation[] = [];
+  pendingRenames: Rename[] = [];
+  /** The last rename a directory fsync made durable. */
+  syncedRename: Rename | null = null;
 
   apply(operation: DirectoryOperation): void {
     applyTo(this.current, operation);
@@ -75,11 +99,14 @@ class Directory {
   sync(): void {
     this.durable = new Map(this.current);
     this.pending = [];
+    this.syncedRename = this.pendingRenames.at(-1) ?? this.syncedRename;
+    this.pendingRenames = [];
   }
 
   revertToDurable(): void {
     this.current = new Map(this.durable);
     this.pending = [];
+    this.pendingRenames = [];
   }
 }
 
@@ -94,6 +121,18 @@ export interface MemoryDiskOptions {
   /** Told after every crash, also one that `crashBeforeOperation` planned (the simulator then
    * stops the process that was writing). */
   readonly onCrash?: (report: CrashReport) => void;
+}
+
+/** A byte that an fsync had made durable, flipped (damageSyncedByte). */
+export interface SyncedByteDamage {
+  readonly path: string;
+  readonly offset: number;
+}
+
+/** A durable rename undone (loseSyncedRename): `to` names its old file again, `from` the new. */
+export interface LostRename {
+  readonly from: string;
+  readonly to: string;
 }
 
 /** What the last crash did, for the simulator's event log. */
@@ -140,6 +179,44 @@ export class MemoryDisk {
     const report = { filesTorn, bytesLost, directoryOperationsLost };
     this.options.onCrash?.(report);
     return report;
+  }
+
+  /**
+   * Media damage after sync (issue 26): flips one byte, drawn from `random`, among the bytes an
+   * fsync made durable in the files `eligible` accepts. For a disk whose node is down.
+   */
+  damageSyncedByte(random: Random, eligible: (path: string) => boolean): SyncedByteDamage | null {
+    const files: { path: string; inode: Inode }[] = [];
+    for (const [directoryPath, directory] of [...this.directories].sort(byKey)) {
+      for (const [name, inode] of [...directory.durable].sort(byKey)) {
+        const path = `${directoryPath}/${name}`;
+        if (inode.fsyncedLength > 0 && eligible(path)) files.push({ path, inode });
+      }
+    }
+    if (files.length === 0) return null;
+    const { path, inode } = files[random.nextInt(files.length)]!;
+    const offset = random.nextInt(inode.fsyncedLength);
+    inode.bytes[offset] = inode.bytes[offset]! ^ (1 + random.nextInt(255));
+    return { path, offset };
+  }
+
+  /**
+   * A disk that lied about a directory fsync: the last durable rename comes undone, its target
+   * naming the file it replaced (or nothing) and its source the renamed file. For a disk whose
+   * node is down; null when no durable rename is left to lose.
+   */
+  loseSyncedRename(): LostRename | null {
+    for (const [directoryPath, directory] of [...this.directories].sort(byKey)) {
+      const rename = directory.syncedRename;
+      if (rename === null || directory.durable.get(rename.to) !== rename.inode) continue;
+      directory.syncedRename = null;
+      directory.durable.set(rename.from, rename.inode);
+      if (rename.replaced === undefined) directory.durable.delete(rename.to);
+      else directory.durable.set(rename.to, rename.replaced);
+      directory.revertToDurable();
+      return { from: `${directoryPath}/${rename.from}`, to: `${directoryPath}/${rename.to}` };
+    }
+    return null;
   }
 
   /** Crashes just before the `count`-th next changing operation (1: the very next one). */
@@ -195,20 +272,30 @@ export class MemoryDisk {
         inode.durableCopy = null;
         inode.append(durable);
       }
-      inode.sync();
+      inode.settle();
       return false;
     }
     const unsynced = inode.length - inode.durableLength;
     const choice = this.random.nextInt(3);
     const kept = choice === 0 ? 0 : choice === 1 ? unsynced : this.random.nextInt(unsynced + 1);
+    const keptEnd = inode.durableLength + kept;
     if (kept > 0 && kept < unsynced && this.random.nextInt(4) === 0) {
-      const position = inode.durableLength + this.random.nextInt(kept);
-      inode.bytes[position] = this.random.nextInt(256);
+      // The file's length reached the platter but its last data did not: those bytes read
+      // as zeros, a run longer than any record holds (or from the last fsynced byte on).
+      const drawn = inode.durableLength + this.random.nextInt(kept);
+      const from = Math.max(inode.durableLength, Math.min(drawn, keptEnd - unwrittenZeroBytesMin));
+      inode.bytes.fill(0, from, keptEnd);
+      // Drawn as when this was a scribbled byte, so that seeds replay the crashes they did.
+      this.random.nextInt(256);
     }
-    inode.length = inode.durableLength + kept;
-    inode.sync();
+    inode.length = keptEnd;
+    inode.settle();
     return kept > 0 && kept < unsynced;
   }
+}
+
+function byKey<T>(first: [string, T], second: [string, T]): number {
+  return first[0] < second[0] ? -1 : first[0] > second[0] ? 1 : 0;
 }
 
 /** A promise that never settles: what a dead process waits for. */
@@ -264,6 +351,8 @@ class MountedFileSystem implements FileSystem {
     const inode = this.lookup(from);
     if (!this.disk.beginChange(this.incarnation)) return never();
     const directory = this.disk.directory(source.directory);
+    const replaced = directory.current.get(target.name);
+    directory.pendingRenames.push({ from: source.name, to: target.name, inode, replaced });
     directory.apply({ kind: 'unlink', name: source.name });
     directory.apply({ kind: 'link', name: target.name, inode });
   }

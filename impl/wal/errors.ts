@@ -3,7 +3,7 @@ export class WalCorruptionError extends Error {
   override name = 'WalCorruptionError';
 
   constructor(readonly file: string, readonly offset: number, readonly reason: string) {
-    super(`${file} at offset ${offset}: ${reason}`);
+    super(`disk damage in ${file} at offset ${offset}: ${reason}`);
   }
 }
 

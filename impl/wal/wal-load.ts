@@ -1,7 +1,8 @@
 /**
  * Reading a node directory back (WalStorage.load): the snapshot, then every segment in sequence
- * order through LogReplay. The last segment's bad tail is cut off (truncated and fsynced) and
- * reported; a bad record in any earlier, sealed segment is corruption and stops the load.
+ * order through LogReplay. The last segment's torn tail (torn-tail.ts: a write that never
+ * finished) is cut off (truncated and fsynced) and reported; any other bad record, in the last
+ * segment or an earlier one, is damage and stops the load (WalCorruptionError).
  */
 import type { HardState } from '../../spec/raft/types.js';
 import { WalCorruptionError, type RecoveryEvent } from './errors.js';
@@ -12,6 +13,7 @@ import {
   readSnapshotFile, snapshotFileName, snapshotTemporaryName,
 } from './snapshot-file.js';
 import { segmentName, type Segment } from './segment.js';
+import { judgeBadRecord } from './torn-tail.js';
 
 export interface LoadedWal {
   readonly segments: Segment[];
@@ -79,6 +81,11 @@ async function loadSegment(
   };
   if (result.failure === null) return segment;
   if (!isLast) throw new WalCorruptionError(path, result.failure.offset, result.failure.reason);
+  const verdict = judgeBadRecord(bytes, result.failure.offset);
+  if (verdict.kind === 'damaged') {
+    const reason = `${result.failure.reason}; ${verdict.why}`;
+    throw new WalCorruptionError(path, result.failure.offset, reason);
+  }
   // A torn tail: bytes written after the last completed sync. Cut them off durably before any
   // new record goes after them.
   const handle = await fileSystem.open(path, 'append');
