@@ -98,7 +98,9 @@ function statusTable(nodes: readonly NodeReport[]): string {
 async function status(args: ParsedArgs, io: Io): Promise<number> {
   noPositionals(args);
   const nodes = await clusterStatus(openCluster(requireDir(args)));
-  return print(args, io, statusTable(nodes), { nodes });
+  const reasons = nodes.flatMap((node) =>
+    node.reason === null ? [] : [`${node.name} is down: ${node.reason}`]);
+  return print(args, io, [statusTable(nodes), ...reasons].join('\n'), { nodes });
 }
 
 function requireNode(args: ParsedArgs): string {

@@ -2,11 +2,13 @@
  * `cluster status`: each node's process (from its pid file, checked against /proc) and, for
  * a live one, what it reports over process control. CONTRACT's JSON: a dead node has
  * `alive: false` and null for what it cannot report; a live node that does not answer in time
- * has `alive: true` and nulls.
+ * has `alive: true` and nulls. A dead node's `reason` is its last fatal line since it started
+ * (a node that refused a damaged disk says so there), null when it has none (killed).
  */
 import type { ServerRole } from '../node/api.js';
 import type { AdminClient } from './admin-client.js';
 import { allNodes, type ClusterFile } from './cluster-file.js';
+import { fatalReason } from './node-log.js';
 import type { ClusterPaths } from './paths.js';
 import { runningPid } from './pids.js';
 
@@ -20,6 +22,8 @@ export interface NodeReport {
   readonly logBytes: number | null;
   readonly snapshotBytes: number | null;
   readonly shards: readonly number[] | null;
+  /** Why a dead node is down: its fatal line since it last started (null: none, or alive). */
+  readonly reason: string | null;
 }
 
 export async function nodeReports(
@@ -34,11 +38,13 @@ export async function nodeReport(
   const pid = runningPid(paths, name);
   const reply = pid === null ? null : await admin.status(name, timeoutMs);
   const status = reply?.status ?? null;
+  const alive = pid !== null && runningPid(paths, name) === pid;
   return {
-    name, pid, alive: pid !== null && runningPid(paths, name) === pid,
+    name, pid, alive,
     role: status?.role ?? null, term: status?.term ?? null,
     commitIndex: status?.commitIndex ?? null, logBytes: status?.logBytes ?? null,
     snapshotBytes: status?.snapshotBytes ?? null, shards: status?.shards ?? null,
+    reason: alive ? null : fatalReason(paths, name),
   };
 }
 

@@ -17,6 +17,7 @@ import { entropySeed } from '../random/entropy-seed.js';
 import { SeededRandom } from '../random/seeded-random.js';
 import { NodeFileSystem } from '../real/node-file-system.js';
 import { RealClock, RealTimers } from '../real/real-clock.js';
+import { WalCorruptionError } from '../wal/errors.js';
 import { FileTraceSink } from './trace-file.js';
 import { allNodes, layoutOf, readClusterFile, type ClusterFile } from './cluster-file.js';
 import { decodeControlRequest, encodeControl, type FaultSettings } from './control.js';
@@ -141,8 +142,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: Error) => {
-  // The reason on one line (what `cluster start` and `restart` report), then the stack.
-  log(`fatal: ${error.message}`);
+  // The reason on one line (what `cluster start`, `restart` and `status` report), then the
+  // stack. Damage in the WAL is never repaired here: the replica stays down (docs/disk-faults.md).
+  const refusal = error instanceof WalCorruptionError
+    ? '; refusing to start: this replica\'s log cannot be trusted (docs/disk-faults.md)' : '';
+  log(`fatal: ${error.message}${refusal}`);
   log(error.stack ?? '(no stack)');
   process.exit(1);
 });

@@ -22,7 +22,7 @@ test.after(async () => {
 });
 
 const statusKeys = ['name', 'pid', 'alive', 'role', 'term', 'commitIndex', 'logBytes',
-  'snapshotBytes', 'shards'];
+  'snapshotBytes', 'shards', 'reason'];
 
 test('start writes the cluster file and both secrets readable by their owner only', () => {
   for (const secret of ['cluster.secret', 'client.secret']) {
@@ -54,7 +54,7 @@ test('kill: the process is gone, status reports it dead with nulls; restart brin
     assert.not.ok(isNodeProcess(cluster.cluster.paths, 'g100-1', pid));
     const dead = (await cluster.status()).find((node) => node.name === 'g100-1')!;
     assert.equal(dead, { name: 'g100-1', pid: null, alive: false, role: null, term: null,
-      commitIndex: null, logBytes: null, snapshotBytes: null, shards: null });
+      commitIndex: null, logBytes: null, snapshotBytes: null, shards: null, reason: null });
     const again = await cluster.cli('cluster', 'kill', '--node', 'g100-1');
     assert.is(again.code, 1);
     assert.match(again.stderr, 'g100-1 is not running');

@@ -47,6 +47,15 @@ export interface ClusterSetup {
   readonly onLastView: (view: ServerView) => void;
   /** Tracing: each server's sink, kept across its incarnations. */
   readonly traceSinks?: ReadonlyMap<string, TraceSink>;
+  /** Disk damage (disk-damage.ts): told of restarts, loads and refused starts. */
+  readonly diskDamage?: DiskDamageHooks;
+}
+
+export interface DiskDamageHooks {
+  beforeRestart(name: string, disk: MemoryDisk): void;
+  loaded(name: string): void;
+  /** True: the failed start is the damage detected, and the server stays down for good. */
+  refused(name: string, error: unknown): boolean;
 }
 
 interface Node {
@@ -58,6 +67,8 @@ interface Node {
   incarnation: number;
   /** Told when a planned crash happened. */
   onPlannedCrash: (() => void) | null;
+  /** Stopped for good (it refused its damaged disk): never restarted. */
+  stopped: boolean;
 }
 
 export class SimulatedCluster {
@@ -75,6 +86,7 @@ export class SimulatedCluster {
       const random = setup.random.split();
       this.nodes.set(name, {
         disk, random, server: null, transport: null, incarnation: 0, onPlannedCrash: null,
+        stopped: false,
       });
     }
   }
@@ -82,8 +94,9 @@ export class SimulatedCluster {
   /** Starts a server that is down: its first start, or a restart from its disk. */
   start(name: string): void {
     const node = this.node(name);
-    assert(node.server === null, `${name} is already up`);
+    assert(node.server === null && !node.stopped, `${name} is already up or stopped`);
     const { clock, network, layout, log } = this.setup;
+    if (node.incarnation > 0) this.setup.diskDamage?.beforeRestart(name, node.disk);
     const transport = network.endpoint(name);
     node.incarnation++;
     const server = this.setup.createServer({
@@ -108,8 +121,16 @@ export class SimulatedCluster {
     node.server = server;
     node.transport = transport;
     log.add(clock.now(), name, node.incarnation === 1 ? 'start' : `restart ${node.incarnation}`);
-    server.start().catch((error: unknown) => {
-      if (node.server === server) this.setup.onServerError(name, error);
+    server.start().then(() => {
+      if (node.server === server) this.setup.diskDamage?.loaded(name);
+    }, (error: unknown) => {
+      if (node.server !== server) return;
+      if (this.setup.diskDamage?.refused(name, error) !== true) {
+        this.setup.onServerError(name, error);
+        return;
+      }
+      this.stopProcess(node, name);
+      node.stopped = true;
     });
   }
 
@@ -178,8 +199,13 @@ export class SimulatedCluster {
     return this.names.filter((name) => this.isUp(name));
   }
 
+  /** Servers that are down and may start again (not those stopped for good). */
   downServers(): string[] {
-    return this.names.filter((name) => !this.isUp(name));
+    return this.names.filter((name) => !this.isUp(name) && !this.node(name).stopped);
+  }
+
+  isStopped(name: string): boolean {
+    return this.node(name).stopped;
   }
 
   /** The views of the servers that are up and started, in layout order. */

@@ -106,7 +106,7 @@ export class Nemesis {
     const restartLater = () => {
       this.statistics.crashes++;
       clock.schedule(draw(this.random, downTimeMs), () => {
-        if (this.setup.stopping() || cluster.isUp(name)) return;
+        if (this.setup.stopping() || cluster.isUp(name) || cluster.isStopped(name)) return;
         cluster.start(name);
         this.statistics.restarts++;
       });

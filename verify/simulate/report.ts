@@ -3,6 +3,7 @@
  * invariant, the seed, the last events and the exact command that reruns it) and the JSON
  * record of a run. Plain functions of a result, so tests can read exactly what users read.
  */
+import { describeDiskDamage } from './disk-damage.js';
 import { defaultOptions, type SimulationOptions } from './options.js';
 import type { SimulationResult } from './run.js';
 
@@ -24,7 +25,13 @@ export function summaryLine(result: SimulationResult): string {
     `(${operations.unknown} unknown), ${configurations.published} configurations published ` +
     `(${configurations.recorded} recorded), faults: ${faults.crashes} crashes, ` +
     `${faults.partitions} partitions, ${faults.unreliablePeriods} unreliable periods; ` +
-    `digest ${result.digest}`;
+    diskDamageText(result) + `digest ${result.digest}`;
+}
+
+/** `disk damage: SERVER KIND: RESULT; ` when the seed damaged a disk, else nothing. */
+function diskDamageText(result: SimulationResult): string {
+  if (result.diskDamage.length === 0) return '';
+  return `disk damage: ${result.diskDamage.map(describeDiskDamage).join(', ')}; `;
 }
 
 /** The failure report: empty for a passing run. */
@@ -56,6 +63,7 @@ export function runRecord(result: SimulationResult): Record<string, unknown> {
     faults: result.faults,
     network: result.network,
     digest: result.digest,
+    diskDamage: result.diskDamage,
     ...(result.failure === null ? {} : {
       invariant: result.failure.invariant,
       error: `${result.failure.invariant}: ${result.failure.detail}`,

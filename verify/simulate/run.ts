@@ -27,6 +27,7 @@ import { adminName, SimulatedCluster } from './cluster.js';
 import { bytesDigest, EventLog, loggedTimers } from './event-log.js';
 import { HistoryRecorder } from './history.js';
 import { Nemesis, type FaultStatistics } from './nemesis.js';
+import { DiskDamage, type DiskDamageOutcome } from './disk-damage.js';
 import { checkSettled } from './liveness-checks.js';
 import { clusterLayout, serverNames, type SimulationOptions } from './options.js';
 import type { Runtime } from './runtime.js';
@@ -78,6 +79,8 @@ export interface SimulationResult {
   readonly lincheckSeconds: number;
   /** With options.trace and no sinks given: each server's trace lines, by name. */
   readonly traces: ReadonlyMap<string, readonly string[]> | null;
+  /** What disk damage the run planted and how the server dealt with it (disk-damage.ts). */
+  readonly diskDamage: readonly DiskDamageOutcome[];
 }
 
 /**
@@ -101,6 +104,7 @@ class Simulation {
   private readonly history = new HistoryRecorder();
   private readonly monitor = new SafetyMonitor();
   private readonly nemesis: Nemesis;
+  private readonly diskDamage: DiskDamage;
   private readonly streams: Record<'admin' | 'clients', Random>;
   /** The servers' snapshot bound, drawn from the seed. */
   private readonly maxRaftStateBytes: number | null;
@@ -130,6 +134,9 @@ class Simulation {
     this.network = new SimulatedNetwork(this.clock, networkRandom, {},
       (event) => this.logNetworkEvent(event));
     const layout = clusterLayout(options);
+    // Split last, so that the streams above are what they were before disk damage existed.
+    this.diskDamage = new DiskDamage(root.split(), this.clock, this.log,
+      (invariant, detail) => this.fail(invariant, detail), options.faults);
     const sinkOf = traceSink ?? (() => new MemoryTraceSink());
     this.traceSinks = options.trace
       ? new Map(serverNames(layout).map((name) => [name, sinkOf(name)])) : null;
@@ -143,6 +150,7 @@ class Simulation {
       onServerError: (name, error) => this.fail('ServerError', `${name}: ${describe(error)}`),
       onLastView: (view) => this.check([view]),
       ...(this.traceSinks === null ? {} : { traceSinks: this.traceSinks }),
+      diskDamage: this.diskDamage,
     });
     this.nemesis = new Nemesis({
       clock: this.clock, log: this.log, cluster: this.cluster, network: this.network,
@@ -297,6 +305,7 @@ class Simulation {
       history: this.history.toJsonLines(),
       lincheckSeconds: this.lincheckSeconds,
       traces: memoryTracesOf(this.traceSinks),
+      diskDamage: [...this.diskDamage.outcomes],
     };
   }
 }
