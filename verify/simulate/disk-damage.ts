@@ -6,8 +6,8 @@
  * disk that lied about a directory fsync). What the restart must do:
  * - after a flipped byte, refuse to load (WalCorruptionError): the server stops for good with
  *   one line naming the file, the offset and the reason ("detected and stopped"); a load that
- *   succeeds applied the damaged byte or cut it off with the records around it, and fails the
- *   check;
+ *   succeeds applied the damaged byte or cut it off with the records around it, and a start
+ *   that fails otherwise broke on the damaged bytes: both fail the check;
  * - after a lost rename, refuse to load (the log no longer meets the snapshot: "detected and
  *   stopped") or load a state the safety monitor accepts from the old snapshot and the log
  *   ("recovered"), both fine.
@@ -93,8 +93,13 @@ export class DiskDamage {
   refused(server: string, error: unknown): boolean {
     const planted = this.planted;
     if (planted === null || planted.server !== server) return false;
-    if (!(error instanceof WalCorruptionError)) return false;
     this.planted = null;
+    if (!(error instanceof WalCorruptionError)) {
+      // The damaged bytes got past the WAL into the server, which then broke on them.
+      this.fail('DiskDamage', `${server} did not refuse its damaged disk (${planted.what}) ` +
+        `and failed on it: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
     this.log.add(this.clock.now(), server, `stopped: ${error.message}`);
     this.record(planted, 'detected and stopped');
     return true;
