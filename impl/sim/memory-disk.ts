@@ -2,9 +2,10 @@
  * A simulated disk (FoundationDB's simulated file system, TigerBeetle's storage fault model) for
  * one node: files live in memory, and a crash keeps only what the POSIX rules promise. A file's
  * bytes written since its last sync are lost, kept, or kept in part (a torn write, its last
- * kept bytes possibly zeros: written length, unwritten data); a directory's names created, renamed or removed since its
- * last sync survive only as a prefix of those operations, in order (a journalling file system).
- * Every choice is a draw from the seeded Random, so a seed replays the same losses.
+ * kept bytes possibly zeros: its length written, its data not); a directory's names created,
+ * renamed or removed since its last sync survive only as a prefix of those operations, in order (a journalling file system).
+ * Every choice is a draw from the seeded Random, so a seed replays the same losses. Damage
+ * after sync (a flipped durable byte, a durable rename undone) happens only when asked for.
  *
  * A node process sees the disk through a mount. `crash()` kills every mount: an operation of a
  * dead mount never settles (the process that issued it is gone) and changes nothing.

@@ -77,7 +77,7 @@ test('a lost durable rename of the snapshot: refused, or the old snapshot and th
     assert.ok(outcomes.has('refused'), [...outcomes].join());
   });
 
-test('planted fault: skipping checksums loads many flipped bytes (those in payload bytes)', async () => {
+test('planted fault: skipping checksums loads many flipped bytes (those in data)', async () => {
   let loaded = 0;
   for (let seed = 0; seed < 40; seed++) {
     const disk = await writtenDisk(seed, false);

@@ -39,19 +39,20 @@ async function loadError(directory: string): Promise<unknown> {
   return openWal(fileSystem, directory).storage.load().then(() => null, (error) => error);
 }
 
-test('a flipped byte in the middle of the last segment is damage: refused, nothing cut', async () => {
-  const { directory, path, bytes, starts } = await twentyEntries();
-  for (const record of [0, 7, 10, 18]) {
-    const damaged = Buffer.from(bytes);
-    damaged[starts[record]! + 12]! ^= 0x10;
-    writeFileSync(path, damaged);
-    const error = await loadError(directory);
-    assert.instance(error, WalCorruptionError, `record ${record + 1}`);
-    assert.is((error as WalCorruptionError).offset, starts[record]);
-    assert.match((error as Error).message, /a valid record follows at offset \d+/);
-    assert.is(statSync(path).size, bytes.length, 'the valid records after it are all kept');
-  }
-});
+test('a flipped byte in the middle of the last segment is damage: refused, nothing cut',
+  async () => {
+    const { directory, path, bytes, starts } = await twentyEntries();
+    for (const record of [0, 7, 10, 18]) {
+      const damaged = Buffer.from(bytes);
+      damaged[starts[record]! + 12]! ^= 0x10;
+      writeFileSync(path, damaged);
+      const error = await loadError(directory);
+      assert.instance(error, WalCorruptionError, `record ${record + 1}`);
+      assert.is((error as WalCorruptionError).offset, starts[record]);
+      assert.match((error as Error).message, /a valid record follows at offset \d+/);
+      assert.is(statSync(path).size, bytes.length, 'the valid records after it are all kept');
+    }
+  });
 
 test('a damaged length field in the middle is damage too (the next valid record is found)',
   async () => {
