@@ -13,16 +13,16 @@ import { shellRuntime } from '../../verify/simulate/shell-runtime.js';
 const cases: readonly { bug: string; seed: number; invariant: string; detail: RegExp }[] = [
   { bug: 'skip-freeze', seed: 1, invariant: 'AtMostOneServer', detail: /is served by gid/ },
   {
-    bug: 'dedup-not-migrated', seed: 14, invariant: 'ExactlyOnce',
-    detail: /key "c" holds the write <c1\.2> twice/,
+    bug: 'dedup-not-migrated', seed: 7, invariant: 'ExactlyOnce',
+    detail: /key "c" holds the write <c4\.5> twice/,
   },
   {
     bug: 'accept-stale-epoch', seed: 43, invariant: 'StaleRejected',
     detail: /went back for shard \d+ from epoch \d+ .* to epoch \d+/,
   },
   {
-    bug: 'delete-before-receipt', seed: 5, invariant: 'Liveness',
-    detail: /configuration \d+ is recorded but only \d+ is published/,
+    bug: 'delete-before-receipt', seed: 18, invariant: 'NoLostWrite',
+    detail: /the acknowledged append of <c9\.8> on key "b" .* is not in its value ""/,
   },
   {
     bug: 'vote-ignores-log', seed: 2, invariant: 'StateMachineSafety',
