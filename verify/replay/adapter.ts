@@ -16,6 +16,11 @@ export interface RuntimeAdapter<State, Action> {
    * environment bookkeeping, which a runtime does not have): evaluated after every step.
    */
   readonly evaluatedInvariants: readonly string[];
+  /**
+   * The model's actions the runtime cannot be driven by, by action type, with the reason:
+   * `shardkv mbt` leaves them out of its walks and says so.
+   */
+  readonly undriven: Readonly<Record<string, string>>;
   /** Starts the nodes and brings them to the trace's initial state. */
   setUp(): Promise<void>;
   /**

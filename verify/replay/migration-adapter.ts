@@ -36,6 +36,7 @@ import type {
   ControllerCommand, ControllerOperation,
 } from '../../spec/controller/state-machine.js';
 import type { ClusterLayout } from '../../impl/node/api.js';
+import type { ShellFaults } from '../../impl/node/shell-faults.js';
 import type { ReplyBody } from '../../impl/node/wire.js';
 import { RuntimeDivergence, type RuntimeAdapter } from './adapter.js';
 import type { HeldFrame } from './held-network.js';
@@ -91,7 +92,17 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
   /** Each client's next controller session seq: a repeated seq would get the cached answer. */
   private readonly querySeqs = new Map<number, number>();
 
-  constructor(params: Params, bug: string | null, private readonly model: AnyModel) {
+  /** What the runtime cannot be driven by, and why (mbt's walks leave these out). */
+  readonly undriven = {
+    ExpireSessions: 'no runtime component sends expire-sessions (sessions never expire)',
+  };
+
+  constructor(
+    params: Params,
+    bug: string | null,
+    private readonly model: AnyModel,
+    faults: Partial<ShellFaults>,
+  ) {
     this.bounds = migrationBounds(params);
     const groups: Record<number, string[]> = {};
     for (let gid = 1; gid <= this.bounds.groups; gid++) groups[gid] = serversOf(gid);
@@ -101,7 +112,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     if (bug !== null && !isBugName(migrationBugNames, bug)) {
       throw new Error(`migration has no bug '${bug}'`);
     }
-    const bugs = modelBugs(bug ?? undefined);
+    const bugs = { ...modelBugs(bug ?? undefined), shell: faults };
     // Elections happen when the replay says: no pre-vote round, no leader lease to wait out.
     // The model's Get goes through the log and leaves a dedup record: so do the servers'.
     const tuning = { preVote: false, checkQuorum: false, readIndexReads: false };
@@ -222,19 +233,8 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
   }
 
   /** A controller command from `from` to the leader, committed, and its answer. */
-  private async askController(from: string, command: ControllerCommand): Promise<ReplyBody> {
-    const request = this.cluster.sendRequest(from, this.group.leader,
-      { type: 'controller', command });
-    this.cluster.network.deliver(request);
-    await this.cluster.settle();
-    await this.group.commit(() => this.cluster.replyTo(request) !== undefined);
-    const reply = this.cluster.replyTo(request);
-    if (reply?.frame.kind !== 'reply') {
-      throw new RuntimeDivergence(`${this.group.leader} did not answer ${from}`);
-    }
-    this.cluster.network.deliver(reply);
-    await this.cluster.settle();
-    return reply.frame.body;
+  private askController(from: string, command: ControllerCommand): Promise<ReplyBody> {
+    return this.group.ask(from, command);
   }
 
   private async administer(operation: ControllerOperation): Promise<string | null> {
@@ -430,6 +430,7 @@ export function createMigrationAdapter(
   params: Params,
   bug: string | null,
   model: AnyModel,
+  faults: Partial<ShellFaults> = {},
 ): RuntimeAdapter<MigrationState, MigrationAction> {
-  return new MigrationAdapter(params, bug, model);
+  return new MigrationAdapter(params, bug, model, faults);
 }
