@@ -101,19 +101,20 @@ export async function runMbt(
 }
 
 /**
- * `path` without its step `at`, re-executed in the spec by action value (indexes shift), or
- * null when a later action is then not enabled or leaves the bounds.
+ * `path` without its step `at`, re-executed in the spec by action value (indexes shift): a
+ * later action no longer enabled (or leaving the bounds) goes too.
  */
-function without(model: AnyModel, path: Path, at: number): Path | null {
+function without(model: AnyModel, path: Path, at: number): Path {
   const { actions } = executePath(model, path);
   let state = model.initialStates()[path.initialIndex];
   const actionIndexes: number[] = [];
   for (let step = 0; step < actions.length; step++) {
     if (step === at) continue;
     const wanted = JSON.stringify(actions[step]);
-    const index = model.actions(state).findIndex((action) => JSON.stringify(action) === wanted);
-    const next = index < 0 ? null : model.next(state, model.actions(state)[index]);
-    if (next === null || !(model.withinBounds?.(next) ?? true)) return null;
+    const enabled = model.actions(state);
+    const index = enabled.findIndex((action) => JSON.stringify(action) === wanted);
+    const next = index < 0 ? null : model.next(state, enabled[index]);
+    if (next === null || !(model.withinBounds?.(next) ?? true)) continue;
     actionIndexes.push(index);
     state = next;
   }
@@ -132,7 +133,6 @@ async function shrink(target: MbtTarget, path: Path, failure: Failure):
     changed = false;
     for (let at = best.path.actionIndexes.length - 1; at >= 0 && runs < shrinkRunsMax; at--) {
       const candidate = without(target.model, best.path, at);
-      if (candidate === null) continue;
       runs++;
       const outcome = await drivePath(target, candidate);
       if (outcome.result === 'clean') continue;

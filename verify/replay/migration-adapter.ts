@@ -226,8 +226,18 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     await this.cluster.settle();
     const reply = this.cluster.replyTo(request);
     if (reply === undefined) return undefined;
-    if (lost) this.cluster.network.drop(reply);
-    else this.cluster.network.deliver(reply);
+    if (lost) {
+      this.cluster.network.drop(reply);
+      // The sender waits in vain: its wait times out (else the driver, which never resends
+      // a request in flight, could not send it again, as the model's driver does).
+      const sender = request.from;
+      if (request.frame.kind === 'request' && this.cluster.names.includes(sender) &&
+        this.cluster.isRunning(sender)) {
+        this.cluster.timers(sender).fire(`request-${request.frame.id}`);
+      }
+    } else {
+      this.cluster.network.deliver(reply);
+    }
     await this.cluster.settle();
     return reply;
   }

@@ -151,6 +151,8 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   /** The client's requests by frame id; `arriving` is the one being delivered now. */
   private readonly requests = new Map<number, SentRequest>();
   private arriving: SentRequest | null = null;
+  /** The nodes as read after the last step (nothing moves between steps). */
+  private latest: ModelNode[] | null = null;
   private readonly repliesChecked = new Set<number>();
 
   constructor(
@@ -218,17 +220,17 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     _before: RaftModelState,
     expected: RaftModelState,
   ): Promise<string | null> {
-    const before = this.nodes();
+    const before = this.latest ?? this.nodes();
     const appliedBefore = this.applied.map((values) => values.length);
     // The model's disk syncs a leader's own append at its Sync: until then the runtime's
     // fsyncs of that node wait too (released when the model synced, atomically or by Sync).
     this.names.forEach((name, id) => this.cluster.holdSyncs(name,
       !samePersisted(expected.durable[id]!, expected.persisted[id]!)));
     const note = await this.run(action, expected);
-    this.checkReplies();
     if (this.problem !== null) throw new RuntimeDivergence(this.problem);
     await this.readDisks();
     const after = this.nodes();
+    this.latest = after;
     let state: RaftModelState = { ...expected, ...this.history, servers: after };
     after.forEach((node, id) => {
       state = recordHistory(state, before[id]!, node);
@@ -238,6 +240,9 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     });
     const { elected, committed, leaderLogRewritten } = state;
     this.history = { ...this.history, elected, committed, leaderLogRewritten };
+    // Replies are checked against what the runtime committed, this step included.
+    this.checkReplies();
+    if (this.problem !== null) throw new RuntimeDivergence(this.problem);
     return note;
   }
 
@@ -253,7 +258,8 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     // CommittedDurable reads the runtime's own disk.
     return {
       ...expected, ...this.history,
-      servers: this.nodes(), persisted, durable: this.persisted, applied: this.applied,
+      servers: this.latest ?? this.nodes(), persisted, durable: this.persisted,
+      applied: this.applied,
     };
   }
 

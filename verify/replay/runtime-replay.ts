@@ -93,6 +93,11 @@ function firstDifference(
   spec: unknown,
   runtime: unknown,
 ): string | null {
+  // The fast path (mbt compares after every step): raw values equal, printed values equal.
+  const raw = (state: unknown) => state as Record<string, unknown>;
+  const same = compared.every((name) => name in raw(spec) && name in raw(runtime) &&
+    plainEqual(raw(spec)[name], raw(runtime)[name]));
+  if (same) return null;
   const pick = (state: unknown) => {
     const variables = stateVariables(model, state);
     return Object.fromEntries(compared.flatMap((name) =>
@@ -104,6 +109,27 @@ function firstDifference(
     value === undefined ? '(absent)' : itfToText(value);
   return `${first.path.replace(/^\./, '')}: spec ${text(first.before)}, ` +
     `runtime ${text(first.after)}`;
+}
+
+/** Deep equality of plain data (records, arrays, Maps, Sets, primitives). */
+function plainEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length &&
+      a.every((item, at) => plainEqual(item, b[at]));
+  }
+  if (a instanceof Map || a instanceof Set || b instanceof Map || b instanceof Set) {
+    const entries = (value: object) => value instanceof Map || value instanceof Set
+      ? [...value.entries()] : null;
+    const [first, second] = [entries(a), entries(b)];
+    return first !== null && second !== null && plainEqual(first, second);
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  const record = b as Record<string, unknown>;
+  return keys.length === Object.keys(b).length &&
+    keys.every((key) => key in record && plainEqual((a as Record<string, unknown>)[key], record[key]));
 }
 
 function violated(model: AnyModel, adapter: Adapter, state: unknown): string | null {
