@@ -53,7 +53,7 @@ const requestKey = 'v';
 const evaluated = [
   'ElectionSafety', 'LogMatching', 'LeaderCompleteness', 'StateMachineSafety',
   'LeaderAppendOnly', 'CommittedDurable', 'AppliedCommitted', 'AppliedUpToCommit', 'AppliedOnce',
-  'CommitMonotonic',
+  'CommitMonotonic', 'LinearizableReads',
 ];
 
 /** The model's value of a command the runtime logged (null: a no-op). */
@@ -123,10 +123,15 @@ interface History {
   leaderLogRewritten: boolean;
   commitRolledBack: boolean;
   applyOutOfOrder: boolean;
+  /** The runtime's reads not answered yet, each with the commit it must see (its floor). */
+  readsWaiting: RaftModelState['readsWaiting'];
+  staleRead: boolean;
 }
 
 class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
-  readonly comparedVariables = ['servers', 'persisted', 'applied', 'elected', 'committed'];
+  readonly comparedVariables = [
+    'servers', 'persisted', 'applied', 'elected', 'committed', 'readsWaiting', 'staleRead',
+  ];
   readonly evaluatedInvariants = evaluated;
   private readonly names: string[];
   private readonly cluster: ReplayCluster;
@@ -136,7 +141,7 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   private persisted: ModelPersisted[] = [];
   private history: History = {
     elected: [], committed: [], leaderLogRewritten: false,
-    commitRolledBack: false, applyOutOfOrder: false,
+    commitRolledBack: false, applyOutOfOrder: false, readsWaiting: [], staleRead: false,
   };
   private requestsSent = 0;
   /** Why a step of the shell could not be read as the model's (thrown after it settled). */
@@ -436,6 +441,20 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
       .join(', ')} (held, undelivered)`;
   }
 
+  /** A read's readReady or readRefused: it leaves the waiting reads (stale below its floor). */
+  private answerRead(
+    server: number,
+    effect: { readonly type: string; readonly requestId: number; readonly index?: number },
+  ): void {
+    const key = this.readKey(server, effect.requestId);
+    if (effect.type === 'readReady') this.readsReleased.add(key);
+    const modelId = this.readIds.get(key);
+    const record = this.history.readsWaiting.find((read) => read.requestId === modelId);
+    if (record === undefined) return;
+    this.history.readsWaiting = this.history.readsWaiting.filter((read) => read !== record);
+    if (effect.type === 'readReady' && effect.index! < record.floor) this.history.staleRead = true;
+  }
+
   /** What the shell's steps applied, as the model's applications hold values. */
   private noteStep(record: StepRecord): void {
     const id = this.names.indexOf(record.node);
@@ -446,11 +465,13 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     if (input.type === 'readIndex' && arriving?.kind === 'read') {
       arriving.runtimeKey = this.readKey(id, input.requestId!);
       this.readIds.set(arriving.runtimeKey, arriving.modelId);
+      // The read must see every entry committed when it arrived (the model's floor).
+      const read = { requestId: arriving.modelId, floor: this.history.committed.length };
+      this.history.readsWaiting = [...this.history.readsWaiting, read];
     }
     for (const effect of record.effects as { type: string; entries?: unknown[] }[]) {
-      if (effect.type === 'readReady') {
-        this.readsReleased.add(this.readKey(id,
-          (effect as unknown as { requestId: number }).requestId));
+      if (effect.type === 'readReady' || effect.type === 'readRefused') {
+        this.answerRead(id, effect as unknown as { type: string; requestId: number; index?: number });
       }
       if (effect.type === 'proposed' && arriving?.kind === 'write') {
         const { index, term } = effect as unknown as { index: number; term: number };
