@@ -28,6 +28,8 @@ function successors(model: AnyModel, state: unknown, drivable: Drivable) {
   return found;
 }
 
+const actionType = (action: unknown) => String((action as { type?: unknown }).type);
+
 /** Seeded random walks of at most `depth` steps (a walk ends early where nothing is enabled). */
 export function* randomWalks(
   model: AnyModel,
@@ -36,12 +38,26 @@ export function* randomWalks(
 ): Generator<Path> {
   const random = randomGenerator(options.seed);
   const initial = model.initialStates();
+  const left = new Set<string>();
   for (let walk = 0; walk < options.walks; walk++) {
     const initialIndex = Math.floor(random() * initial.length);
     let state = initial[initialIndex];
     const actionIndexes: number[] = [];
+    // Swarm testing (Groce et al., ISSTA 2012): every other walk leaves out a random half of
+    // the action types, so that some walks go deep into what the rest allow (no drops: an
+    // election completes and entries commit) instead of every walk spreading thin.
+    left.clear();
+    const swarm = walk % 2 === 1;
     while (actionIndexes.length < options.depth) {
-      const next = successors(model, state, drivable);
+      const all = successors(model, state, drivable);
+      for (const { index } of all) {
+        const type = actionType(model.actions(state)[index]);
+        if (swarm && !left.has(`+${type}`) && !left.has(`-${type}`)) {
+          left.add(random() < 0.5 ? `-${type}` : `+${type}`);
+        }
+      }
+      const kept = all.filter(({ index }) => !left.has(`-${actionType(model.actions(state)[index])}`));
+      const next = kept.length > 0 ? kept : all;
       if (next.length === 0) break;
       const chosen = next[Math.floor(random() * next.length)]!;
       actionIndexes.push(chosen.index);

@@ -229,8 +229,11 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     const appliedBefore = this.applied.map((values) => values.length);
     // The model's disk syncs a leader's own append at its Sync: until then the runtime's
     // fsyncs of that node wait too (released when the model synced, atomically or by Sync).
+    // A commitIndex-only hard state starts no sync (it waits for the next one): it is no
+    // reason to hold the syncs the step does start.
     this.names.forEach((name, id) => this.cluster.holdSyncs(name,
-      !samePersisted(expected.durable[id]!, expected.persisted[id]!)));
+      !samePersisted(withCommit(expected.durable[id]!, expected.persisted[id]!),
+        expected.persisted[id]!)));
     const note = await this.run(action, expected);
     if (this.problem !== null) throw new RuntimeDivergence(this.problem);
     await this.readDisks();
@@ -504,6 +507,13 @@ function modelMessage(held: HeldFrame, values: SnapshotValues): unknown {
   const entries = message.entries.map((entry) =>
     ({ term: entry.term, command: modelCommand(entry.command) }));
   return { ...message, entries };
+}
+
+/** `disk` with `written`'s commit index. */
+function withCommit(disk: ModelPersisted, written: ModelPersisted): ModelPersisted {
+  const commitIndex = written.hardState.commitIndex;
+  return disk.hardState.commitIndex === commitIndex ? disk
+    : { ...disk, hardState: { ...disk.hardState, commitIndex } };
 }
 
 /** Whether `disk` lies between the model's durable and written disks (see observe). */
