@@ -87,8 +87,9 @@ export async function mbtCommand(argv: readonly string[], io: Io): Promise<numbe
     throw new UsageError('--paths replaces --walks, --depth and --seed: give one or the other');
   }
   const target: MbtTarget = { name, params, model: definition.create(params, undefined) };
-  const undriven = undrivenActions(target);
-  const drivable = drivableBy(undriven);
+  const adapter = undrivenActions(target);
+  const undriven = adapter.undriven;
+  const drivable = drivableBy(adapter);
   const schedules = paths !== undefined
     ? shortestPaths(target.model, drivable, paths)
     : randomWalks(target.model, drivable, {
@@ -100,6 +101,7 @@ export async function mbtCommand(argv: readonly string[], io: Io): Promise<numbe
   for (const [type, why] of Object.entries(undriven)) {
     io.stdout(`Not driven: ${type}: ${why}`);
   }
+  for (const when of adapter.refusals ?? []) io.stdout(`Not driven: ${when}`);
   const started = Date.now();
   let shown = started;
   const outcome = await runMbt(target, schedules, (count, steps) => {
@@ -111,7 +113,7 @@ export async function mbtCommand(argv: readonly string[], io: Io): Promise<numbe
   const seconds = (Date.now() - started) / 1000;
   const rate = Math.round(outcome.steps / Math.max(seconds, 1e-3) * 60);
   const summary = { model: name, params, schedules: outcome.schedules, steps: outcome.steps,
-    seconds, stepsPerMinute: rate, undriven };
+    seconds, stepsPerMinute: rate, undriven, refusals: adapter.refusals ?? [] };
   if (outcome.result === 'clean') {
     io.stdout(`OK: ${outcome.schedules} schedules, ${outcome.steps} steps through the runtime ` +
       `in ${seconds.toFixed(1)} s (${rate} steps/min): after every step the runtime held the ` +

@@ -11,11 +11,11 @@
 import type { AnyModel, Params } from '../../checker/model.js';
 import type { Path } from '../../checker/search.js';
 import { buildTrace, executePath, type Trace } from '../../checker/trace.js';
+import { drivableBy, type Drivable } from './schedules.js';
 import type { ShellFaults } from '../../impl/node/shell-faults.js';
 import {
-  createAdapter, driveSchedule, type RuntimeReplayOutcome,
+  createAdapter, driveSchedule, type Adapter, type RuntimeReplayOutcome,
 } from '../replay/runtime-replay.js';
-import { drivableBy } from './schedules.js';
 
 export interface MbtTarget {
   readonly name: string;
@@ -50,10 +50,9 @@ const shrinkRunsMax = 400;
 
 type Failure = Exclude<RuntimeReplayOutcome, { result: 'clean' }>;
 
-/** The actions the runtime cannot be driven by, with why (the adapter says). */
-export function undrivenActions(target: MbtTarget): Readonly<Record<string, string>> {
-  const adapter = createAdapter(target.name, target.params, target.model, null, target.faults);
-  return adapter.undriven;
+/** What the runtime cannot be driven by, and why (the adapter says; nothing is started). */
+export function undrivenActions(target: MbtTarget): Adapter {
+  return createAdapter(target.name, target.params, target.model, null, target.faults);
 }
 
 /** Drives fresh nodes along `path`; the outcome and the number of steps driven. */
@@ -104,7 +103,7 @@ export async function runMbt(
  * `path` without its step `at`, re-executed in the spec by action value (indexes shift): a
  * later action no longer enabled (or leaving the bounds) goes too.
  */
-function without(model: AnyModel, path: Path, at: number): Path {
+function without(model: AnyModel, drivable: Drivable, path: Path, at: number): Path {
   const { actions } = executePath(model, path);
   let state = model.initialStates()[path.initialIndex];
   const actionIndexes: number[] = [];
@@ -115,6 +114,7 @@ function without(model: AnyModel, path: Path, at: number): Path {
     const index = enabled.findIndex((action) => JSON.stringify(action) === wanted);
     const next = index < 0 ? null : model.next(state, enabled[index]);
     if (next === null || !(model.withinBounds?.(next) ?? true)) continue;
+    if (!drivable(enabled[index], state)) continue;
     actionIndexes.push(index);
     state = next;
   }
@@ -129,10 +129,11 @@ async function shrink(target: MbtTarget, path: Path, failure: Failure):
   Promise<{ path: Path; failure: Failure }> {
   let best = { path, failure };
   let runs = 0;
+  const drivable = drivableBy(undrivenActions(target));
   for (let changed = true; changed && runs < shrinkRunsMax;) {
     changed = false;
     for (let at = best.path.actionIndexes.length - 1; at >= 0 && runs < shrinkRunsMax; at--) {
-      const candidate = without(target.model, best.path, at);
+      const candidate = without(target.model, drivable, best.path, at);
       runs++;
       const outcome = await drivePath(target, candidate);
       if (outcome.result === 'clean') continue;

@@ -10,18 +10,25 @@ import { randomGenerator } from '../../checker/simulate.js';
 import { WordWriter } from '../../checker/words.js';
 import { fingerprint, fingerprintWords } from '../../checker/fingerprint.js';
 
-/** Whether the runtime can be driven by `action` (its type is not in `undriven`). */
-export type Drivable = (action: unknown) => boolean;
+/** Whether the runtime can be driven by `action` in the spec's state `state`. */
+export type Drivable = (action: unknown, state: unknown) => boolean;
 
-export function drivableBy(undriven: Readonly<Record<string, string>>): Drivable {
-  return (action) => !((action as { type?: string }).type! in undriven);
+/** What an adapter says it cannot be driven by: action types, and actions in some states. */
+export interface Undriven {
+  readonly undriven: Readonly<Record<string, string>>;
+  refusal?(action: unknown, before: unknown): string | null;
+}
+
+export function drivableBy(adapter: Undriven): Drivable {
+  return (action, state) => !((action as { type?: string }).type! in adapter.undriven) &&
+    (adapter.refusal?.(action, state) ?? null) === null;
 }
 
 /** The enabled, drivable successors of `state` inside the model's bounds, by action index. */
 function successors(model: AnyModel, state: unknown, drivable: Drivable) {
   const found: { index: number; next: unknown }[] = [];
   model.actions(state).forEach((action, index) => {
-    if (!drivable(action)) return;
+    if (!drivable(action, state)) return;
     const next = model.next(state, action);
     if (next !== null && (model.withinBounds?.(next) ?? true)) found.push({ index, next });
   });

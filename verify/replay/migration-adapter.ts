@@ -97,6 +97,22 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     ExpireSessions: 'no runtime component sends expire-sessions (sessions never expire)',
   };
 
+  readonly refusals = [
+    'Join, Leave, Move and ClientQuery while a Publish or a PlanNext is enabled: the ' +
+      'runtime\'s controller commits every request through its log, after the publish or ' +
+      'plan its driver may have proposed there (at once when the last move was done or a ' +
+      'publish applied); the model lets a request overtake them (traces/mbt/' +
+      'migration-query-commits-publish)',
+  ];
+
+  refusal(action: MigrationAction, before: MigrationState): string | null {
+    if (!['Join', 'Leave', 'Move', 'ClientQuery'].includes(action.type)) return null;
+    const pending = (['Publish', 'PlanNext'] as const).find((type) =>
+      this.model.next(before, { type }) !== null);
+    return pending === undefined ? null
+      : `${action.type} would commit the driver's pending ${pending} first`;
+  }
+
   constructor(
     params: Params,
     bug: string | null,
