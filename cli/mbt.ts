@@ -5,7 +5,6 @@
  */
 import type { ModelDefinition } from '../checker/model.js';
 import { resolveParams, UsageError } from '../checker/params.js';
-import { formatTrace } from '../checker/trace.js';
 import { findModel } from '../models/registry.js';
 import { runMbt, undrivenActions, type MbtTarget } from '../verify/mbt/mbt.js';
 import { drivableBy, randomWalks, shortestPaths } from '../verify/mbt/schedules.js';
@@ -123,7 +122,8 @@ export async function mbtCommand(argv: readonly string[], io: Io): Promise<numbe
   }
   const out = args.values['out'] ?? `mbt-${name}.trace.json`;
   writeTraceFiles(out, outcome.trace);
-  io.stdout(formatTrace(outcome.trace));
+  // The steps by label; the file holds every state (`shardkv replay FILE` prints them).
+  for (const step of outcome.trace.steps) io.stdout(`Step ${step.step}: ${step.label}`);
   const line = `Diverged: schedule ${outcome.schedules} failed at step ${outcome.found}; ` +
     `shrunk to ${outcome.trace.steps.length} steps, the runtime fails step ${outcome.step}: ` +
     `${outcome.reason}`;
