@@ -13,7 +13,7 @@ import type { BenchSection } from './sections.js';
 const budgets = [
   { model: 'raft', walks: 200, depth: 30, bounds: {} },
   { model: 'migration', walks: 60, depth: 30, bounds: {} },
-  { model: 'controller', walks: 60, depth: 12, bounds: { ops: '12', moves: '3' } },
+  { model: 'controller', walks: 60, depth: 6, bounds: {} },
 ] as const;
 
 export const mbtBench: BenchSection = {

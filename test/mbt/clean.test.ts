@@ -17,7 +17,7 @@ const budgets: readonly {
     depth: 60, minimum: 1_500 },
   { model: 'migration', bounds: {}, walks: 60, depth: 30, minimum: 1_500 },
   // Each Join / Leave / Move commits through the controller group: walks are as long as --ops.
-  { model: 'controller', bounds: { ops: '12', moves: '3' }, walks: 60, depth: 12, minimum: 600 },
+  { model: 'controller', bounds: {}, walks: 60, depth: 6, minimum: 300 },
 ];
 
 for (const budget of budgets) {

@@ -24,18 +24,19 @@ export function drivableBy(adapter: Undriven): Drivable {
     (adapter.refusal?.(action, state) ?? null) === null;
 }
 
+const actionType = (action: unknown) => String((action as { type?: unknown }).type);
+
 /** The enabled, drivable successors of `state` inside the model's bounds, by action index. */
 function successors(model: AnyModel, state: unknown, drivable: Drivable) {
-  const found: { index: number; next: unknown }[] = [];
+  const found: { index: number; type: string; next: unknown }[] = [];
   model.actions(state).forEach((action, index) => {
     if (!drivable(action, state)) return;
     const next = model.next(state, action);
-    if (next !== null && (model.withinBounds?.(next) ?? true)) found.push({ index, next });
+    if (next === null || !(model.withinBounds?.(next) ?? true)) return;
+    found.push({ index, type: actionType(action), next });
   });
   return found;
 }
-
-const actionType = (action: unknown) => String((action as { type?: unknown }).type);
 
 /** Seeded random walks of at most `depth` steps (a walk ends early where nothing is enabled). */
 export function* randomWalks(
@@ -57,13 +58,12 @@ export function* randomWalks(
     const swarm = walk % 2 === 1;
     while (actionIndexes.length < options.depth) {
       const all = successors(model, state, drivable);
-      for (const { index } of all) {
-        const type = actionType(model.actions(state)[index]);
+      for (const { type } of all) {
         if (swarm && !left.has(`+${type}`) && !left.has(`-${type}`)) {
           left.add(random() < 0.5 ? `-${type}` : `+${type}`);
         }
       }
-      const kept = all.filter(({ index }) => !left.has(`-${actionType(model.actions(state)[index])}`));
+      const kept = all.filter(({ type }) => !left.has(`-${type}`));
       const next = kept.length > 0 ? kept : all;
       if (next.length === 0) break;
       const chosen = next[Math.floor(random() * next.length)]!;
