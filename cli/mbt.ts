@@ -10,6 +10,7 @@ import { runMbt, undrivenActions, type MbtTarget } from '../verify/mbt/mbt.js';
 import { drivableBy, randomWalks, shortestPaths } from '../verify/mbt/schedules.js';
 import { runtimeModels } from '../verify/replay/runtime-replay.js';
 import { helpText, integerFlag, parseArgs, type FlagSpec } from './args.js';
+import { modelFlags } from './check.js';
 import { writeTraceFiles } from './trace-files.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
@@ -29,14 +30,6 @@ const commonFlags: readonly FlagSpec[] = [
   { name: 'json', kind: 'boolean', description: 'print one JSON summary object as the last line' },
   { name: 'help', kind: 'boolean', description: 'show this help' },
 ];
-
-function modelFlags(definition: ModelDefinition): FlagSpec[] {
-  return definition.params.map((param) => ({
-    name: param.name,
-    kind: param.kind === 'boolean' ? 'boolean' : 'value',
-    description: `${param.description} (default ${param.default})`,
-  }));
-}
 
 export function mbtHelp(definition?: ModelDefinition): string {
   return helpText(
