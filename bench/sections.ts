@@ -1,9 +1,11 @@
 /** The benchmark sections, each in a file of its own. */
 import { spinBench } from './checker-spin.js';
 import { checkerBench } from './checker.js';
+import { conformBench } from './conform.js';
 import { controllerSection } from './controller.js';
 import { groupBench } from './group.js';
 import { lincheckBench } from './lincheck.js';
+import { mbtBench } from './mbt.js';
 import { migrationBench } from './migration.js';
 import { raftBench } from './raft.js';
 import { simulateBench } from './simulate.js';
@@ -23,4 +25,6 @@ export const sections: readonly BenchSection[] = [
   groupBench,
   lincheckBench,
   simulateBench,
+  mbtBench,
+  conformBench,
 ];

@@ -93,7 +93,8 @@ const commonFlags: readonly FlagSpec[] = [
   { name: 'help', kind: 'boolean', description: 'show this help' },
 ];
 
-function modelFlags(definition: ModelDefinition): FlagSpec[] {
+/** A model's bounds as flags (`check` and `mbt` take them alike). */
+export function modelFlags(definition: ModelDefinition): FlagSpec[] {
   return definition.params.map((param) => ({
     name: param.name,
     kind: param.kind === 'boolean' ? 'boolean' : 'value',

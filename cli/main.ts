@@ -37,6 +37,10 @@ const commands: Readonly<Record<string, Command>> = {
     summary: 'seeded runs of the whole sharded cluster over a simulated network, disk, clock',
     run: async (argv, io) => (await import('./simulate.js')).simulateCommand(argv, io),
   },
+  mbt: {
+    summary: 'model-based testing: drive the runtime along model schedules (mbt MODEL --help)',
+    run: async (argv, io) => (await import('./mbt.js')).mbtCommand(argv, io),
+  },
   conform: {
     summary: 'validate runtime traces (cluster --trace, simulate --trace) against the spec',
     run: async (argv, io) => (await import('./conform.js')).conformCommand(argv, io),

@@ -14,6 +14,7 @@ import type { Clock, Timers } from '../io/clock.js';
 import type { Random } from '../io/random.js';
 import type { Transport } from '../io/transport.js';
 import type { TraceSink } from '../trace/trace-sink.js';
+import type { ShellFaults } from './shell-faults.js';
 import type { FileSystem } from '../wal/file-system.js';
 
 /** Every node of a cluster by name (CONTRACT: `ctl-0..C-1`, `g<gid>-0..N-1`). */
@@ -73,6 +74,8 @@ export interface ServerBugs {
   readonly raft?: RaftBugs;
   readonly controller?: Partial<ControllerBugs>;
   readonly migration?: Partial<MigrationBugs>;
+  /** Faults planted in the shell itself (tests of `shardkv mbt` only). */
+  readonly shell?: Partial<ShellFaults>;
 }
 
 /** One actor step, as `--trace` records it (DESIGN §5 Tracing; issue 14 validates it). */

@@ -9,9 +9,9 @@
 import { BTreeMap } from '../../spec/group/btree-map.js';
 import type { MapKey, OrderedMap } from '../../spec/group/ordered-map.js';
 
-const mapTag = '$map';
+export const mapTag = '$map';
 
-function isOrderedMap(value: unknown): value is OrderedMap<MapKey, unknown> {
+export function isOrderedMap(value: unknown): value is OrderedMap<MapKey, unknown> {
   return typeof value === 'object' && value !== null && 'entries' in value && 'set' in value &&
     typeof (value as { entries: unknown }).entries === 'function';
 }

@@ -14,6 +14,9 @@ interface Waiter {
 export class PendingReplies {
   private readonly byIndex = new Map<number, Waiter[]>();
 
+  /** `replyOverwritten`: a planted shell fault (shell-faults.ts), false in every real run. */
+  constructor(private readonly replyOverwritten = false) {}
+
   add(index: number, term: number, reply: (body: ReplyBody) => void): void {
     const waiters = this.byIndex.get(index) ?? [];
     waiters.push({ term, reply });
@@ -26,12 +29,13 @@ export class PendingReplies {
     if (waiters === undefined) return;
     this.byIndex.delete(index);
     for (const waiter of waiters) {
-      waiter.reply(waiter.term === term ? body : { type: 'wrong-leader', leader: null });
+      waiter.reply(waiter.term === term || this.replyOverwritten ? body : { type: 'wrong-leader', leader: null });
     }
   }
 
   /** Leadership lost: nobody here will learn these results; the clients ask again. */
   failAll(leader: string | null): void {
+    if (this.replyOverwritten) return;
     const all = [...this.byIndex.values()].flat();
     this.byIndex.clear();
     for (const waiter of all) waiter.reply({ type: 'wrong-leader', leader });

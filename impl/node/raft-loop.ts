@@ -261,6 +261,7 @@ export class RaftLoop {
         this.storage.appendEntries(effect.fromIndex, effect.entries);
         return;
       case 'saveHardState':
+        if (this.context.faults.skipVoteSave && effect.hardState.votedFor !== null) return;
         this.storage.saveHardState(effect.hardState);
         return;
       default:

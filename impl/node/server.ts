@@ -29,6 +29,7 @@ import { mapJsonCodec, stringifyWithMaps } from './json-maps.js';
 import type { LoopContext } from './loop-context.js';
 import { PendingReads } from './pending-reads.js';
 import { PendingReplies } from './pending-replies.js';
+import { noShellFaults } from './shell-faults.js';
 import { RaftLoop } from './raft-loop.js';
 import {
   controllerMachine, groupMachine, machineShards, type ReplicaMachine,
@@ -59,8 +60,8 @@ export class NodeServer implements Server {
   private readonly machine: ReplicaMachine;
   private readonly context: LoopContext;
   private readonly storage: WalStorage<unknown, unknown>;
-  private readonly replies = new PendingReplies();
-  private readonly reads = new PendingReads();
+  private readonly replies: PendingReplies;
+  private readonly reads: PendingReads;
   private readonly channel: RequestChannel;
   private readonly tracer: NodeTracer | null;
   private loop: RaftLoop | null = null;
@@ -73,8 +74,11 @@ export class NodeServer implements Server {
     const { peers, gid } = placement(options);
     const environment = options.environment;
     const tuning = resolveTuning(options.tuning);
+    const faults = { ...noShellFaults, ...options.bugs?.shell };
+    this.replies = new PendingReplies(faults.replyOverwritten);
+    this.reads = new PendingReads();
     this.context = {
-      name: options.name, peers, tuning,
+      name: options.name, peers, tuning, faults,
       transport: environment.transport, timers: environment.timers,
       clock: environment.clock, random: environment.random, log: environment.log,
       isDead: () => this.phase === 'stopped' || this.phase === 'crashed',
@@ -247,6 +251,7 @@ export class NodeServer implements Server {
    * index of that moment; `refuse` when the step refuses it (not leading) or too many wait.
    */
   private readThroughIndex(loop: RaftLoop, serve: () => void, refuse: () => void): void {
+    if (this.context.faults.readBeforeApply) return serve();
     const requestId = this.reads.register((index) => {
       if (index === null) return refuse();
       this.reads.whenApplied(index, this.appliedIndex, serve);
@@ -271,7 +276,8 @@ export class NodeServer implements Server {
   private restoreSnapshot(snapshot: Snapshot<unknown>): void {
     assert(snapshot.lastIncludedIndex >= this.appliedIndex, 'a snapshot never goes back');
     this.machine.state = snapshot.data as never;
-    this.appliedIndex = snapshot.lastIncludedIndex;
+    const off = this.context.faults.snapshotIndexOff ? 1 : 0;
+    this.appliedIndex = snapshot.lastIncludedIndex - off;
     this.tracer?.machineStep({ type: 'restore', index: snapshot.lastIncludedIndex }, undefined,
       this.machineState());
     this.reads.applied(this.appliedIndex);

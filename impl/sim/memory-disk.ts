@@ -146,6 +146,8 @@ export interface CrashReport {
 export class MemoryDisk {
   private readonly directories = new Map<string, Directory>();
   private incarnation = 0;
+  /** Counts the changes (and crashes): a reader may keep what it read while this is still. */
+  private changeCount = 0;
   private operationsBeforeCrash = Number.POSITIVE_INFINITY;
 
   constructor(private readonly random: Random, private readonly options: MemoryDiskOptions = {}) {}
@@ -156,7 +158,13 @@ export class MemoryDisk {
   }
 
   /** Power loss: unsynced data and names are lost as the seed decides; every mount dies. */
+  /** How many changes and crashes the disk has seen: equal counts, equal contents. */
+  get changes(): number {
+    return this.changeCount;
+  }
+
   crash(): CrashReport {
+    this.changeCount++;
     this.incarnation++;
     this.operationsBeforeCrash = Number.POSITIVE_INFINITY;
     let directoryOperationsLost = 0;
@@ -243,6 +251,7 @@ export class MemoryDisk {
   /** Counts a changing operation; false if the disk crashed instead of performing it. */
   beginChange(incarnation: number): boolean {
     if (!this.isLive(incarnation)) return false;
+    this.changeCount++;
     this.operationsBeforeCrash--;
     if (this.operationsBeforeCrash > 0) return true;
     this.crash();

@@ -3,10 +3,21 @@
 // object with --json, and usage errors with exit 2 and one line.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { keptTrace } from './helpers.js';
 
 const skipFreeze = 'traces/migration/skip-freeze.trace.json';
+
+/** A trace of a model the runtime has no nodes for, written by the checker. */
+async function diehardTrace(): Promise<string> {
+  const directory = mkdtempSync(join(tmpdir(), 'replay-runtime-'));
+  const file = join(directory, 'diehard.trace.json');
+  await runCli('check', 'diehard', '--out', file, '--quiet');
+  return file;
+}
 
 test('reproduced: a line per step, the verdict names invariant and step, exit 1', async () => {
   const length = keptTrace('migration', 'skip-freeze').steps.length;
@@ -47,8 +58,7 @@ test('usage errors exit 2 with one line', async () => {
   const cases: [string[], string][] = [
     [[skipFreeze, '--without-bug'], '--without-bug needs --runtime'],
     [[skipFreeze, '--runtime', '--mermaid'], 'not both'],
-    [['traces/controller/non-minimal-rebalance.trace.json', '--runtime'],
-      'replays raft and migration traces'],
+    [[await diehardTrace(), '--runtime'], 'controller traces, not \'diehard\''],
     [['traces/migration/delete-before-receipt.trace.json', '--runtime', '--without-bug'],
       'cannot be run on the correct code'],
   ];

@@ -13,6 +13,8 @@ const reproduced: readonly (readonly [string, string])[] = [
   ['raft', 'forget-vote-on-restart'],
   ['raft', 'follower-skips-apply'],
   ['raft', 'truncate-on-every-append'],
+  // ReadIndex is driven (issue 23): the runtime's reads are measured as the model's.
+  ['raft', 'read-without-quorum'],
   ['migration', 'skip-freeze'],
   ['migration', 'dedup-not-migrated'],
   ['migration', 'reinstall-overwrites'],
@@ -23,6 +25,9 @@ const reproduced: readonly (readonly [string, string])[] = [
   ['migration', 'accept-stale-epoch'],
   ['migration', 'install-accepts-different-image'],
   ['migration', 'migrate-returns-empty-after-gc'],
+  // The controller group's real servers (issue 23): the rebalance measured on what applied.
+  ['controller', 'non-minimal-rebalance'],
+  ['controller', 'non-minimal-by-gid-order'],
 ];
 
 for (const [model, bug] of reproduced) {

@@ -24,8 +24,11 @@ export interface ConformResult {
   readonly operations: number | null;
 }
 
+/** What conform has done so far: the checks report as they finish each part. */
+export type ConformProgress = (stage: string, records: number, total: number) => void;
+
 /** Throws MalformedTraceError on input that is not a trace (exit 2). */
-export function conform(files: TraceFiles): ConformResult {
+export function conform(files: TraceFiles, progress?: ConformProgress): ConformResult {
   const traces = parseTraces(files);
   let records = 0;
   for (const list of traces.values()) records += list.length;
@@ -33,8 +36,11 @@ export function conform(files: TraceFiles): ConformResult {
     ({ divergence, nodes: traces.size, records, operations });
   const replayed: Divergence[] = [];
   const observations: Observation[] = [];
+  let replayedRecords = 0;
   for (const [node, list] of traces) {
     const outcome = replayNode(node, list);
+    replayedRecords += list.length;
+    progress?.(`replayed ${node}`, replayedRecords, records);
     if (outcome.divergence !== null) replayed.push(outcome.divergence);
     observations.push(...outcome.observations);
   }
@@ -46,7 +52,9 @@ export function conform(files: TraceFiles): ConformResult {
     [...traces.values()].map(checkRestarts).find((found) => found !== null) ??
     [...traces.values()].map(checkDriverLeadership).find((found) => found !== null) ?? null;
   if (shell !== null) return result(shell);
+  progress?.('shell checks done', records, records);
   const global = checkGlobalInvariants(observations);
+  progress?.('global invariants done', records, records);
   if (global !== null) return result(global);
   if (files.history === null) return result(null);
   const history = checkHistory(files.history);

@@ -10,6 +10,11 @@ export const historyTimeLimitSeconds = 60;
 
 export function checkHistory(text: string): { divergence: Divergence | null;
   operations: number } {
+  if (text.trim() === '') {
+    // Every traced run has clients, each of which records its operations here.
+    throw new MalformedTraceError('history.jsonl is empty: a traced run records every client ' +
+      'operation there (leave the file out when there is no history)');
+  }
   let verdict;
   try {
     verdict = lincheckText(text, { timeLimitSeconds: historyTimeLimitSeconds });

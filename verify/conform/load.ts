@@ -40,6 +40,11 @@ function checkRecord(value: unknown, node: string): string | null {
 export function parseNodeTrace(node: string, text: string): TraceRecord[] {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
+  else if (text !== '') {
+    // Every record ends with its newline: a last line without one was cut while written.
+    throw new MalformedTraceError(`${node}.jsonl is truncated: line ${lines.length} ends ` +
+      'without a newline (the file was cut while it was written)');
+  }
   return lines.map((line, index) => {
     let value: unknown;
     try {

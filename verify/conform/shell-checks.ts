@@ -16,7 +16,7 @@
 import type { Persisted } from '../../spec/raft/types.js';
 import { canonicalText } from './canonical.js';
 import type { TraceRecord } from '../../impl/trace/schema.js';
-import { shown, type Divergence } from './divergence.js';
+import { MalformedTraceError, shown, type Divergence } from './divergence.js';
 import {
   applyTracedSave, crashOutcomes, describeStorage, emptyStorage, isSaveEffect,
   sameStorage, storedOf, type StoredState,
@@ -68,6 +68,27 @@ function syncedClock(synced: Synced | undefined, gate: number): number | undefin
   return synced.lamports[low];
 }
 
+/**
+ * A delivered message whose send is in no file: when its sender has no trace, or the
+ * sender's trace ends before the clock the message left at, the input is incomplete (exit
+ * 2), not a divergence. The sender is named by the message id (`node:incarnation:counter`).
+ */
+function missingSend(traces: Traces, node: string, id: string, sentLamport: number | null):
+  void {
+  const sender = /^(.+):\d+:\d+$/.exec(id)?.[1];
+  if (sender === undefined) return;
+  const records = traces.get(sender);
+  if (records === undefined) {
+    throw new MalformedTraceError(`no trace of ${sender} (${sender}.jsonl): ${node} ` +
+      `received its message ${id}`);
+  }
+  const end = records.at(-1)?.lamport ?? 0;
+  if (sentLamport !== null && end < sentLamport) {
+    throw new MalformedTraceError(`${sender}.jsonl is truncated: it ends at Lamport clock ` +
+      `${end}, before message ${id} left it at ${sentLamport} (${node} received it)`);
+  }
+}
+
 function sentMessages(traces: Traces): { sent: Map<string, Sent>; synced: Map<string, Synced> } {
   const sent = new Map<string, Sent>();
   const synced = new Map<string, Synced>();
@@ -108,6 +129,7 @@ export function checkLinks(traces: Traces): Divergence | null {
       if (record.actor !== 'raft' || input.type !== 'message') continue;
       const origin = input.id === null ? undefined : sent.get(input.id);
       if (origin === undefined) {
+        if (input.id !== null) missingSend(traces, node, input.id, input.sentLamport);
         return shellDivergence(record, `delivered message ${input.id} was never sent`);
       }
       if (origin.to !== node || origin.node !== peers[input.from]) {

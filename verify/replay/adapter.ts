@@ -16,6 +16,17 @@ export interface RuntimeAdapter<State, Action> {
    * environment bookkeeping, which a runtime does not have): evaluated after every step.
    */
   readonly evaluatedInvariants: readonly string[];
+  /**
+   * The model's actions the runtime cannot be driven by, by action type, with the reason:
+   * `shardkv mbt` leaves them out of its walks and says so.
+   */
+  readonly undriven: Readonly<Record<string, string>>;
+  /**
+   * Why the runtime cannot take `action` in the spec's state `before` although the spec can
+   * (mbt's walks leave it out there), or null. `refusals` says when, one line each.
+   */
+  refusal?(action: Action, before: State): string | null;
+  readonly refusals?: readonly string[];
   /** Starts the nodes and brings them to the trace's initial state. */
   setUp(): Promise<void>;
   /**

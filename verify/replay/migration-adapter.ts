@@ -36,6 +36,7 @@ import type {
   ControllerCommand, ControllerOperation,
 } from '../../spec/controller/state-machine.js';
 import type { ClusterLayout } from '../../impl/node/api.js';
+import type { ShellFaults } from '../../impl/node/shell-faults.js';
 import type { ReplyBody } from '../../impl/node/wire.js';
 import { RuntimeDivergence, type RuntimeAdapter } from './adapter.js';
 import type { HeldFrame } from './held-network.js';
@@ -91,7 +92,33 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
   /** Each client's next controller session seq: a repeated seq would get the cached answer. */
   private readonly querySeqs = new Map<number, number>();
 
-  constructor(params: Params, bug: string | null, private readonly model: AnyModel) {
+  /** What the runtime cannot be driven by, and why (mbt's walks leave these out). */
+  readonly undriven = {
+    ExpireSessions: 'no runtime component sends expire-sessions (sessions never expire)',
+  };
+
+  readonly refusals = [
+    'Join, Leave, Move and ClientQuery while a Publish or a PlanNext is enabled: the ' +
+      'runtime\'s controller commits every request through its log, after the publish or ' +
+      'plan its driver may have proposed there (at once when the last move was done or a ' +
+      'publish applied); the model lets a request overtake them (traces/mbt/' +
+      'migration-query-commits-publish)',
+  ];
+
+  refusal(action: MigrationAction, before: MigrationState): string | null {
+    if (!['Join', 'Leave', 'Move', 'ClientQuery'].includes(action.type)) return null;
+    const pending = (['Publish', 'PlanNext'] as const).find((type) =>
+      this.model.next(before, { type }) !== null);
+    return pending === undefined ? null
+      : `${action.type} would commit the driver's pending ${pending} first`;
+  }
+
+  constructor(
+    params: Params,
+    bug: string | null,
+    private readonly model: AnyModel,
+    faults: Partial<ShellFaults>,
+  ) {
     this.bounds = migrationBounds(params);
     const groups: Record<number, string[]> = {};
     for (let gid = 1; gid <= this.bounds.groups; gid++) groups[gid] = serversOf(gid);
@@ -101,7 +128,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     if (bug !== null && !isBugName(migrationBugNames, bug)) {
       throw new Error(`migration has no bug '${bug}'`);
     }
-    const bugs = modelBugs(bug ?? undefined);
+    const bugs = { ...modelBugs(bug ?? undefined), shell: faults };
     // Elections happen when the replay says: no pre-vote round, no leader lease to wait out.
     // The model's Get goes through the log and leaves a dedup record: so do the servers'.
     const tuning = { preVote: false, checkQuorum: false, readIndexReads: false };
@@ -215,26 +242,25 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     await this.cluster.settle();
     const reply = this.cluster.replyTo(request);
     if (reply === undefined) return undefined;
-    if (lost) this.cluster.network.drop(reply);
-    else this.cluster.network.deliver(reply);
+    if (lost) {
+      this.cluster.network.drop(reply);
+      // The sender waits in vain: its wait times out (else the driver, which never resends
+      // a request in flight, could not send it again, as the model's driver does).
+      const sender = request.from;
+      if (request.frame.kind === 'request' && this.cluster.names.includes(sender) &&
+        this.cluster.isRunning(sender)) {
+        this.cluster.timers(sender).fire(`request-${request.frame.id}`);
+      }
+    } else {
+      this.cluster.network.deliver(reply);
+    }
     await this.cluster.settle();
     return reply;
   }
 
   /** A controller command from `from` to the leader, committed, and its answer. */
-  private async askController(from: string, command: ControllerCommand): Promise<ReplyBody> {
-    const request = this.cluster.sendRequest(from, this.group.leader,
-      { type: 'controller', command });
-    this.cluster.network.deliver(request);
-    await this.cluster.settle();
-    await this.group.commit(() => this.cluster.replyTo(request) !== undefined);
-    const reply = this.cluster.replyTo(request);
-    if (reply?.frame.kind !== 'reply') {
-      throw new RuntimeDivergence(`${this.group.leader} did not answer ${from}`);
-    }
-    this.cluster.network.deliver(reply);
-    await this.cluster.settle();
-    return reply.frame.body;
+  private askController(from: string, command: ControllerCommand): Promise<ReplyBody> {
+    return this.group.ask(from, command);
   }
 
   private async administer(operation: ControllerOperation): Promise<string | null> {
@@ -430,6 +456,7 @@ export function createMigrationAdapter(
   params: Params,
   bug: string | null,
   model: AnyModel,
+  faults: Partial<ShellFaults> = {},
 ): RuntimeAdapter<MigrationState, MigrationAction> {
-  return new MigrationAdapter(params, bug, model);
+  return new MigrationAdapter(params, bug, model, faults);
 }

@@ -14,7 +14,11 @@
  *   the shell does past --max-raft-state. The model's snapshot data is the list of values
  *   applied up to there: the replay notes that list for each snapshot taken (by index and
  *   term) and reads every runtime snapshot (in a node, on its disk, in a message) as it.
- * ReadIndex is not replayed: the shell reads through the log.
+ * - ReadIndex(i) sends a get to i, which the shell reads through ReadIndex: the runtime's
+ *   request ids (one counter per incarnation) are read as the model's (one per behaviour).
+ * Every reply the servers send the client is checked as it is held: a write is acknowledged
+ * only for the entry it was proposed as (the spec committed that index in that term), and a
+ * read only after the spec's step released it (readReady).
  *
  * The runtime's state is read back as the model's: the servers' Raft nodes (commands mapped
  * back to values), what each node's write-ahead log holds (read as a restart reads it), each
@@ -33,7 +37,9 @@ import type {
 } from '../../models/raft/model-state.js';
 import { termAt } from '../../spec/raft/log.js';
 import type { RaftNode, Snapshot } from '../../spec/raft/types.js';
+import type { ClientRequest } from '../../spec/group/types.js';
 import type { ClusterLayout, StepRecord } from '../../impl/node/api.js';
+import type { ShellFaults } from '../../impl/node/shell-faults.js';
 import { RuntimeDivergence, type RuntimeAdapter } from './adapter.js';
 import type { HeldFrame } from './held-network.js';
 import { ReplayCluster } from './replay-cluster.js';
@@ -47,7 +53,7 @@ const requestKey = 'v';
 const evaluated = [
   'ElectionSafety', 'LogMatching', 'LeaderCompleteness', 'StateMachineSafety',
   'LeaderAppendOnly', 'CommittedDurable', 'AppliedCommitted', 'AppliedUpToCommit', 'AppliedOnce',
-  'CommitMonotonic',
+  'CommitMonotonic', 'LinearizableReads',
 ];
 
 /** The model's value of a command the runtime logged (null: a no-op). */
@@ -80,12 +86,28 @@ function modelSnapshot(
   return { lastIncludedIndex, lastIncludedTerm, data };
 }
 
-/** A runtime node as the model's node: the same fields, commands and snapshots as values. */
-function modelNode(node: RaftNode<unknown, unknown>, values: SnapshotValues): ModelNode {
+/**
+ * A runtime node as the model's node: the same fields, commands and snapshots as values, and
+ * its pending reads under the model's request ids (`readId` maps the runtime's).
+ */
+function modelNode(
+  node: RaftNode<unknown, unknown>,
+  values: SnapshotValues,
+  readId: (runtimeId: number) => number,
+): ModelNode {
   const log = node.log.map((entry) =>
     ({ term: entry.term, command: modelCommand(entry.command) }));
-  return { ...node, log, snapshot: modelSnapshot(node.snapshot, values) } as ModelNode;
+  const pendingReads = node.pendingReads.map((read) =>
+    ({ ...read, requestId: readId(read.requestId) }));
+  return {
+    ...node, log, snapshot: modelSnapshot(node.snapshot, values), pendingReads,
+  } as ModelNode;
 }
+
+/** A request the client sent, as the checks of its reply need it. */
+type SentRequest =
+  | { readonly kind: 'write'; readonly server: number; proposed: { index: number; term: number } | null }
+  | { readonly kind: 'read'; readonly server: number; readonly modelId: number; runtimeKey: string | null };
 
 /** Canonical JSON (keys sorted): a message read off the wire against one from the trace. */
 function canonical(value: unknown): string {
@@ -101,10 +123,15 @@ interface History {
   leaderLogRewritten: boolean;
   commitRolledBack: boolean;
   applyOutOfOrder: boolean;
+  /** The runtime's reads not answered yet, each with the commit it must see (its floor). */
+  readsWaiting: RaftModelState['readsWaiting'];
+  staleRead: boolean;
 }
 
 class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
-  readonly comparedVariables = ['servers', 'persisted', 'applied', 'elected', 'committed'];
+  readonly comparedVariables = [
+    'servers', 'persisted', 'applied', 'elected', 'committed', 'readsWaiting', 'staleRead',
+  ];
   readonly evaluatedInvariants = evaluated;
   private readonly names: string[];
   private readonly cluster: ReplayCluster;
@@ -114,13 +141,32 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   private persisted: ModelPersisted[] = [];
   private history: History = {
     elected: [], committed: [], leaderLogRewritten: false,
-    commitRolledBack: false, applyOutOfOrder: false,
+    commitRolledBack: false, applyOutOfOrder: false, readsWaiting: [], staleRead: false,
   };
   private requestsSent = 0;
   /** Why a step of the shell could not be read as the model's (thrown after it settled). */
   private problem: string | null = null;
+  readonly undriven = {};
+  /** Each server's incarnation: the runtime numbers reads per incarnation. */
+  private readonly incarnations: number[];
+  /** The model's request id of each runtime read, by `server/incarnation/runtimeId`. */
+  private readonly readIds = new Map<string, number>();
+  /** The reads the spec released (readReady), by the same key. */
+  private readonly readsReleased = new Set<string>();
+  /** The client's requests by frame id; `arriving` is the one being delivered now. */
+  private readonly requests = new Map<number, SentRequest>();
+  private arriving: SentRequest | null = null;
+  /** The nodes as read after the last step (nothing moves between steps). */
+  private latest: ModelNode[] | null = null;
+  private readonly repliesChecked = new Set<number>();
 
-  constructor(serverCount: number, params: Params, bug: string | null) {
+  constructor(
+    serverCount: number,
+    params: Params,
+    bug: string | null,
+    faults: Partial<ShellFaults>,
+  ) {
+    this.incarnations = Array.from({ length: serverCount }, () => 0);
     this.names = Array.from({ length: serverCount }, (_, id) => `g${gid}-${id}`);
     this.applied = this.names.map(() => []);
     const layout: ClusterLayout = {
@@ -131,7 +177,8 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
       // The model's node options: one entry per append, PreVote and CheckQuorum as checked.
       tuning: { maxEntriesPerAppend: 1, preVote: params['pre-vote'] === true,
         checkQuorum: params['check-quorum'] === true, batchDuringAppendSync: false },
-      bugs: bug === null ? {} : { raft: bugSwitches(raftBugNames, [bug]) },
+      bugs: { ...(bug === null ? {} : { raft: bugSwitches(raftBugNames, [bug]) }),
+        shell: faults },
       adminName: clientName,
       onStep: (record) => {
         // A throw here would crash the server: keep the reason for perform() instead.
@@ -178,16 +225,20 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     _before: RaftModelState,
     expected: RaftModelState,
   ): Promise<string | null> {
-    const before = this.nodes();
+    const before = this.latest ?? this.nodes();
     const appliedBefore = this.applied.map((values) => values.length);
     // The model's disk syncs a leader's own append at its Sync: until then the runtime's
     // fsyncs of that node wait too (released when the model synced, atomically or by Sync).
+    // A commitIndex-only hard state starts no sync (it waits for the next one): it is no
+    // reason to hold the syncs the step does start.
     this.names.forEach((name, id) => this.cluster.holdSyncs(name,
-      !samePersisted(expected.durable[id]!, expected.persisted[id]!)));
-    const note = await this.run(action);
+      !samePersisted(withCommit(expected.durable[id]!, expected.persisted[id]!),
+        expected.persisted[id]!)));
+    const note = await this.run(action, expected);
     if (this.problem !== null) throw new RuntimeDivergence(this.problem);
     await this.readDisks();
     const after = this.nodes();
+    this.latest = after;
     let state: RaftModelState = { ...expected, ...this.history, servers: after };
     after.forEach((node, id) => {
       state = recordHistory(state, before[id]!, node);
@@ -197,6 +248,9 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     });
     const { elected, committed, leaderLogRewritten } = state;
     this.history = { ...this.history, elected, committed, leaderLogRewritten };
+    // Replies are checked against what the runtime committed, this step included.
+    this.checkReplies();
+    if (this.problem !== null) throw new RuntimeDivergence(this.problem);
     return note;
   }
 
@@ -212,19 +266,68 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     // CommittedDurable reads the runtime's own disk.
     return {
       ...expected, ...this.history,
-      servers: this.nodes(), persisted, durable: this.persisted, applied: this.applied,
+      servers: this.latest ?? this.nodes(), persisted, durable: this.persisted,
+      applied: this.applied,
     };
   }
 
   private nodes(): ModelNode[] {
-    return this.names.map((name) => {
+    return this.names.map((name, id) => {
       const view = this.cluster.server(name).view();
       if (view === null) throw new RuntimeDivergence(`${name} is not running`);
-      return modelNode(view.raft, this.snapshots);
+      const applied = this.applied[id]!.length;
+      if (view.appliedIndex !== applied) {
+        throw new RuntimeDivergence(`${name}'s state machine is at index ${view.appliedIndex} ` +
+          `but ${applied} entries were applied or restored`);
+      }
+      return modelNode(view.raft, this.snapshots, (runtimeId) => {
+        const modelId = this.readIds.get(this.readKey(id, runtimeId));
+        if (modelId === undefined) {
+          throw new RuntimeDivergence(`${name} holds a read ${runtimeId} no ReadIndex sent`);
+        }
+        return modelId;
+      });
     });
   }
 
-  private async run(action: RaftAction): Promise<string | null> {
+  private readKey(server: number, runtimeId: number): string {
+    return `${server}/${this.incarnations[server]}/${runtimeId}`;
+  }
+
+  /**
+   * The replies held for the client since the last step: a write's answer (anything but
+   * wrong-leader) must be for the entry the spec committed where it was proposed, and a read
+   * may be answered only once the spec released it.
+   */
+  private checkReplies(): void {
+    for (const held of this.cluster.network.frames()) {
+      if (held.to !== clientName || held.frame.kind !== 'reply') continue;
+      const id = held.frame.id;
+      if (this.repliesChecked.has(id)) continue;
+      this.repliesChecked.add(id);
+      const request = this.requests.get(id);
+      if (request === undefined || held.frame.body.type === 'wrong-leader') continue;
+      const name = this.names[request.server]!;
+      if (request.kind === 'read') {
+        if (request.runtimeKey === null || !this.readsReleased.has(request.runtimeKey)) {
+          this.problem ??= `${name} answered read ${request.modelId} before the spec ` +
+            'released it (readReady)';
+        }
+        continue;
+      }
+      const proposed = request.proposed;
+      const committed = proposed === null ? undefined : this.history.committed[proposed.index - 1];
+      if (proposed === null || committed?.term !== proposed.term) {
+        const where = proposed === null ? 'a command it never proposed'
+          : `the command proposed at index ${proposed.index} in term ${proposed.term}, ` +
+            `where the spec committed ${committed === undefined ? 'nothing'
+              : `term ${committed.term}'s entry`}`;
+        this.problem ??= `${name} acknowledged ${where}`;
+      }
+    }
+  }
+
+  private async run(action: RaftAction, expected: RaftModelState): Promise<string | null> {
     switch (action.type) {
       case 'Timeout':
         this.fire(action.server, ['raft-election']);
@@ -244,6 +347,7 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
         const name = this.names[action.server]!;
         this.cluster.crash(name);
         this.applied[action.server] = [];
+        this.incarnations[action.server]! += 1;
         await this.cluster.start(name);
         return null;
       }
@@ -254,7 +358,8 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
         // The held fsyncs were released above; the storage's report follows in settle().
         break;
       case 'ReadIndex':
-        throw new RuntimeDivergence(`${action.type} is not replayed in the runtime`);
+        this.sendRead(action.server, expected.readsIssued);
+        break;
     }
     await this.cluster.settle();
     return this.extraFramesNote(action);
@@ -285,9 +390,30 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   private sendRequest(server: number, value: number): void {
     const request = { client: 0, seq: this.requestsSent++, op: 'put' as const,
       key: requestKey, value: String(value) };
-    const held = this.cluster.sendRequest(clientName, this.names[server]!,
+    this.deliverRequest({ kind: 'write', server, proposed: null }, request);
+  }
+
+  /** A get, read through ReadIndex: the step it arrives in numbers it (noteStep). */
+  private sendRead(server: number, modelId: number): void {
+    const request = { client: 0, seq: this.requestsSent++, op: 'get' as const, key: requestKey,
+      value: '' };
+    this.deliverRequest({ kind: 'read', server, modelId, runtimeKey: null }, request);
+  }
+
+  /**
+   * Delivers the client's request to its server. The server steps it at once (the loop is
+   * idle between steps), so noteStep sees it arrive while `arriving` names it.
+   */
+  private deliverRequest(sent: SentRequest, request: ClientRequest): void {
+    const held = this.cluster.sendRequest(clientName, this.names[sent.server]!,
       { type: 'kv', request });
-    this.cluster.network.deliver(held);
+    if (held.frame.kind === 'request') this.requests.set(held.frame.id, sent);
+    this.arriving = sent;
+    try {
+      this.cluster.network.deliver(held);
+    } finally {
+      this.arriving = null;
+    }
   }
 
   private moveFrame(type: 'Deliver' | 'Duplicate' | 'Drop', envelope: ModelEnvelope): void {
@@ -318,12 +444,42 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
       .join(', ')} (held, undelivered)`;
   }
 
+  /** A read's readReady or readRefused: it leaves the waiting reads (stale below its floor). */
+  private answerRead(
+    server: number,
+    effect: { readonly type: string; readonly requestId: number; readonly index?: number },
+  ): void {
+    const key = this.readKey(server, effect.requestId);
+    if (effect.type === 'readReady') this.readsReleased.add(key);
+    const modelId = this.readIds.get(key);
+    const record = this.history.readsWaiting.find((read) => read.requestId === modelId);
+    if (record === undefined) return;
+    this.history.readsWaiting = this.history.readsWaiting.filter((read) => read !== record);
+    if (effect.type === 'readReady' && effect.index! < record.floor) this.history.staleRead = true;
+  }
+
   /** What the shell's steps applied, as the model's applications hold values. */
   private noteStep(record: StepRecord): void {
     const id = this.names.indexOf(record.node);
     if (id < 0) return;
-    if ((record.input as { type?: string }).type === 'restart') this.applied[id] = [];
+    const input = record.input as { type?: string; requestId?: number };
+    if (input.type === 'restart') this.applied[id] = [];
+    const arriving = this.arriving?.server === id ? this.arriving : null;
+    if (input.type === 'readIndex' && arriving?.kind === 'read') {
+      arriving.runtimeKey = this.readKey(id, input.requestId!);
+      this.readIds.set(arriving.runtimeKey, arriving.modelId);
+      // The read must see every entry committed when it arrived (the model's floor).
+      const read = { requestId: arriving.modelId, floor: this.history.committed.length };
+      this.history.readsWaiting = [...this.history.readsWaiting, read];
+    }
     for (const effect of record.effects as { type: string; entries?: unknown[] }[]) {
+      if (effect.type === 'readReady' || effect.type === 'readRefused') {
+        this.answerRead(id, effect as unknown as { type: string; requestId: number; index?: number });
+      }
+      if (effect.type === 'proposed' && arriving?.kind === 'write') {
+        const { index, term } = effect as unknown as { index: number; term: number };
+        arriving.proposed = { index, term };
+      }
       if (effect.type === 'restoreSnapshot') {
         const snapshot = (effect as unknown as { snapshot: Snapshot<unknown> }).snapshot;
         this.applied[id] = modelSnapshot(snapshot, this.snapshots)!.data;
@@ -353,6 +509,13 @@ function modelMessage(held: HeldFrame, values: SnapshotValues): unknown {
   return { ...message, entries };
 }
 
+/** `disk` with `written`'s commit index. */
+function withCommit(disk: ModelPersisted, written: ModelPersisted): ModelPersisted {
+  const commitIndex = written.hardState.commitIndex;
+  return disk.hardState.commitIndex === commitIndex ? disk
+    : { ...disk, hardState: { ...disk.hardState, commitIndex } };
+}
+
 /** Whether `disk` lies between the model's durable and written disks (see observe). */
 function between(disk: ModelPersisted, durable: ModelPersisted, written: ModelPersisted):
   boolean {
@@ -374,6 +537,7 @@ function between(disk: ModelPersisted, durable: ModelPersisted, written: ModelPe
 export function createRaftAdapter(
   params: Params,
   bug: string | null,
+  faults: Partial<ShellFaults> = {},
 ): RuntimeAdapter<RaftModelState, RaftAction> {
-  return new RaftAdapter(params['servers'] as number, params, bug);
+  return new RaftAdapter(params['servers'] as number, params, bug, faults);
 }

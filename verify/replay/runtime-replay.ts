@@ -10,7 +10,9 @@
  * on the correct code: the spec's states are then re-executed without the bug (the trace's
  * recorded ones would differ where the bug acts), and the run must stay clean.
  */
-import type { AnyModel, ModelDefinition } from '../../checker/model.js';
+import type { AnyModel, ModelDefinition, Params } from '../../checker/model.js';
+import type { ShellFaults } from '../../impl/node/shell-faults.js';
+import { createControllerAdapter } from './controller-adapter.js';
 import { UsageError } from '../../checker/params.js';
 import { replayTrace, traceModelParams } from '../../checker/replay.js';
 import { itfToText, type ItfValue } from '../../checker/itf.js';
@@ -55,15 +57,33 @@ export type RuntimeReplayOutcome =
 export interface RuntimeReplayOptions {
   /** Run the correct code (no bug switch) along the trace's schedule. */
   readonly withoutBug: boolean;
+  /** Shell faults planted in the servers (mbt's tests only). */
+  readonly faults?: Partial<ShellFaults>;
 }
 
-type Adapter = RuntimeAdapter<unknown, unknown>;
+export type Adapter = RuntimeAdapter<unknown, unknown>;
 
-function createAdapter(trace: Trace, model: AnyModel, bug: string | null): Adapter {
-  const params = trace.params;
-  if (trace.model === 'raft') return createRaftAdapter(params, bug) as Adapter;
-  if (trace.model === 'migration') return createMigrationAdapter(params, bug, model) as Adapter;
-  throw new UsageError(`--runtime replays raft and migration traces, not '${trace.model}'`);
+/** The models the runtime can be driven along. */
+export const runtimeModels = ['raft', 'migration', 'controller'];
+
+/**
+ * The adapter of `modelName`, its servers running `bug` and, in mbt's tests only, the planted
+ * shell `faults`.
+ */
+export function createAdapter(
+  modelName: string,
+  params: Params,
+  model: AnyModel,
+  bug: string | null,
+  faults: Partial<ShellFaults> = {},
+): Adapter {
+  if (modelName === 'raft') return createRaftAdapter(params, bug, faults) as Adapter;
+  if (modelName === 'migration') {
+    return createMigrationAdapter(params, bug, model, faults) as Adapter;
+  }
+  if (modelName === 'controller') return createControllerAdapter(params, bug, faults) as Adapter;
+  throw new UsageError(`the runtime is driven along ${runtimeModels.join(', ')} traces, ` +
+    `not '${modelName}'`);
 }
 
 /** The first compared variable where the runtime and the spec differ, as one line. */
@@ -73,6 +93,11 @@ function firstDifference(
   spec: unknown,
   runtime: unknown,
 ): string | null {
+  // The fast path (mbt compares after every step): raw values equal, printed values equal.
+  const raw = (state: unknown) => state as Record<string, unknown>;
+  const same = compared.every((name) => name in raw(spec) && name in raw(runtime) &&
+    plainEqual(raw(spec)[name], raw(runtime)[name]));
+  if (same) return null;
   const pick = (state: unknown) => {
     const variables = stateVariables(model, state);
     return Object.fromEntries(compared.flatMap((name) =>
@@ -84,6 +109,27 @@ function firstDifference(
     value === undefined ? '(absent)' : itfToText(value);
   return `${first.path.replace(/^\./, '')}: spec ${text(first.before)}, ` +
     `runtime ${text(first.after)}`;
+}
+
+/** Deep equality of plain data (records, arrays, Maps, Sets, primitives). */
+function plainEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length &&
+      a.every((item, at) => plainEqual(item, b[at]));
+  }
+  if (a instanceof Map || a instanceof Set || b instanceof Map || b instanceof Set) {
+    const entries = (value: object) => value instanceof Map || value instanceof Set
+      ? [...value.entries()] : null;
+    const [first, second] = [entries(a), entries(b)];
+    return first !== null && second !== null && plainEqual(first, second);
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  const record = b as Record<string, unknown>;
+  return keys.length === Object.keys(b).length &&
+    keys.every((key) => key in record && plainEqual((a as Record<string, unknown>)[key], record[key]));
 }
 
 function violated(model: AnyModel, adapter: Adapter, state: unknown): string | null {
@@ -113,7 +159,7 @@ function prepare(definition: ModelDefinition, trace: Trace, options: RuntimeRepl
 }
 
 /** The spec's states along the schedule: states[k] after actions[k - 1]. */
-interface Schedule {
+export interface Schedule {
   readonly actions: readonly unknown[];
   readonly states: readonly unknown[];
   /** Step numbers where the correct code takes the counterpart of the recorded action. */
@@ -154,12 +200,21 @@ export async function replayInRuntime(
   options: RuntimeReplayOptions,
 ): Promise<RuntimeReplayOutcome> {
   const { model, bug } = prepare(definition, trace, options);
-  const adapter = createAdapter(trace, model, bug);
+  const adapter = createAdapter(trace.model, trace.params, model, bug, options.faults);
+  let outcome: RuntimeReplayOutcome;
   try {
-    return await drive(model, adapter, trace, schedule(model, adapter, trace));
+    const planned = schedule(model, adapter, trace);
+    outcome = await driveSchedule(model, adapter, planned,
+      trace.steps.map((step) => step.label));
   } finally {
     adapter.tearDown();
   }
+  const invariant = trace.invariant;
+  if (outcome.result === 'clean' && invariant !== null &&
+    !adapter.evaluatedInvariants.includes(invariant)) {
+    return { ...outcome, unevaluated: invariant };
+  }
+  return outcome;
 }
 
 /** The runtime's state, if it holds the spec's values after step `step`, or the difference. */
@@ -182,11 +237,15 @@ function match(
   return difference === null ? { observed } : { difference };
 }
 
-async function drive(
+/**
+ * Drives `adapter` (set up here; the caller tears it down) along `planned`, comparing after
+ * every step and evaluating the runtime-read invariants; `labels[k - 1]` names step k.
+ */
+export async function driveSchedule(
   model: AnyModel,
   adapter: Adapter,
-  trace: Trace,
   planned: Schedule,
+  labels: readonly string[],
 ): Promise<RuntimeReplayOutcome> {
   const reports: RuntimeStepReport[] = [];
   try {
@@ -199,9 +258,8 @@ async function drive(
   if ('difference' in initial) {
     return { result: 'diverged', step: 0, reason: initial.difference, steps: reports };
   }
-  for (const recorded of trace.steps) {
-    const step = recorded.step;
-    const label = recorded.label;
+  for (let step = 1; step < planned.states.length; step++) {
+    const label = labels[step - 1]!;
     const notes = planned.counterparts.has(step)
       ? [`the correct code takes ${model.label(planned.actions[step - 1])} instead`]
       : [];
@@ -225,10 +283,6 @@ async function drive(
     if (invariant !== null) {
       return { result: 'reproduced', invariant, step, steps: reports };
     }
-  }
-  const invariant = trace.invariant;
-  if (invariant !== null && !adapter.evaluatedInvariants.includes(invariant)) {
-    return { result: 'clean', steps: reports, unevaluated: invariant };
   }
   return { result: 'clean', steps: reports };
 }

@@ -1,0 +1,47 @@
+// `shardkv mbt MODEL` (CONTRACT-style): exit 0 with a summary line when the runtime follows
+// every schedule, what is not driven and why, one JSON object with --json, and usage errors
+// as one line with exit 2.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runCli } from '../helpers/cli.js';
+
+test('a clean run: the summary line and exit 0', async () => {
+  const run = await runCli('mbt', 'raft', '--walks', '3', '--depth', '10', '--quiet');
+  assert.is(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^OK: 3 schedules, \d+ steps through the runtime/);
+});
+
+test('migration says what it does not drive, and why', async () => {
+  const run = await runCli('mbt', 'migration', '--paths', '5', '--quiet', '--json');
+  assert.is(run.code, 0, run.stderr);
+  assert.match(run.stdout, 'Not driven: ExpireSessions: no runtime component sends');
+  const summary = run.json<{ ok: boolean; schedules: number; refusals: string[] }>();
+  assert.is(summary.ok, true);
+  assert.is(summary.schedules, 5);
+  assert.is(summary.refusals.length, 1);
+});
+
+test('usage errors exit 2 with one line', async () => {
+  const cases: [string[], string][] = [
+    [['diehard'], "mbt drives raft, migration, controller, not 'diehard'"],
+    [[], 'mbt needs a MODEL'],
+    [['raft', '--paths', '3', '--walks', '2'], '--paths replaces --walks'],
+    [['raft', '--walks', 'x'], '--walks expects an integer'],
+    [['raft', '--servers', '9'], '--servers'],
+  ];
+  for (const [argv, reason] of cases) {
+    const run = await runCli('mbt', ...argv);
+    assert.is(run.code, 2, argv.join(' '));
+    assert.match(run.stderr, reason);
+    assert.is(run.stderr.split('\n').length, 1, run.stderr);
+  }
+});
+
+test('--help names the schedules and the exit codes', async () => {
+  const run = await runCli('mbt', 'raft', '--help');
+  assert.is(run.code, 0);
+  assert.match(run.stdout, '--paths N');
+  assert.match(run.stdout, 'Exit: 0 the runtime followed every schedule, 1 it diverged');
+});
+
+test.run();

@@ -1,0 +1,107 @@
+/**
+ * The `controller` model in the runtime: the controller group of three real controller
+ * servers (controller-group.ts). Join / Leave / Move are the administrator's requests,
+ * committed, applied and answered. The model keeps the latest configuration and measures
+ * each step (the rebalance summary, whether history stayed unchanged): the adapter measures
+ * the same on the configurations the runtime applied, so every invariant of the model is
+ * evaluated on the runtime's state. The migration driver the leader runs proposes plans of
+ * its own; its requests to the groups stay held (no group server runs here), so no
+ * configuration is published, which the model does not speak of either.
+ */
+import type { Params } from '../../checker/model.js';
+import { bugSwitches } from '../../spec/bug-catalog.js';
+import { controllerBugNames } from '../../spec/controller/bugs.js';
+import type { Config } from '../../spec/controller/types.js';
+import {
+  summarizeRebalance, type ControllerAction, type ControllerModelState,
+} from '../../models/controller/model.js';
+import type { ClusterLayout } from '../../impl/node/api.js';
+import type { ShellFaults } from '../../impl/node/shell-faults.js';
+import { RuntimeDivergence, type RuntimeAdapter } from './adapter.js';
+import { ControllerGroup, controllerNames } from './controller-group.js';
+import { ReplayCluster } from './replay-cluster.js';
+
+const adminName = 'admin';
+
+class ControllerAdapter implements RuntimeAdapter<ControllerModelState, ControllerAction> {
+  readonly comparedVariables = ['latest', 'lastRebalance', 'historyKept', 'movesDone'];
+  readonly evaluatedInvariants = [
+    'ValidConfig', 'Balanced', 'MinimalMoves', 'Deterministic', 'HistoryImmutable',
+  ];
+  readonly undriven = {};
+  private readonly cluster: ReplayCluster;
+  private readonly group: ControllerGroup;
+  private readonly bugs;
+  private adminSeq = 0;
+  /** The runtime's measurements, as the model's history variables. */
+  private measured: Omit<ControllerModelState, 'latest'> = {
+    lastRebalance: null, historyKept: true, movesDone: 0,
+  };
+  /** The configurations the runtime had applied after the last step. */
+  private configs: readonly Config[] = [];
+
+  constructor(params: Params, bug: string | null, faults: Partial<ShellFaults>) {
+    const layout: ClusterLayout = {
+      shardCount: params['shards'] as number, controllers: controllerNames, groups: {},
+    };
+    this.bugs = bugSwitches(controllerBugNames, bug === null ? [] : [bug]);
+    // Elections happen when the adapter says: no pre-vote round, no lease to wait out.
+    const tuning = { preVote: false, checkQuorum: false };
+    this.cluster = new ReplayCluster({
+      layout, tuning, bugs: { controller: this.bugs, shell: faults }, adminName,
+    });
+    this.group = new ControllerGroup(this.cluster);
+  }
+
+  async setUp(): Promise<void> {
+    for (const name of this.cluster.names) await this.cluster.start(name);
+    await this.group.elect(this.group.leader);
+    this.configs = this.group.state().configs;
+  }
+
+  tearDown(): void {
+    for (const name of this.cluster.names) this.cluster.crash(name);
+  }
+
+  counterpart(): undefined {
+    return undefined;
+  }
+
+  async perform(action: ControllerAction): Promise<string | null> {
+    const command = { ...action, client: adminName, seq: this.adminSeq++ };
+    const body = await this.group.ask(adminName, command);
+    if (body.type !== 'controller-result') {
+      throw new RuntimeDivergence(`the controller answered ${JSON.stringify(body)}`);
+    }
+    const before = this.configs;
+    const after = this.group.state().configs;
+    this.configs = after;
+    const kept = before.every((config, at) =>
+      JSON.stringify(config) === JSON.stringify(after[at]));
+    const historyKept = this.measured.historyKept && kept;
+    const previous = before[before.length - 1]!;
+    const latest = after[after.length - 1]!;
+    if (latest === previous) {
+      this.measured = { ...this.measured, historyKept };
+    } else if (action.type === 'move') {
+      this.measured = { lastRebalance: null, historyKept, movesDone: this.measured.movesDone + 1 };
+    } else {
+      const lastRebalance = summarizeRebalance(previous.shards, latest, this.bugs);
+      this.measured = { ...this.measured, lastRebalance, historyKept };
+    }
+    return body.result.type === 'refused' ? `refused: ${body.result.error}` : null;
+  }
+
+  observe(expected: ControllerModelState): ControllerModelState {
+    const latest = this.configs[this.configs.length - 1]!;
+    return { ...expected, ...this.measured, latest };
+  }
+}
+
+export function createControllerAdapter(
+  params: Params,
+  bug: string | null,
+  faults: Partial<ShellFaults> = {},
+): RuntimeAdapter<ControllerModelState, ControllerAction> {
+  return new ControllerAdapter(params, bug, faults);
+}
