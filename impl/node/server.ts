@@ -83,7 +83,8 @@ export class NodeServer implements Server {
     const shardCount = options.layout.shardCount;
     this.machine = gid === null
       ? controllerMachine(shardCount, options.bugs?.controller)
-      : groupMachine(gid, shardCount, options.bugs?.migration);
+      : groupMachine(gid, shardCount, { maxValueBytes: tuning.maxValueBytes },
+        options.bugs?.migration);
     const bound = tuning.maxRaftStateBytes;
     this.storage = new WalStorage<unknown, unknown>({
       fileSystem: environment.fileSystem,
@@ -97,7 +98,10 @@ export class NodeServer implements Server {
       maxEntriesPerAppend: tuning.maxEntriesPerAppend, preVote: tuning.preVote,
       checkQuorum: tuning.checkQuorum,
     };
-    const setup: NodeSetup = { peers, id: peers.indexOf(this.name), gid, shardCount, raftOptions };
+    const setup: NodeSetup = {
+      peers, id: peers.indexOf(this.name), gid, shardCount, raftOptions,
+      maxValueBytes: tuning.maxValueBytes,
+    };
     this.tracer = options.trace === undefined ? null
       : new NodeTracer(this.name, options.trace, setup);
     const tracer = this.tracer;
