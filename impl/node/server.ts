@@ -36,7 +36,8 @@ import {
 import { RequestChannel } from './request-channel.js';
 import { handleFrame, type RequestHost } from './requests.js';
 import { resolveTuning } from './tuning.js';
-import { encodeFrame } from './wire.js';
+import { clientFrameBytes, fittingReply, peerFrameBytes } from './frame-limits.js';
+import { encodeFrame, type ReplyBody } from './wire.js';
 
 type Node = RaftNode<unknown, unknown>;
 type RaftInput = Input<unknown, unknown>;
@@ -293,8 +294,11 @@ export class NodeServer implements Server {
       reply: (to, id, body) => {
         if (context.isDead()) return;
         const stamp = tracer?.stampSend(false);
-        context.transport.send(to, encodeFrame(stamp === undefined
-          ? { kind: 'reply', id, body } : { kind: 'reply', id, body, stamp }));
+        const frame = (answer: ReplyBody) => encodeFrame(stamp === undefined
+          ? { kind: 'reply', id, body: answer } : { kind: 'reply', id, body: answer, stamp });
+        const bytes = fittingReply(frame(body), this.replyLimitBytes(to),
+          (error) => frame({ type: 'refused', error }));
+        context.transport.send(to, bytes);
       },
       isAdmin: (from) => options.isAdmin(from),
       isController: (from) => options.layout.controllers.includes(from),
@@ -304,6 +308,15 @@ export class NodeServer implements Server {
       awaitApply: (index, term, reply) => this.replies.add(index, term, reply),
       leaderName: () => this.leaderName(),
     };
+  }
+
+  /** The largest reply `to` accepts: a server's peer frame, else a client's (frame-limits). */
+  private replyLimitBytes(to: string): number {
+    const { layout } = this.options;
+    const server = layout.controllers.includes(to) ||
+      Object.values(layout.groups).some((servers) => servers.includes(to));
+    const tuning = this.context.tuning;
+    return server ? peerFrameBytes(tuning) : clientFrameBytes(tuning);
   }
 
   private afterStep(after: Node, input: RaftInput, effects: unknown[]): void {

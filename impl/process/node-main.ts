@@ -9,8 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isClientName, TcpTransport } from '../net/tcp-transport.js';
+import { dataFrameOverheadBytes, isClientName, TcpTransport } from '../net/tcp-transport.js';
 import type { Server } from '../node/api.js';
+import { peerFrameBytes } from '../node/frame-limits.js';
 import { createServer } from '../node/server.js';
 import { defaultTuning } from '../node/tuning.js';
 import { entropySeed } from '../random/entropy-seed.js';
@@ -47,14 +48,12 @@ function applyFaults(transport: TcpTransport, faults: FaultSettings): void {
   transport.faults.isolated = faults.isolated;
 }
 
-/**
- * Frames carry Raft appends of up to maxEntriesPerAppend entries, each holding at most one
- * value (JSON-escaped: twice its bytes covers ordinary text), plus snapshots; the default leaves
- * room for 64 maximal values on top of 16 MiB.
- */
+/** Peer frames: Raft appends and images, as frame-limits.ts derives them. */
 function maxFrameBytes(file: ClusterFile): number {
   const { maxValueBytes, maxKeyBytes } = file.settings;
-  return 16 * 2 ** 20 + defaultTuning.maxEntriesPerAppend * (2 * maxValueBytes + maxKeyBytes);
+  const { maxEntriesPerAppend } = defaultTuning;
+  return peerFrameBytes({ maxKeyBytes, maxValueBytes, maxEntriesPerAppend }) +
+    dataFrameOverheadBytes;
 }
 
 async function openTransport(file: ClusterFile, paths: ClusterPaths, name: string) {
