@@ -36,6 +36,9 @@ import {
 import { RequestChannel } from './request-channel.js';
 import { handleFrame, type RequestHost } from './requests.js';
 import { resolveTuning } from './tuning.js';
+import { recordedResult } from '../../spec/group/client-requests.js';
+import { admitRequest } from '../../spec/group/retry-admission.js';
+import { HeldRequests } from './held-requests.js';
 import { clientFrameBytes, fittingReply, peerFrameBytes } from './frame-limits.js';
 import { encodeFrame, type ReplyBody } from './wire.js';
 
@@ -62,6 +65,8 @@ export class NodeServer implements Server {
   private readonly storage: WalStorage<unknown, unknown>;
   private readonly replies = new PendingReplies();
   private readonly reads = new PendingReads();
+  /** Client requests in the log, not applied yet (what a retry may wait for). */
+  private readonly held = new HeldRequests();
   private readonly channel: RequestChannel;
   private readonly tracer: NodeTracer | null;
   private loop: RaftLoop | null = null;
@@ -159,6 +164,7 @@ export class NodeServer implements Server {
       if (!this.context.isDead()) handleFrame(host, from, frame);
     });
     const { hardState, snapshot, entries } = loaded;
+    this.held.saved((snapshot?.lastIncludedIndex ?? 0) + 1, entries);
     await this.loop.restart({ hardState, snapshot, entries });
     if (!this.context.isDead()) this.phase = 'running';
   }
@@ -221,6 +227,7 @@ export class NodeServer implements Server {
     const expected = this.appliedIndex + 1;
     assert(entry.index === expected, `applying ${entry.index}, expected ${expected}`);
     this.appliedIndex = entry.index;
+    this.held.applied(entry.index, entry.command);
     let freed = false;
     if (entry.command === null) {
       this.traceApply(entry, undefined);
@@ -277,6 +284,7 @@ export class NodeServer implements Server {
     assert(snapshot.lastIncludedIndex >= this.appliedIndex, 'a snapshot never goes back');
     this.machine.state = snapshot.data as never;
     this.appliedIndex = snapshot.lastIncludedIndex;
+    this.held.restored(snapshot.lastIncludedIndex);
     this.tracer?.machineStep({ type: 'restore', index: snapshot.lastIncludedIndex }, undefined,
       this.machineState());
     this.reads.applied(this.appliedIndex);
@@ -306,6 +314,13 @@ export class NodeServer implements Server {
       propose: (command, onProposed) => loop.propose(command, onProposed),
       readThroughIndex: (serve, refuse) => this.readThroughIndex(loop, serve, refuse),
       awaitApply: (index, term, reply) => this.replies.add(index, term, reply),
+      admission: (request) => {
+        const machine = this.machine;
+        const recorded = machine.kind === 'group' ? recordedResult(machine.state, request) : null;
+        return admitRequest(recorded, this.held.get(request.client), request,
+          loop.raft.role === 'leader');
+      },
+      held: this.held,
       leaderName: () => this.leaderName(),
     };
   }
@@ -320,6 +335,9 @@ export class NodeServer implements Server {
   }
 
   private afterStep(after: Node, input: RaftInput, effects: unknown[]): void {
+    for (const effect of effects as readonly RaftEffect[]) {
+      if (effect.type === 'saveEntries') this.held.saved(effect.fromIndex, effect.entries);
+    }
     this.tracer?.raftStep(input, after, effects as readonly RaftEffect[]);
     const onStep = this.options.onStep;
     if (onStep === undefined) return;

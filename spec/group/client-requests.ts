@@ -22,7 +22,7 @@ import type { MigrationBugs } from '../migration/bugs.js';
 import { key2shard, requestDigest } from './digest.js';
 import { readValue, withShard } from './group.js';
 import { exceedsValueLimit, type SizeLimits } from './size-policy.js';
-import type { Applied, ClientRequest, GroupState } from './types.js';
+import type { Applied, ClientRequest, GroupResult, GroupState } from './types.js';
 
 const operations: readonly string[] = ['get', 'put', 'append'];
 
@@ -84,6 +84,23 @@ export function applyClientRequest(
   const dedup = record.dedup.set(client, { client, seq, digest, result: after });
   const state = withShard(group, shard, { ...record, kv, dedup });
   return { state, result: { type: 'value', value: after } };
+}
+
+/**
+ * The result recorded for this very request (same client, seq and digest) in the dedup
+ * table of its shard, which `group` serves; null when there is none. A retry of a request
+ * that already applied is answered from it (retry-admission.ts), as applyClientRequest would
+ * answer it, without a log entry.
+ */
+export function recordedResult(group: GroupState, request: ClientRequest): GroupResult | null {
+  if (malformed(request)) return null;
+  const record = group.shards[key2shard(request.key, group.shards.length)]!;
+  if (record.phase !== 'serving' || request.client < group.sessionFloor) return null;
+  const previous = record.dedup.get(request.client);
+  if (previous === undefined || previous.seq !== request.seq) return null;
+  if (previous.digest !== requestDigest(request)) return null;
+  if (previous.refused !== undefined) return { type: 'error', error: previous.refused };
+  return { type: 'value', value: previous.result };
 }
 
 /**
