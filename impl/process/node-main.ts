@@ -117,6 +117,8 @@ async function main(): Promise<void> {
       maxRaftStateBytes: file.settings.maxRaftStateBytes,
       maxKeyBytes: file.settings.maxKeyBytes,
       maxValueBytes: file.settings.maxValueBytes,
+      ...(file.settings.electionTimeoutMs === undefined ? {}
+        : { electionTimeoutMs: [...file.settings.electionTimeoutMs] as [number, number] }),
     },
     isAdmin: (from) => !isClientName(from),
     // One line per actor step, written synchronously: a SIGKILL loses none (impl/trace).
