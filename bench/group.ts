@@ -23,7 +23,8 @@ function filledGroup(maps: EmptyMaps, keys: number): GroupState {
   let group = withShard(emptyGroup(1, 1, maps), 0, { ...absentShard(maps), phase: 'serving' });
   for (let index = 0; index < keys; index++) {
     const request = { client: index, seq: 0, op: 'put', key: `k${index}`, value: 'v' } as const;
-    group = applyGroupCommand(group, { type: 'client', request }, noMigrationBugs, unboundedSizes).state;
+    const command = { type: 'client', request } as const;
+    group = applyGroupCommand(group, command, noMigrationBugs, unboundedSizes).state;
   }
   return group;
 }

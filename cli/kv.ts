@@ -89,7 +89,8 @@ async function operate(
   }
   if (cluster.file.settings.trace) recordOperation(cluster, op, key, value, call, outcome);
   if (outcome.status === 'refused') {
-    return failed(`shardkv kv ${op}: ${refusalText(outcome.error, limits.maxValueBytes)}`, args, io);
+    const reason = refusalText(outcome.error, limits.maxValueBytes);
+    return failed(`shardkv kv ${op}: ${reason}`, args, io);
   }
   if (outcome.status === 'unknown') {
     const effect = op === 'get' ? '' : `; the ${op} may or may not have taken effect`;

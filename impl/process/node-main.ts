@@ -118,7 +118,7 @@ async function main(): Promise<void> {
       maxKeyBytes: file.settings.maxKeyBytes,
       maxValueBytes: file.settings.maxValueBytes,
       ...(file.settings.electionTimeoutMs === undefined ? {}
-        : { electionTimeoutMs: [...file.settings.electionTimeoutMs] as [number, number] }),
+        : { electionTimeoutMs: file.settings.electionTimeoutMs }),
     },
     isAdmin: (from) => !isClientName(from),
     // One line per actor step, written synchronously: a SIGKILL loses none (impl/trace).

@@ -63,7 +63,7 @@ test.after(async () => {
   await cluster?.destroy();
 });
 
-test('a key grows by 1 MiB appends to --max-value-bytes, readable there, refused past', async () => {
+test('a key grows by 1 MiB appends to the limit, readable there, refused past', async () => {
   const key = keyOfShard(1, '-grown');
   const chunks = ['a', 'b'].map((letter) => letter.repeat(mebibyte));
   for (const [index, chunk] of chunks.entries()) {

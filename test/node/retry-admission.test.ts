@@ -7,7 +7,7 @@ import { layoutOf, SimCluster } from './sim-cluster.js';
 
 const request: ClientRequest = { client: 4, seq: 9, op: 'put', key: 'k', value: 'v' };
 
-test('admitRequest: answered from the record, a leader waits for what it holds, else proposes', () => {
+test('admitRequest: a record answers, a leader waits for what it holds, else proposes', () => {
   const held = { request, index: 12, term: 3 };
   assert.equal(admitRequest(null, held, request, true), { type: 'await', index: 12, term: 3 });
   assert.equal(admitRequest(null, held, { ...request }, false), { type: 'propose' });
