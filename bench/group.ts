@@ -14,6 +14,8 @@ import {
   type EmptyMaps,
   type GroupState,
 } from '../spec/group/index.js';
+import { unboundedSizes } from '../spec/group/size-policy.js';
+import { noMigrationBugs } from '../spec/migration/bugs.js';
 import type { BenchSection } from './sections.js';
 
 /** One serving shard holding `keys` keys (k0, k1, ...), filled through apply itself. */
@@ -21,7 +23,8 @@ function filledGroup(maps: EmptyMaps, keys: number): GroupState {
   let group = withShard(emptyGroup(1, 1, maps), 0, { ...absentShard(maps), phase: 'serving' });
   for (let index = 0; index < keys; index++) {
     const request = { client: index, seq: 0, op: 'put', key: `k${index}`, value: 'v' } as const;
-    group = applyGroupCommand(group, { type: 'client', request }).state;
+    const command = { type: 'client', request } as const;
+    group = applyGroupCommand(group, command, noMigrationBugs, unboundedSizes).state;
   }
   return group;
 }
@@ -32,7 +35,8 @@ function putCost(group: GroupState, puts: number): number {
   const start = performance.now();
   for (let seq = 0; seq < puts; seq++) {
     const request = { client: 0, seq: seq + 1, op: 'put', key: `n${seq}`, value: 'w' } as const;
-    const applied = applyGroupCommand(state, { type: 'client', request });
+    const applied = applyGroupCommand(state, { type: 'client', request }, noMigrationBugs,
+      unboundedSizes);
     if (applied.result.type !== 'value') throw new Error(`put refused: ${applied.result.type}`);
     state = applied.state;
   }

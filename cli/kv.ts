@@ -50,6 +50,12 @@ function sizeRefusal(
   return null;
 }
 
+/** The group's refusal in words (spec/group/size-policy.ts refuses a value grown too large). */
+function refusalText(error: string, maxValueBytes: number): string {
+  if (error !== 'value-too-large') return error;
+  return `the value would exceed the limit of ${maxValueBytes} bytes; nothing was written`;
+}
+
 function operands(args: ParsedArgs, count: number): string[] {
   if (args.positionals.length !== count) {
     const what = count === 1 ? 'KEY' : 'KEY VALUE';
@@ -82,7 +88,10 @@ async function operate(
     await session.close();
   }
   if (cluster.file.settings.trace) recordOperation(cluster, op, key, value, call, outcome);
-  if (outcome.status === 'refused') return failed(`shardkv kv ${op}: ${outcome.error}`, args, io);
+  if (outcome.status === 'refused') {
+    const reason = refusalText(outcome.error, limits.maxValueBytes);
+    return failed(`shardkv kv ${op}: ${reason}`, args, io);
+  }
   if (outcome.status === 'unknown') {
     const effect = op === 'get' ? '' : `; the ${op} may or may not have taken effect`;
     return failed(`shardkv kv ${op}: no answer within ${timeoutSeconds} s${effect}`, args, io);

@@ -33,6 +33,10 @@ const flags: readonly FlagSpec[] = [
     description: `clients running a workload (default ${defaultOptions.clients})`,
   },
   {
+    name: 'value-bytes', kind: 'value', valueName: 'B',
+    description: 'pad every written value to B bytes (default: a token of a few bytes)',
+  },
+  {
     name: 'events', kind: 'value', valueName: 'FILE',
     description: 'with --seed: write every event line (time ms, node, what) to FILE',
   },
@@ -50,8 +54,8 @@ const flags: readonly FlagSpec[] = [
 
 export const simulateHelp = helpText(
   'shardkv simulate [--seed N | --seeds A..B] [--steps M] [--faults none|crash|net|all]\n' +
-    '                        [--bug NAME] [--clients N] [--events FILE] [--history FILE]\n' +
-    '                        [--trace DIR] [--json]',
+    '                        [--bug NAME] [--clients N] [--value-bytes B] [--events FILE]\n' +
+    '                        [--history FILE] [--trace DIR] [--json]',
   'Runs a controller group of 3 and groups 100, 101, 102 of 3 servers (10 shards), clients\n' +
     'and an administrator in one process over a simulated network, disk and clock; the seed\n' +
     'chooses the workload, reconfigurations, crashes, partitions and message faults. After\n' +
@@ -117,6 +121,7 @@ function settingsOf(args: ParsedArgs): Settings {
     faults: faults as FaultMode,
     bug,
     clients: integerFlag(args, 'clients', 1, 1_000) ?? defaultOptions.clients,
+    valueBytes: integerFlag(args, 'value-bytes', 1, 2 ** 20) ?? defaultOptions.valueBytes,
     keepEventLines: eventsFile !== undefined,
     trace: traceDirectory !== undefined,
   };

@@ -16,6 +16,7 @@ import { EtcdClient, etcdAvailable, startEtcd } from './etcd.js';
 import { parseOptions, usage, UsageError, type BenchOptions, type OperationName } from
   './options.js';
 import { cpuMilliseconds } from './process-cpu.js';
+import { electionsBetween, groupFacts, LiveBytes, type GroupFacts } from './group-facts.js';
 import { measureMove, type MoveFigures } from './shard-move.js';
 import { expectOk, operationTimeoutSeconds, startShardkv } from './shardkv.js';
 
@@ -27,6 +28,9 @@ interface ResultRow extends LoadFigures {
   readonly serverCpuMsPerOp: number;
   /** ... and this process, which runs every client (clerks or etcd's HTTP clients). */
   readonly clientCpuMsPerOp: number;
+  /** shardkv: elections in its groups during the row, and log bytes per replicated live byte. */
+  readonly elections: number | null;
+  readonly logBytesPerLiveByte: number | null;
 }
 
 /** The operations one system offers the harness; null: the system has no such operation. */
@@ -36,6 +40,10 @@ interface System {
   operation(op: OperationName): Operation | null;
   /** The server processes, for their CPU time. */
   pids(): number[];
+  /** shardkv's group terms and log bytes (group-facts.ts); null for etcd. */
+  facts(): Promise<GroupFacts> | null;
+  /** The bytes of the keys and values the clients wrote last (0 for etcd). */
+  liveBytes(): number;
 }
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -58,16 +66,22 @@ async function runRow(
 ): Promise<ResultRow | null> {
   const operation = system.operation(op);
   if (operation === null) return null;
+  const factsBefore = await system.facts();
   const cpuBefore = cpuMilliseconds(system.pids());
   const clientBefore = process.cpuUsage();
   const figures = await closedLoop(clients, options.seconds, operation, options.warmupSeconds);
   const cpu = cpuMilliseconds(system.pids()) - cpuBefore;
   const client = process.cpuUsage(clientBefore);
+  const factsAfter = await system.facts();
   const answered = Math.max(1, figures.answeredIncludingWarmup);
+  const replicatedBytes = 3 * Math.max(1, system.liveBytes());
   return {
     system: system.name, groups: system.groups, op, ...figures,
     serverCpuMsPerOp: cpu / answered,
     clientCpuMsPerOp: (client.user + client.system) / 1000 / answered,
+    elections: factsBefore === null || factsAfter === null ? null
+      : electionsBetween(factsBefore, factsAfter),
+    logBytesPerLiveByte: factsAfter === null ? null : factsAfter.logBytes / replicatedBytes,
   };
 }
 
@@ -101,19 +115,29 @@ interface Running {
 async function startShardkvSystem(options: BenchOptions, groups: number) {
   progress(`shardkv: starting ${groups} group(s) of 3 and 3 controllers` +
     `${options.trace ? ' with --trace' : ''}`);
-  const cluster = await startShardkv({ groups, trace: options.trace, maxValueBytes: 2 ** 20 });
+  const cluster = await startShardkv({
+    groups, trace: options.trace, maxValueBytes: Math.max(2 ** 20, options.valueBytes),
+    maxRaftStateBytes: options.maxRaftStateBytes,
+  });
+  const live = new LiveBytes();
   try {
     const sessions = await cluster.clerks(Math.max(...options.clients));
     const value = 'v'.repeat(options.valueBytes);
     const deadline = (client: number) => sessions[client]!.deadline(operationTimeoutSeconds);
     const system: System = {
       name: 'shardkv', groups, pids: () => cluster.pids(),
+      facts: () => groupFacts(cluster.cluster), liveBytes: () => live.bytes,
       operation: (op) => async (client, iteration) => {
         const { clerk } = sessions[client]!;
         const key = keyOf(client, iteration);
         if (op === 'get') expectOk(await clerk.get(key, deadline(client)), op);
-        else if (op === 'put') expectOk(await clerk.put(key, value, deadline(client)), op);
-        else expectOk(await clerk.append(key, 'x', deadline(client)), op);
+        else if (op === 'put') {
+          expectOk(await clerk.put(key, value, deadline(client)), op);
+          live.put(key, options.valueBytes);
+        } else {
+          expectOk(await clerk.append(key, 'x', deadline(client)), op);
+          live.append(key, 1);
+        }
       },
     };
     return { system, cluster };
@@ -131,7 +155,7 @@ async function startEtcdSystem(options: BenchOptions): Promise<Running> {
   const value = 'v'.repeat(options.valueBytes);
   return {
     system: {
-      name: 'etcd', groups: 1, pids: () => [...etcd.pids],
+      name: 'etcd', groups: 1, pids: () => [...etcd.pids], facts: () => null, liveBytes: () => 0,
       operation: (op) => op === 'append' ? null : async (index, iteration) => {
         const key = keyOf(index, iteration);
         if (op === 'put') await client.put(index, key, value);
@@ -178,6 +202,9 @@ function formatRow(row: ResultRow): string {
     `  p50 ${row.p50Ms.toFixed(1).padStart(6)} ms  p99 ${row.p99Ms.toFixed(1).padStart(6)} ms` +
     `  cpu ${row.serverCpuMsPerOp.toFixed(2).padStart(5)} + ` +
     `${row.clientCpuMsPerOp.toFixed(2).padStart(4)} ms/op` +
+    (row.elections === null ? '' : `  elections ${row.elections}`) +
+    (row.logBytesPerLiveByte === null ? ''
+      : `  log/live ${row.logBytesPerLiveByte.toFixed(2)}`) +
     failures;
 }
 
@@ -229,8 +256,11 @@ async function main(): Promise<number> {
         system: row.system, groups: row.groups, op: row.op, clients: row.clients,
         opsPerSec: round(row.opsPerSec), p50Ms: round(row.p50Ms), p99Ms: round(row.p99Ms),
         failures: row.failures, serverCpuMsPerOp: round(row.serverCpuMsPerOp),
-        clientCpuMsPerOp: round(row.clientCpuMsPerOp),
+        clientCpuMsPerOp: round(row.clientCpuMsPerOp), elections: row.elections,
+        logBytesPerLiveByte: row.logBytesPerLiveByte === null ? null
+          : round(row.logBytesPerLiveByte),
       })),
+      valueBytes: options.valueBytes, maxRaftStateBytes: options.maxRaftStateBytes,
       moves: moves.map((move) => ({ shardBytes: move.shardBytes, moveMs: round(move.moveMs),
         unavailableMs: round(move.unavailableMs) })),
       trace: options.trace, seconds: options.seconds, loadAverage: [loadBefore, loadAfter],

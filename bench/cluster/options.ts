@@ -9,6 +9,8 @@ export interface BenchOptions {
   readonly groups: readonly number[];
   readonly moveMebibytes: readonly number[];
   readonly valueBytes: number;
+  /** The shardkv cluster's --max-raft-state (null: none, as `cluster start` defaults). */
+  readonly maxRaftStateBytes: number | null;
   readonly vsEtcd: boolean;
   readonly trace: boolean;
   readonly json: boolean;
@@ -18,7 +20,9 @@ export interface BenchOptions {
 
 export const usage = `usage: npm run bench:cluster -- [--seconds S] [--warmup S]
     [--clients 1,16,64] [--ops put,get,append] [--groups 1,3] [--move-mib 1,10|none]
-    [--value-bytes B] [--quick] [--vs-etcd] [--trace] [--cpu-prof DIR] [--json]
+    [--value-bytes B] [--max-raft-state B] [--quick] [--vs-etcd] [--trace] [--cpu-prof DIR]
+    [--json]
+  B           bytes, or with a suffix: 64k (KiB), 1m (MiB)
   --quick     --seconds 3 --clients 16,64 --ops put,get --groups 1 --move-mib none
   --vs-etcd   also a 3-member etcd (the etcd binary on the PATH) beside the first shardkv
               cluster, the two taking turns row by row under the same load
@@ -30,7 +34,8 @@ export class UsageError extends Error {}
 
 const defaults: BenchOptions = {
   seconds: 5, warmupSeconds: 1, clients: [1, 16, 64], operations: ['put', 'get', 'append'],
-  groups: [1, 3], moveMebibytes: [1, 10], valueBytes: 64, vsEtcd: false, trace: false,
+  groups: [1, 3], moveMebibytes: [1, 10], valueBytes: 64, maxRaftStateBytes: null,
+  vsEtcd: false, trace: false,
   json: false, cpuProfileDirectory: null,
 };
 
@@ -47,6 +52,17 @@ function positiveNumber(flag: string, text: string | undefined): number {
   const value = Number(text);
   if (text === undefined || !Number.isFinite(value) || value <= 0) {
     throw new UsageError(`${flag} takes a positive number`);
+  }
+  return value;
+}
+
+/** A byte count: digits, optionally with k (KiB) or m (MiB). */
+function byteCount(flag: string, text: string | undefined): number {
+  const match = /^([0-9]+)([km]?)$/i.exec(text ?? '');
+  const scale = { '': 1, k: 2 ** 10, m: 2 ** 20 }[(match?.[2] ?? '').toLowerCase()] ?? 1;
+  const value = match === null ? NaN : Number(match[1]) * scale;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new UsageError(`${flag} takes a byte count (e.g. 64, 64k, 1m)`);
   }
   return value;
 }
@@ -78,7 +94,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
       case '--ops': options.operations = operationList(value()); break;
       case '--groups': options.groups = positiveList(flag, value()); break;
       case '--move-mib': options.moveMebibytes = positiveList(flag, value()); break;
-      case '--value-bytes': options.valueBytes = positiveNumber(flag, value()); break;
+      case '--value-bytes': options.valueBytes = byteCount(flag, value()); break;
+      case '--max-raft-state': options.maxRaftStateBytes = byteCount(flag, value()); break;
       case '--vs-etcd': options.vsEtcd = true; break;
       case '--trace': options.trace = true; break;
       case '--json': options.json = true; break;

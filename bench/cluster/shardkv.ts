@@ -32,6 +32,7 @@ export interface ShardkvStartOptions {
   readonly groups: number;
   readonly trace: boolean;
   readonly maxValueBytes: number;
+  readonly maxRaftStateBytes: number | null;
 }
 
 /** The value of an ok outcome; throws on any other (the benchmark counts it as a failure). */
@@ -54,7 +55,8 @@ export async function startShardkv(options: ShardkvStartOptions): Promise<Shardk
       directory,
       shape: { groups: options.groups, servers: 3, controllers: 3, shards: 10 },
       settings: {
-        maxRaftStateBytes: null, maxKeyBytes: 1024, maxValueBytes: options.maxValueBytes,
+        maxRaftStateBytes: options.maxRaftStateBytes, maxKeyBytes: 1024,
+        maxValueBytes: options.maxValueBytes,
         trace: options.trace,
       },
       readyTimeoutMs: 60_000,

@@ -11,6 +11,9 @@
 import type { Config, ControllerOperation } from '../../spec/controller/index.js';
 import type { ControllerCommand, ControllerCommandResult } from
   '../../spec/controller/state-machine.js';
+import {
+  attemptTimeoutMs, defaultAttemptTimeouts, requestBytes, type AttemptTimeouts,
+} from '../../spec/client/attempt-timeout.js';
 import { initialClient, stepClient } from '../../spec/client/client-step.js';
 import type {
   ClientEffect, ClientInput, ClientState, ClientStep,
@@ -33,7 +36,10 @@ export interface ClerkOptions {
   readonly clock: Clock;
   readonly random: Random;
   readonly layout: ClusterLayout;
-  /** One attempt waits this long for a reply before trying another server (default 250). */
+  /**
+   * A key/value attempt's first wait for a reply, before size and back-off lengthen it
+   * (spec/client/attempt-timeout.ts; default 250); a controller call's fixed wait.
+   */
   readonly attemptTimeoutMs?: number;
   /** A pause after a round of servers none of which leads (default 25). */
   readonly retryPauseMs?: number;
@@ -64,13 +70,17 @@ export class Clerk {
   private controllerSeq = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly retryPauseMs: number;
+  private readonly attemptTimeouts: AttemptTimeouts;
 
   constructor(private readonly options: ClerkOptions) {
     this.retryPauseMs = options.retryPauseMs ?? 25;
     this.channel = new RequestChannel(options.transport, options.timers, 'clerk-request-');
+    const baseMs = options.attemptTimeoutMs ?? defaultAttemptTimeouts.baseMs;
+    this.attemptTimeouts = {
+      ...defaultAttemptTimeouts, baseMs, maxMs: Math.max(baseMs, defaultAttemptTimeouts.maxMs),
+    };
     this.caller = new GroupCaller(this.channel, options.clock, options.timers, options.random, {
-      attemptTimeoutMs: options.attemptTimeoutMs ?? 250,
-      retryPauseMs: this.retryPauseMs,
+      attemptTimeouts: this.attemptTimeouts, retryPauseMs: this.retryPauseMs,
     });
     options.transport.onFrame((_from, bytes) => {
       const frame = decodeFrame(bytes);
@@ -277,7 +287,8 @@ export class Clerk {
       }
       case 'send': {
         const remaining = deadline - this.options.clock.now();
-        const timeoutMs = Math.min(this.options.attemptTimeoutMs ?? 250, remaining);
+        const timeoutMs = Math.min(remaining, attemptTimeoutMs(this.attemptTimeouts,
+          requestBytes(effect.request), effect.retry, this.options.random.nextFloat()));
         const body = { type: 'kv', request: effect.request } as const;
         const reply = await this.channel.request(effect.server, body, timeoutMs);
         return attemptAnswer(effect, reply);

@@ -3,7 +3,10 @@
  * requests to replica groups go through spec/client's step): try the server believed to
  * lead, then spec/client's nextServer (a `wrong-leader` hint, else the next server), and
  * pause after a round in which nobody led (an election is under way). Bounded by a deadline.
+ * A silent attempt's successor waits longer (spec/client/attempt-timeout.ts's back-off), so a
+ * slow controller is not asked again and again while it still works on the first copy.
  */
+import { attemptTimeoutMs, type AttemptTimeouts } from '../../spec/client/attempt-timeout.js';
 import { nextServer } from '../../spec/client/leader-search.js';
 import type { Clock, Timers } from '../io/clock.js';
 import type { Random } from '../io/random.js';
@@ -11,7 +14,7 @@ import type { RequestChannel } from '../node/request-channel.js';
 import type { ReplyBody, RequestBody } from '../node/wire.js';
 
 export interface CallerSettings {
-  readonly attemptTimeoutMs: number;
+  readonly attemptTimeouts: AttemptTimeouts;
   readonly retryPauseMs: number;
 }
 
@@ -40,12 +43,17 @@ export class GroupCaller {
     return new Promise((resolve) => this.timers.setTimer(name, delayMs, resolve));
   }
 
-  /** One request to `to`, bounded by the attempt timeout and the deadline; null when silent. */
-  async send(to: string, body: RequestBody, deadline: number, attempts: Attempts) {
+  /**
+   * One request to `to`, bounded by the attempt timeout (`retry` silent attempts before it)
+   * and the deadline; null when silent.
+   */
+  async send(to: string, body: RequestBody, deadline: number, attempts: Attempts, retry = 0) {
     const remaining = deadline - this.clock.now();
     if (remaining <= 0) return null;
     attempts.sent = true;
-    return this.channel.request(to, body, Math.min(this.settings.attemptTimeoutMs, remaining));
+    const timeoutMs = attemptTimeoutMs(this.settings.attemptTimeouts, 0, retry,
+      this.random.nextFloat());
+    return this.channel.request(to, body, Math.min(timeoutMs, remaining));
   }
 
   /**
@@ -61,9 +69,11 @@ export class GroupCaller {
     if (servers.length === 0) return null;
     let target = this.leader ?? servers[this.random.nextInt(servers.length)]!;
     let tried = 0;
+    let silent = 0;
     while (this.clock.now() < deadline) {
-      const reply = await this.send(target, body, deadline, attempts);
+      const reply = await this.send(target, body, deadline, attempts, silent);
       tried++;
+      if (reply === null) silent++;
       if (reply !== null && reply.type !== 'wrong-leader') {
         this.leader = target;
         return reply;

@@ -13,6 +13,7 @@ import { BTreeMap } from '../../spec/group/btree-map.js';
 import { emptyGroup, type EmptyMaps } from '../../spec/group/group.js';
 import { applyGroupCommand, servedShards } from '../../spec/group/state-machine.js';
 import { applyClientRequest } from '../../spec/group/client-requests.js';
+import type { SizeLimits } from '../../spec/group/size-policy.js';
 import type {
   ClientRequest, GroupCommand, GroupResult, GroupState,
 } from '../../spec/group/types.js';
@@ -62,9 +63,11 @@ export function controllerMachine(
   return machine;
 }
 
+/** `limits`: the cluster's size policy (every replica of the cluster applies the same). */
 export function groupMachine(
   gid: number,
   shardCount: number,
+  limits: SizeLimits,
   bugs: Partial<MigrationBugs> = {},
 ): GroupMachine {
   const allBugs = { ...noMigrationBugs, ...bugs };
@@ -73,13 +76,13 @@ export function groupMachine(
     gid,
     state: emptyGroup(gid, shardCount, btreeMaps),
     apply(command) {
-      const applied = applyGroupCommand(machine.state, command as GroupCommand, allBugs);
+      const applied = applyGroupCommand(machine.state, command as GroupCommand, allBugs, limits);
       machine.state = applied.state;
       return { reply: { type: 'group-result', result: applied.result }, result: applied.result };
     },
     read(request) {
       assert(request.op === 'get', `a read is a get, not a ${request.op}`);
-      const result = applyClientRequest(machine.state, request, allBugs).result;
+      const result = applyClientRequest(machine.state, request, allBugs, limits).result;
       return { type: 'group-result', result };
     },
   };

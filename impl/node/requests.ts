@@ -7,10 +7,12 @@
  * Raft step's to say (a proposal or a read it refuses), never this file's.
  */
 import type { ControllerCommand } from '../../spec/controller/state-machine.js';
+import type { Admission } from '../../spec/group/retry-admission.js';
 import type { ClientRequest, GroupCommand } from '../../spec/group/types.js';
 import type { Input } from '../../spec/raft/types.js';
 import type { ServerStatus } from './api.js';
 import type { Proposed } from './raft-loop.js';
+import type { HeldRequests } from './held-requests.js';
 import type { ReplicaMachine } from './replica-machine.js';
 import { oversize } from './request-limits.js';
 import type { ResolvedTuning } from './tuning.js';
@@ -43,6 +45,10 @@ export interface RequestHost {
   readThroughIndex(serve: () => void, refuse: () => void): void;
   /** Answers `reply` once entry `index` applies (its result if its term is `term`). */
   awaitApply(index: number, term: number, reply: (body: ReplyBody) => void): void;
+  /** spec/group/retry-admission's decision for a client request: propose it, or wait. */
+  admission(request: ClientRequest): Admission;
+  /** The client requests this server holds unapplied (what admission decides from). */
+  readonly held: HeldRequests;
   /** The leader this server knows, named for a redirect. */
   leaderName(): string | null;
 }
@@ -93,7 +99,7 @@ function handleRequest(host: RequestHost, from: string, id: number, body: Reques
       if (body.request.op === 'get' && host.tuning.readIndexReads) {
         return read(host, body.request, reply);
       }
-      return submit(host, { type: 'client', request: body.request }, reply);
+      return submitClientRequest(host, body.request, reply);
     case 'controller':
     case 'group':
       return submit(host, body.command, reply);
@@ -135,10 +141,34 @@ function read(host: RequestHost, request: ClientRequest, reply: (body: ReplyBody
   );
 }
 
+/**
+ * A write (or a get without ReadIndex): a retry of a request this leader holds unapplied
+ * waits for that entry instead of being proposed again (retry-admission.ts).
+ */
+function submitClientRequest(
+  host: RequestHost, request: ClientRequest, reply: (body: ReplyBody) => void,
+): void {
+  const admission = host.admission(request);
+  if (admission.type === 'answer') return reply({ type: 'group-result', result: admission.result });
+  if (admission.type === 'await') {
+    if (admission.index !== null) return host.awaitApply(admission.index, admission.term!, reply);
+    return host.held.join(request.client, (proposed) => answerWhenApplied(host, proposed, reply));
+  }
+  host.held.queued(request);
+  host.propose({ type: 'client', request }, (proposed) => {
+    host.held.placed(request, proposed);
+    answerWhenApplied(host, proposed, reply);
+  });
+}
+
+function answerWhenApplied(
+  host: RequestHost, proposed: Proposed, reply: (body: ReplyBody) => void,
+): void {
+  if (proposed === null) return reply({ type: 'wrong-leader', leader: host.leaderName() });
+  host.awaitApply(proposed.index, proposed.term, reply);
+}
+
 /** Proposes `command`, answering once it applies, or at once when the step refuses it. */
 function submit(host: RequestHost, command: unknown, reply: (body: ReplyBody) => void): void {
-  host.propose(command, (proposed) => {
-    if (proposed === null) return reply({ type: 'wrong-leader', leader: host.leaderName() });
-    host.awaitApply(proposed.index, proposed.term, reply);
-  });
+  host.propose(command, (proposed) => answerWhenApplied(host, proposed, reply));
 }

@@ -37,7 +37,11 @@ import {
 import { RequestChannel } from './request-channel.js';
 import { handleFrame, type RequestHost } from './requests.js';
 import { resolveTuning } from './tuning.js';
-import { encodeFrame } from './wire.js';
+import { recordedResult } from '../../spec/group/client-requests.js';
+import { admitRequest } from '../../spec/group/retry-admission.js';
+import { HeldRequests } from './held-requests.js';
+import { clientFrameBytes, fittingReply, peerFrameBytes } from './frame-limits.js';
+import { encodeFrame, type ReplyBody } from './wire.js';
 
 type Node = RaftNode<unknown, unknown>;
 type RaftInput = Input<unknown, unknown>;
@@ -62,6 +66,8 @@ export class NodeServer implements Server {
   private readonly storage: WalStorage<unknown, unknown>;
   private readonly replies: PendingReplies;
   private readonly reads: PendingReads;
+  /** Client requests in the log, not applied yet (what a retry may wait for). */
+  private readonly held = new HeldRequests();
   private readonly channel: RequestChannel;
   private readonly tracer: NodeTracer | null;
   private loop: RaftLoop | null = null;
@@ -87,7 +93,8 @@ export class NodeServer implements Server {
     const shardCount = options.layout.shardCount;
     this.machine = gid === null
       ? controllerMachine(shardCount, options.bugs?.controller)
-      : groupMachine(gid, shardCount, options.bugs?.migration);
+      : groupMachine(gid, shardCount, { maxValueBytes: tuning.maxValueBytes },
+        options.bugs?.migration);
     const bound = tuning.maxRaftStateBytes;
     this.storage = new WalStorage<unknown, unknown>({
       fileSystem: environment.fileSystem,
@@ -101,7 +108,10 @@ export class NodeServer implements Server {
       maxEntriesPerAppend: tuning.maxEntriesPerAppend, preVote: tuning.preVote,
       checkQuorum: tuning.checkQuorum,
     };
-    const setup: NodeSetup = { peers, id: peers.indexOf(this.name), gid, shardCount, raftOptions };
+    const setup: NodeSetup = {
+      peers, id: peers.indexOf(this.name), gid, shardCount, raftOptions,
+      maxValueBytes: tuning.maxValueBytes,
+    };
     this.tracer = options.trace === undefined ? null
       : new NodeTracer(this.name, options.trace, setup);
     const tracer = this.tracer;
@@ -158,6 +168,7 @@ export class NodeServer implements Server {
       if (!this.context.isDead()) handleFrame(host, from, frame);
     });
     const { hardState, snapshot, entries } = loaded;
+    this.held.saved((snapshot?.lastIncludedIndex ?? 0) + 1, entries);
     await this.loop.restart({ hardState, snapshot, entries });
     if (!this.context.isDead()) this.phase = 'running';
   }
@@ -220,6 +231,7 @@ export class NodeServer implements Server {
     const expected = this.appliedIndex + 1;
     assert(entry.index === expected, `applying ${entry.index}, expected ${expected}`);
     this.appliedIndex = entry.index;
+    this.held.applied(entry.index, entry.command);
     let freed = false;
     if (entry.command === null) {
       this.traceApply(entry, undefined);
@@ -278,6 +290,7 @@ export class NodeServer implements Server {
     this.machine.state = snapshot.data as never;
     const off = this.context.faults.snapshotIndexOff ? 1 : 0;
     this.appliedIndex = snapshot.lastIncludedIndex - off;
+    this.held.restored(snapshot.lastIncludedIndex);
     this.tracer?.machineStep({ type: 'restore', index: snapshot.lastIncludedIndex }, undefined,
       this.machineState());
     this.reads.applied(this.appliedIndex);
@@ -295,8 +308,11 @@ export class NodeServer implements Server {
       reply: (to, id, body) => {
         if (context.isDead()) return;
         const stamp = tracer?.stampSend(false);
-        context.transport.send(to, encodeFrame(stamp === undefined
-          ? { kind: 'reply', id, body } : { kind: 'reply', id, body, stamp }));
+        const frame = (answer: ReplyBody) => encodeFrame(stamp === undefined
+          ? { kind: 'reply', id, body: answer } : { kind: 'reply', id, body: answer, stamp });
+        const bytes = fittingReply(frame(body), this.replyLimitBytes(to),
+          (error) => frame({ type: 'refused', error }));
+        context.transport.send(to, bytes);
       },
       isAdmin: (from) => options.isAdmin(from),
       isController: (from) => options.layout.controllers.includes(from),
@@ -304,11 +320,30 @@ export class NodeServer implements Server {
       propose: (command, onProposed) => loop.propose(command, onProposed),
       readThroughIndex: (serve, refuse) => this.readThroughIndex(loop, serve, refuse),
       awaitApply: (index, term, reply) => this.replies.add(index, term, reply),
+      admission: (request) => {
+        const machine = this.machine;
+        const recorded = machine.kind === 'group' ? recordedResult(machine.state, request) : null;
+        return admitRequest(recorded, this.held.get(request.client), request,
+          loop.raft.role === 'leader');
+      },
+      held: this.held,
       leaderName: () => this.leaderName(),
     };
   }
 
+  /** The largest reply `to` accepts: a server's peer frame, else a client's (frame-limits). */
+  private replyLimitBytes(to: string): number {
+    const { layout } = this.options;
+    const server = layout.controllers.includes(to) ||
+      Object.values(layout.groups).some((servers) => servers.includes(to));
+    const tuning = this.context.tuning;
+    return server ? peerFrameBytes(tuning) : clientFrameBytes(tuning);
+  }
+
   private afterStep(after: Node, input: RaftInput, effects: unknown[]): void {
+    for (const effect of effects as readonly RaftEffect[]) {
+      if (effect.type === 'saveEntries') this.held.saved(effect.fromIndex, effect.entries);
+    }
     this.tracer?.raftStep(input, after, effects as readonly RaftEffect[]);
     const onStep = this.options.onStep;
     if (onStep === undefined) return;

@@ -5,8 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Clerk } from '../clerk/clerk.js';
+import { clientFrameBytes } from '../node/frame-limits.js';
 import type { RequestLimits } from '../node/request-limits.js';
-import { clientNamePrefix, TcpTransport } from '../net/tcp-transport.js';
+import { clientNamePrefix, dataFrameOverheadBytes, TcpTransport } from '../net/tcp-transport.js';
 import { entropySeed } from '../random/entropy-seed.js';
 import { SeededRandom } from '../random/seeded-random.js';
 import { RealClock, RealTimers } from '../real/real-clock.js';
@@ -35,7 +36,7 @@ export async function openClerk(
   const transport = await TcpTransport.start({
     name, secret: role === 'client' ? secrets.client : secrets.cluster, peers,
     reconnectDelayMsMin: 20, reconnectDelayMsMax: 500, log: () => undefined,
-    maxFrameBytes: 16 * 2 ** 20 + 8 * file.settings.maxValueBytes,
+    maxFrameBytes: clientFrameBytes(file.settings) + dataFrameOverheadBytes,
   });
   const clock = new RealClock();
   const timers = new RealTimers();

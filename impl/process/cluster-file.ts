@@ -24,6 +24,11 @@ export interface ClusterSettings {
   readonly maxValueBytes: number;
   /** Record every actor step under DIR/traces (`cluster start --trace`). */
   readonly trace: boolean;
+  /**
+   * The nodes' election timeout range in ms (no CLI flag: tests on a loaded machine widen
+   * it); absent: the shell's default (impl/node/tuning.ts).
+   */
+  readonly electionTimeoutMs?: readonly [number, number];
 }
 
 export interface ClusterFile {
@@ -100,6 +105,9 @@ function validate(file: ClusterFile): string | null {
   if (!Number.isInteger(file.shardCount) || file.shardCount < 1) return 'bad shardCount';
   if (!Array.isArray(file.controllers) || typeof file.groups !== 'object') return 'bad nodes';
   if (typeof file.settings !== 'object' || file.settings === null) return 'no settings';
+  const range = file.settings.electionTimeoutMs;
+  if (range !== undefined && !(Array.isArray(range) && range.length === 2 &&
+    range.every((ms) => Number.isInteger(ms) && ms > 0))) return 'bad electionTimeoutMs';
   for (const name of allNodes(file)) {
     const address = file.addresses?.[name];
     if (typeof address?.host !== 'string' || !Number.isInteger(address.port)) {

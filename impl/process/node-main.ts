@@ -9,8 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isClientName, TcpTransport } from '../net/tcp-transport.js';
+import { dataFrameOverheadBytes, isClientName, TcpTransport } from '../net/tcp-transport.js';
 import type { Server } from '../node/api.js';
+import { peerFrameBytes } from '../node/frame-limits.js';
 import { createServer } from '../node/server.js';
 import { defaultTuning } from '../node/tuning.js';
 import { entropySeed } from '../random/entropy-seed.js';
@@ -48,14 +49,12 @@ function applyFaults(transport: TcpTransport, faults: FaultSettings): void {
   transport.faults.isolated = faults.isolated;
 }
 
-/**
- * Frames carry Raft appends of up to maxEntriesPerAppend entries, each holding at most one
- * value (JSON-escaped: twice its bytes covers ordinary text), plus snapshots; the default leaves
- * room for 64 maximal values on top of 16 MiB.
- */
+/** Peer frames: Raft appends and images, as frame-limits.ts derives them. */
 function maxFrameBytes(file: ClusterFile): number {
   const { maxValueBytes, maxKeyBytes } = file.settings;
-  return 16 * 2 ** 20 + defaultTuning.maxEntriesPerAppend * (2 * maxValueBytes + maxKeyBytes);
+  const { maxEntriesPerAppend } = defaultTuning;
+  return peerFrameBytes({ maxKeyBytes, maxValueBytes, maxEntriesPerAppend }) +
+    dataFrameOverheadBytes;
 }
 
 async function openTransport(file: ClusterFile, paths: ClusterPaths, name: string) {
@@ -119,6 +118,8 @@ async function main(): Promise<void> {
       maxRaftStateBytes: file.settings.maxRaftStateBytes,
       maxKeyBytes: file.settings.maxKeyBytes,
       maxValueBytes: file.settings.maxValueBytes,
+      ...(file.settings.electionTimeoutMs === undefined ? {}
+        : { electionTimeoutMs: file.settings.electionTimeoutMs }),
     },
     isAdmin: (from) => !isClientName(from),
     // One line per actor step, written synchronously: a SIGKILL loses none (impl/trace).

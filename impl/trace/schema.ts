@@ -41,6 +41,8 @@ export interface NodeSetup {
     readonly preVote: boolean;
     readonly checkQuorum: boolean;
   };
+  /** The group's size policy (spec/group/size-policy.ts); absent in older traces: none. */
+  readonly maxValueBytes?: number;
 }
 
 /** Where a node's last record left its counters (a new incarnation continues from them). */

@@ -29,6 +29,7 @@ import {
 } from '../../spec/controller/state-machine.js';
 import type { Gid } from '../../spec/controller/types.js';
 import { applyGroupCommand } from '../../spec/group/state-machine.js';
+import { unboundedSizes } from '../../spec/group/size-policy.js';
 import type { GroupCommand, GroupResult } from '../../spec/group/types.js';
 import type { MigrationBugName } from '../../spec/migration/bugs.js';
 import { key2shard } from '../../spec/group/digest.js';
@@ -263,7 +264,7 @@ export class MigrationStepper {
     command: GroupCommand,
   ): { state: MigrationState; result: GroupResult } {
     const group = state.groups[to - 1]!;
-    const applied = applyGroupCommand(group, command, this.bugs.migration);
+    const applied = applyGroupCommand(group, command, this.bugs.migration, unboundedSizes);
     let history = state.history;
     if (command.type === 'client' && applied.result.type === 'value') {
       const record = group.shards[key2shard(command.request.key, this.bounds.shards)]!;

@@ -16,6 +16,7 @@ import {
 import type { Gid } from '../../spec/controller/types.js';
 import { emptyGroup } from '../../spec/group/group.js';
 import { applyGroupCommand } from '../../spec/group/state-machine.js';
+import { unboundedSizes } from '../../spec/group/size-policy.js';
 import type {
   ClientOperation, ClientRequest, GroupCommand, GroupState,
 } from '../../spec/group/types.js';
@@ -183,7 +184,8 @@ function settleDriver(
     const step = stepDriver(controller, driver, inputs[index]!);
     driver = step.driver;
     for (const send of step.sends) {
-      const applied = applyGroupCommand(groups[send.to - 1]!, send.command);
+      const applied = applyGroupCommand(groups[send.to - 1]!, send.command, noMigrationBugs,
+        unboundedSizes);
       groups[send.to - 1] = applied.state;
       inputs.push({ type: 'reply', from: send.to, command: send.command, result: applied.result });
     }

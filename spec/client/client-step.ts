@@ -20,6 +20,7 @@
 import { assert } from '../assert.js';
 import { unassignedGid } from '../controller/types.js';
 import { key2shard } from '../group/digest.js';
+import { sameRequest } from '../group/retry-admission.js';
 import { nextServer } from './leader-search.js';
 import type { ClientRequest } from '../group/types.js';
 import type {
@@ -143,7 +144,8 @@ function attempt(
   const next: Outstanding = { ...outstanding, stage: 'reply', target, sent: true };
   const sent = { ...withLeader(state, gid, server), outstanding: next };
   const request = attemptRequest(sent, next);
-  return { state: sent, effects: [{ type: 'send', gid, server, request, pause }] };
+  const retry = outstanding.tries;
+  return { state: sent, effects: [{ type: 'send', gid, server, request, pause, retry }] };
 }
 
 /** The leader cache with `server` believed to lead `gid` (only a non-first server is kept). */
@@ -170,11 +172,6 @@ function finish(state: ClientState, outcome: ClientOutcome): ClientStep {
   assert(state.outstanding !== null, 'finish: nothing outstanding');
   const effect: ClientEffect = { type: 'reply', outcome };
   return { state: { ...state, outstanding: null }, effects: [effect] };
-}
-
-function sameRequest(a: ClientRequest, b: ClientRequest): boolean {
-  return a.client === b.client && a.seq === b.seq && a.op === b.op && a.key === b.key &&
-    a.value === b.value;
 }
 
 function handleReply(

@@ -6,3 +6,4 @@
 export * from './types.js';
 export * from './client-step.js';
 export * from './leader-search.js';
+export * from './attempt-timeout.js';

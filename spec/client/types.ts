@@ -115,13 +115,17 @@ export type ClientEffect =
   | { readonly type: 'register' }
   /** Ask the controller for the latest configuration, after a retry pause if `pause`. */
   | { readonly type: 'query'; readonly pause: boolean }
-  /** One attempt: `request` to `server` of group `gid`, after a retry pause if `pause`. */
+  /**
+   * One attempt: `request` to `server` of group `gid`, after a retry pause if `pause`;
+   * `retry` attempts went before it since the request was routed (attempt-timeout.ts).
+   */
   | {
       readonly type: 'send';
       readonly gid: Gid;
       readonly server: string;
       readonly request: ClientRequest;
       readonly pause: boolean;
+      readonly retry: number;
     }
   | { readonly type: 'reply'; readonly outcome: ClientOutcome };
 

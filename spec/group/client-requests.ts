@@ -11,14 +11,18 @@
  * group's session floor is `session-expired` (its record is gone, so a late duplicate must
  * not be applied again). Every operation's result is the key's value after it (for a get, the
  * value read). A malformed request is refused (`bad-request`), never asserted: it is client
- * data, and one committed bad entry must not crash every replica.
+ * data, and one committed bad entry must not crash every replica. A put or append that would
+ * leave the value over the size policy's limit (size-policy.ts) is refused `value-too-large`;
+ * the refusal is recorded like a result, so a late duplicate of it is refused again even if
+ * the value shrank meanwhile (the client was told nothing was written).
  */
 import { castDraft, produce } from 'immer';
 import { assert } from '../assert.js';
 import type { MigrationBugs } from '../migration/bugs.js';
 import { key2shard, requestDigest } from './digest.js';
 import { readValue, withShard } from './group.js';
-import type { Applied, ClientRequest, GroupState } from './types.js';
+import { exceedsValueLimit, type SizeLimits } from './size-policy.js';
+import type { Applied, ClientRequest, GroupResult, GroupState } from './types.js';
 
 const operations: readonly string[] = ['get', 'put', 'append'];
 
@@ -35,6 +39,7 @@ export function applyClientRequest(
   group: GroupState,
   request: ClientRequest,
   bugs: MigrationBugs,
+  limits: SizeLimits,
 ): Applied {
   if (malformed(request)) return { state: group, result: { type: 'error', error: 'bad-request' } };
   const shard = key2shard(request.key, group.shards.length);
@@ -57,19 +62,45 @@ export function applyClientRequest(
     if (previous.digest !== digest && !bugs['dedup-ignores-digest']) {
       return { state: group, result: { type: 'error', error: 'identity-conflict' } };
     }
+    if (previous.refused !== undefined) {
+      return { state: group, result: { type: 'error', error: previous.refused } };
+    }
     return { state: group, result: { type: 'value', value: previous.result } };
   }
   if (previous !== undefined && previous.seq > request.seq) {
     return { state: group, result: { type: 'error', error: 'stale-request' } };
   }
   const before = readValue(record.kv, request.key);
+  const { client, seq } = request;
+  if (exceedsValueLimit(before, request, limits)) {
+    const refused = 'value-too-large' as const;
+    const dedup = record.dedup.set(client, { client, seq, digest, result: '', refused });
+    const state = withShard(group, shard, { ...record, dedup });
+    return { state, result: { type: 'error', error: refused } };
+  }
   const after =
     request.op === 'get' ? before : request.op === 'put' ? request.value : before + request.value;
   const kv = request.op === 'get' ? record.kv : record.kv.set(request.key, after);
-  const { client, seq } = request;
   const dedup = record.dedup.set(client, { client, seq, digest, result: after });
   const state = withShard(group, shard, { ...record, kv, dedup });
   return { state, result: { type: 'value', value: after } };
+}
+
+/**
+ * The result recorded for this very request (same client, seq and digest) in the dedup
+ * table of its shard, which `group` serves; null when there is none. A retry of a request
+ * that already applied is answered from it (retry-admission.ts), as applyClientRequest would
+ * answer it, without a log entry.
+ */
+export function recordedResult(group: GroupState, request: ClientRequest): GroupResult | null {
+  if (malformed(request)) return null;
+  const record = group.shards[key2shard(request.key, group.shards.length)]!;
+  if (record.phase !== 'serving' || request.client < group.sessionFloor) return null;
+  const previous = record.dedup.get(request.client);
+  if (previous === undefined || previous.seq !== request.seq) return null;
+  if (previous.digest !== requestDigest(request)) return null;
+  if (previous.refused !== undefined) return { type: 'error', error: previous.refused };
+  return { type: 'value', value: previous.result };
 }
 
 /**

@@ -8,5 +8,7 @@ export * from './btree-map.js';
 export * from './digest.js';
 export * from './group.js';
 export * from './client-requests.js';
+export * from './size-policy.js';
+export * from './retry-admission.js';
 export * from './migration-steps.js';
 export * from './state-machine.js';

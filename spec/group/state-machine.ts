@@ -8,7 +8,7 @@
  * A switch, not ts-pattern: the model calls this for nearly every successor; `never` keeps
  * the switch exhaustive.
  */
-import { noMigrationBugs, type MigrationBugs } from '../migration/bugs.js';
+import type { MigrationBugs } from '../migration/bugs.js';
 import { applyClientRequest, expireSessions } from './client-requests.js';
 import {
   deleteShard,
@@ -17,6 +17,7 @@ import {
   queryShard,
   unfreezeShard,
 } from './migration-steps.js';
+import type { SizeLimits } from './size-policy.js';
 import type { Applied, GroupCommand, GroupState, Identity } from './types.js';
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
@@ -55,17 +56,19 @@ function badIdentity(group: GroupState, identity: Identity): boolean {
   return !numbers || shard < 0 || shard >= group.shards.length;
 }
 
+/** `limits`: the size policy, the same on every replica (size-policy.ts). */
 export function applyGroupCommand(
   group: GroupState,
   command: GroupCommand,
-  bugs: MigrationBugs = noMigrationBugs,
+  bugs: MigrationBugs,
+  limits: SizeLimits,
 ): Applied {
   const refused: Applied = { state: group, result: { type: 'error', error: 'bad-request' } };
   if (!isObject(command) || malformedPayload(command)) return refused;
   if ('identity' in command && badIdentity(group, command.identity)) return refused;
   switch (command.type) {
     case 'client':
-      return applyClientRequest(group, command.request, bugs);
+      return applyClientRequest(group, command.request, bugs, limits);
     case 'freeze':
       return freezeShard(group, command.identity, bugs);
     case 'install':

@@ -25,6 +25,8 @@ export interface DedupRecord {
   readonly seq: number;
   readonly digest: number;
   readonly result: string;
+  /** The request was refused by the size policy (result ''): its retries are refused too. */
+  readonly refused?: 'value-too-large';
 }
 
 /**
@@ -132,7 +134,9 @@ export type GroupError =
   | 'not-frozen'
   | 'not-held'
   | 'already-deleted'
-  | 'shard-present';
+  | 'shard-present'
+  /** A put or append would leave the key's value over the size policy's limit. */
+  | 'value-too-large';
 
 /** What a recovering driver learns about one shard at one group. */
 export interface ShardFacts {

@@ -50,7 +50,7 @@ test('a new client registers, asks for a configuration, then routes by key2shard
   assert.equal(registered.effects, [{ type: 'query', pause: false }]);
   const routed = stepClient(registered.state, { type: 'config', config: config(1, [100, 101]) });
   assert.equal(routed.effects, [{
-    type: 'send', gid: 101, server: 'g101-0', pause: false,
+    type: 'send', gid: 101, server: 'g101-0', pause: false, retry: 0,
     request: { client: 7, seq: 1, op: 'put', key: 'a', value: 'x' },
   }]);
 });

@@ -30,6 +30,8 @@ export interface TestClusterOptions {
   readonly maxRaftStateBytes?: number;
   readonly maxValueBytes?: number;
   readonly trace?: boolean;
+  /** The nodes' election timeout range (default: the shell's). */
+  readonly electionTimeoutMs?: readonly [number, number];
 }
 
 const live = new Set<TestCluster>();
@@ -63,6 +65,8 @@ export class TestCluster {
       settings: {
         maxRaftStateBytes: options.maxRaftStateBytes ?? null, maxKeyBytes: 1024,
         maxValueBytes: options.maxValueBytes ?? 2 ** 20, trace: options.trace ?? false,
+        ...(options.electionTimeoutMs === undefined ? {}
+          : { electionTimeoutMs: options.electionTimeoutMs }),
       },
       readyTimeoutMs: 60_000,
     });

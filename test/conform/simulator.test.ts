@@ -43,10 +43,10 @@ test('the same seed writes the same traces', async () => {
   assert.is(second.result.history, first.result.history);
 });
 
-test('a server running vote-ignores-log diverges from the spec at a vote (seed 2)', async () => {
-  const clean = await tracedRun(2);
-  assert.is((await runCli('conform', clean.directory)).code, 0, 'seed 2 conforms without it');
-  const { directory, result } = await tracedRun(2, { bug: 'vote-ignores-log' });
+test('a server running vote-ignores-log diverges from the spec at a vote (seed 1)', async () => {
+  const clean = await tracedRun(1);
+  assert.is((await runCli('conform', clean.directory)).code, 0, 'seed 1 conforms without it');
+  const { directory, result } = await tracedRun(1, { bug: 'vote-ignores-log' });
   assert.ok(result.failure !== null, 'the simulator finds the bug too');
   const run = await runCli('conform', directory, '--json');
   assert.is(run.code, 1);

@@ -2,6 +2,7 @@
 // freeze / install / delete and their refusals.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { unboundedSizes } from '../../spec/group/size-policy.js';
 import { noMigrationBugs, type MigrationBugs } from '../../spec/migration/bugs.js';
 import {
   absentShard,
@@ -36,7 +37,7 @@ const request = (
 ): ClientRequest => ({ client, seq, op, key, value });
 type Bugs = Partial<MigrationBugs>;
 const applyCommand = (group: GroupState, command: GroupCommand, bugs: Bugs = {}) =>
-  applyGroupCommand(group, command, { ...noMigrationBugs, ...bugs });
+  applyGroupCommand(group, command, { ...noMigrationBugs, ...bugs }, unboundedSizes);
 const client = (group: GroupState, r: ClientRequest) =>
   applyCommand(group, { type: 'client', request: r });
 const entriesOf = <K, V>(map: { entries(): Iterable<readonly [K, V]> }) =>
@@ -204,7 +205,7 @@ test('apply never throws on what a client or peer sent: it refuses with bad-requ
     { type: 'delete', identity: move, receipt: { digest: 'x' } },
   ];
   for (const command of malformed) {
-    const applied = applyGroupCommand(group, command as GroupCommand);
+    const applied = applyCommand(group, command as GroupCommand);
     assert.equal(applied.result, badRequest, JSON.stringify(command));
     assert.is(applied.state, group);
   }

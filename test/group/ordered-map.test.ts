@@ -8,6 +8,8 @@ import { BTreeMap } from '../../spec/group/btree-map.js';
 import { absentShard, emptyGroup, withShard, type EmptyMaps } from '../../spec/group/group.js';
 import { SortedArrayMap, type OrderedMap } from '../../spec/group/ordered-map.js';
 import { applyGroupCommand } from '../../spec/group/state-machine.js';
+import { unboundedSizes } from '../../spec/group/size-policy.js';
+import { noMigrationBugs } from '../../spec/migration/bugs.js';
 import type { GroupCommand, GroupState } from '../../spec/group/types.js';
 
 const contents = <K extends string | number, V>(map: OrderedMap<K, V>) =>
@@ -93,8 +95,8 @@ test('a group on B-tree maps answers as a group on sorted arrays, command for co
     let tree = serving({ kv: BTreeMap.empty(3), dedup: BTreeMap.empty(3) });
     let array = serving({ kv: SortedArrayMap.empty(), dedup: SortedArrayMap.empty() });
     for (const next of commands) {
-      const fromTree = applyGroupCommand(tree, next);
-      const fromArray = applyGroupCommand(array, next);
+      const fromTree = applyGroupCommand(tree, next, noMigrationBugs, unboundedSizes);
+      const fromArray = applyGroupCommand(array, next, noMigrationBugs, unboundedSizes);
       assert.equal(fromTree.result, fromArray.result);
       tree = fromTree.state;
       array = fromArray.state;

@@ -4,6 +4,7 @@
 // results back. It decides nothing: a driver that restarts mid-way finishes from `next` and
 // the groups' facts, and leaving every group then joining one moves the data from where it
 // waited.
+import { unboundedSizes } from '../../spec/group/size-policy.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
@@ -23,6 +24,7 @@ import {
 } from '../../spec/group/index.js';
 import {
   idleDriver,
+  noMigrationBugs,
   stepDriver,
   type DriverInput,
   type DriverState,
@@ -59,7 +61,8 @@ function propose(world: World, command: ControllerCommand): DriverInput {
 /** Delivers sends; each answer goes back as the reply of the group that gave it. */
 function deliverAll(world: World, sends: readonly Send[]): DriverInput[] {
   return sends.map((send) => {
-    const applied = applyGroupCommand(world.groups[send.to - 1]!, send.command);
+    const applied = applyGroupCommand(world.groups[send.to - 1]!, send.command, noMigrationBugs,
+      unboundedSizes);
     world.groups[send.to - 1] = applied.state;
     return { type: 'reply', from: send.to, command: send.command, result: applied.result };
   });
@@ -77,7 +80,8 @@ function newWorld(): World {
 
 const put = (world: World, gid: number, client: number, key: string, value: string) => {
   const request = { client, seq: 0, op: 'put', key, value } as const;
-  const applied = applyGroupCommand(world.groups[gid - 1]!, { type: 'client', request });
+  const applied = applyGroupCommand(world.groups[gid - 1]!, { type: 'client', request },
+    noMigrationBugs, unboundedSizes);
   world.groups[gid - 1] = applied.state;
   return applied.result;
 };

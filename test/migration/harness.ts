@@ -1,6 +1,7 @@
 // A tiny reliable world for scenario tests: the driver is stepDriver, its commands are
 // delivered at once and every reply arrives, unless a test drops or repeats one on purpose.
 // The controller is the controller state machine itself: plan and publish are its commands.
+import { unboundedSizes } from '../../spec/group/size-policy.js';
 import {
   applyControllerCommand,
   applyOperation,
@@ -11,6 +12,7 @@ import {
 import type { Config } from '../../spec/controller/types.js';
 import {
   idleDriver,
+  noMigrationBugs,
   stepDriver,
   type DriverInput,
   type DriverState,
@@ -33,7 +35,8 @@ export interface World {
 
 export function deliver(world: World, send: Send): { world: World; result: GroupResult } {
   const groups = world.groups.slice();
-  const applied = applyGroupCommand(groups[send.to - 1]!, send.command);
+  const applied = applyGroupCommand(groups[send.to - 1]!, send.command, noMigrationBugs,
+    unboundedSizes);
   groups[send.to - 1] = applied.state;
   return { world: { ...world, groups }, result: applied.result };
 }

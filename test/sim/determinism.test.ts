@@ -8,8 +8,10 @@ import { shellRuntime } from '../../verify/simulate/shell-runtime.js';
 
 const steps = 4_000;
 
+// Seed 9: since the clerk backs off (issue 27), seed 7's clients finish no operation within
+// these steps (five crashes; the timeouts they wait grow), so it would repeat too little.
 test('one seed run twice writes the same event log and the same history', async () => {
-  const options = simulationOptions(7, { steps, keepEventLines: true });
+  const options = simulationOptions(9, { steps, keepEventLines: true });
   const first = await runSimulation(options, shellRuntime);
   const second = await runSimulation(options, shellRuntime);
   assert.is(first.failure, null);

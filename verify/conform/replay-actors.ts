@@ -9,6 +9,7 @@ import {
 } from '../../spec/controller/state-machine.js';
 import { noControllerBugs } from '../../spec/controller/bugs.js';
 import { applyGroupCommand } from '../../spec/group/state-machine.js';
+import { unboundedSizes, type SizeLimits } from '../../spec/group/size-policy.js';
 import type { GroupCommand, GroupState, ShardState } from '../../spec/group/types.js';
 import { fnv1a64 } from '../../spec/fnv.js';
 import { noMigrationBugs } from '../../spec/migration/bugs.js';
@@ -43,7 +44,13 @@ export interface NodeReplay {
 
 type Problem = readonly [string, string?, string?] | null;
 
-function applyCommand(machine: MachineState, command: unknown): {
+/** The size policy the node ran with (traces from before it had one: none). */
+function sizeLimits(replay: NodeReplay): SizeLimits {
+  const maxValueBytes = replay.setup?.maxValueBytes;
+  return maxValueBytes === undefined ? unboundedSizes : { maxValueBytes };
+}
+
+function applyCommand(machine: MachineState, command: unknown, limits: SizeLimits): {
   machine: MachineState; result: unknown;
 } {
   if (machine.kind === 'controller') {
@@ -51,7 +58,8 @@ function applyCommand(machine: MachineState, command: unknown): {
       noControllerBugs);
     return { machine: { kind: 'controller', state: applied.state }, result: applied.result };
   }
-  const applied = applyGroupCommand(machine.state, command as GroupCommand, noMigrationBugs);
+  const applied = applyGroupCommand(machine.state, command as GroupCommand, noMigrationBugs,
+    limits);
   return { machine: { kind: 'group', state: applied.state }, result: applied.result };
 }
 
@@ -71,7 +79,7 @@ export function replayMachine(replay: NodeReplay, record: TraceRecord): Problem 
   if (work.type === 'restore') {
     replay.machine = { kind: replay.machine!.kind, state: work.snapshot.data } as MachineState;
   } else if (work.entry.command !== null) {
-    const applied = applyCommand(replay.machine!, work.entry.command);
+    const applied = applyCommand(replay.machine!, work.entry.command, sizeLimits(replay));
     replay.machine = applied.machine;
     effects = [applied.result];
   }

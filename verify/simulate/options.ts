@@ -33,6 +33,8 @@ export interface SimulationOptions {
   readonly shardCount: number;
   /** Keys the clients use; their first letters spread them over the shards. */
   readonly keys: readonly string[];
+  /** Written values are padded to this many bytes (large-values.ts); 0: bare tokens. */
+  readonly valueBytes: number;
   /** Keep every event line (for diffs and traces); otherwise only the digest and the tail. */
   readonly keepEventLines: boolean;
   /** Record every server's actor steps (impl/trace) for `shardkv conform`. */
@@ -53,6 +55,7 @@ export const defaultOptions: Omit<SimulationOptions, 'seed'> = {
   shardCount: 10,
   // First bytes 'a'..'f' are 97..102: shards 7, 8, 9, 0, 1, 2 of 10.
   keys: ['a', 'b', 'c', 'd', 'e', 'f'],
+  valueBytes: 0,
   keepEventLines: false,
   trace: false,
 };

@@ -13,6 +13,9 @@ export function rerunCommand(options: SimulationOptions): string {
   if (options.steps !== defaultOptions.steps) parts.push(`--steps ${options.steps}`);
   if (options.faults !== defaultOptions.faults) parts.push(`--faults ${options.faults}`);
   if (options.clients !== defaultOptions.clients) parts.push(`--clients ${options.clients}`);
+  if (options.valueBytes !== defaultOptions.valueBytes) {
+    parts.push(`--value-bytes ${options.valueBytes}`);
+  }
   if (options.bug !== null) parts.push(`--bug ${options.bug}`);
   return parts.join(' ');
 }

@@ -32,6 +32,7 @@ import { checkSettled } from './liveness-checks.js';
 import { clusterLayout, serverNames, type SimulationOptions } from './options.js';
 import type { Runtime } from './runtime.js';
 import { SafetyMonitor, type Violation } from './safety-monitor.js';
+import { serverValueLimit } from './large-values.js';
 import { clientName, runClient } from './workload.js';
 import { checkWrites, finalValues } from './write-checks.js';
 
@@ -129,7 +130,10 @@ class Simulation {
     const nemesisRandom = root.split();
     this.streams = { admin: root.split(), clients: root.split() };
     this.maxRaftStateBytes = snapshotBound(root.split());
-    const tuning = { ...runtime.tuning, maxRaftStateBytes: this.maxRaftStateBytes };
+    const tuning = {
+      ...runtime.tuning, maxRaftStateBytes: this.maxRaftStateBytes,
+      ...serverValueLimit(options.valueBytes),
+    };
     this.log = new EventLog(options.keepEventLines);
     this.network = new SimulatedNetwork(this.clock, networkRandom, {},
       (event) => this.logNetworkEvent(event));
@@ -206,7 +210,7 @@ class Simulation {
     this.reconfigurations);
     const setup = {
       clock: this.clock, log: this.log, history: this.history, keys: options.keys,
-      stopping: () => this.stopping,
+      valueBytes: options.valueBytes, stopping: () => this.stopping,
     };
     const clients = Array.from({ length: options.clients }, (_, index) => {
       const random = this.streams.clients.split();

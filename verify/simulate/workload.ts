@@ -10,6 +10,7 @@ import type { Outcome } from '../../impl/node/api.js';
 import type { VirtualClock } from '../../impl/sim/virtual-clock.js';
 import type { EventLog } from './event-log.js';
 import type { HistoryRecorder, KeyValueOperation } from './history.js';
+import { describeValue, writeValue } from './large-values.js';
 import { writeToken } from './write-checks.js';
 
 /** What the simulator asks of a key/value clerk (impl/clerk). */
@@ -24,6 +25,8 @@ export interface WorkloadSetup {
   readonly log: EventLog;
   readonly history: HistoryRecorder;
   readonly keys: readonly string[];
+  /** Written values are padded to this many bytes (large-values.ts). */
+  readonly valueBytes: number;
   /** True once the active phase is over: clients finish their operation and stop. */
   readonly stopping: () => boolean;
 }
@@ -52,9 +55,11 @@ export async function runClient(
     const choice = random.nextInt(10);
     const op: KeyValueOperation = choice < 4 ? 'get' : choice < 6 ? 'put' : 'append';
     issued++;
-    const value = op === 'get' ? undefined : writeToken(index, issued);
+    const token = writeToken(index, issued);
+    const value = op === 'get' ? undefined : writeValue(token, setup.valueBytes);
     const operation = history.call(name, op, key, value);
-    log.add(clock.now(), name, `call ${op} ${key}${value === undefined ? '' : ' ' + value}`);
+    log.add(clock.now(), name,
+      `call ${op} ${key}${value === undefined ? '' : ' ' + describeValue(token, value)}`);
     const outcome = op === 'get' ? await clerk.get(key)
       : op === 'put' ? await clerk.put(key, value!) : await clerk.append(key, value!);
     if (outcome.status === 'ok') {
