@@ -12,6 +12,7 @@ import type { AnyModel } from './model.js';
 import {
   counterWord,
   cursorWord,
+  sometimesWord,
   StopReason,
   violationWord,
   type CoordinatorMessage,
@@ -93,6 +94,20 @@ function checkState(state: unknown): void {
   if (checkViolations && violatedInvariant(model, state) !== null) recordViolation();
 }
 
+/** The `sometimes` properties no state this worker checked has satisfied yet, as bits. */
+let sometimesPending = (1 << (model.sometimes?.length ?? 0)) - 1;
+
+/** Marks, for every worker, the `sometimes` properties a new state satisfies. */
+function checkSometimes(state: unknown): void {
+  const properties = model.sometimes!;
+  for (let index = 0; index < properties.length; index++) {
+    const bit = 1 << index;
+    if ((sometimesPending & bit) === 0 || !properties[index]!.holds(state)) continue;
+    sometimesPending &= ~bit;
+    Atomics.or(control, sometimesWord, bit);
+  }
+}
+
 function decodeWords(words: Int32Array, start: number, end: number): unknown {
   reader.words = words;
   reader.position = start;
@@ -119,7 +134,10 @@ function insert(words: Int32Array, start: number, end: number, state: unknown): 
   inserted++;
   if (++unpublishedInserts >= sizeBatch) publishInserts();
   upcomingOffsets.push(upcoming.pushWords(0, words, start, end));
-  if (checkViolations) checkState(state === undefined ? decodeWords(words, start, end) : state);
+  if (!checkViolations && sometimesPending === 0) return;
+  const decoded = state === undefined ? decodeWords(words, start, end) : state;
+  if (sometimesPending !== 0) checkSometimes(decoded);
+  checkState(decoded);
 }
 
 /** Handles one generated state object. */

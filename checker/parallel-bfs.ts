@@ -24,11 +24,13 @@ import { Worker } from 'node:worker_threads';
 import { breadthFirstSearch } from './bfs.js';
 import { loadModelModule, type ModelSource } from './load-model.js';
 import type { Params } from './model.js';
-import type { SearchOptions, SearchResult } from './search.js';
+import { unreachedSometimes, type SearchOptions, type SearchResult } from './search.js';
 import {
   controlWords,
   counterWord,
   cursorWord,
+  sometimesMax,
+  sometimesWord,
   StopReason,
   violationWord,
   type CoordinatorMessage,
@@ -161,6 +163,8 @@ interface LevelCounts {
   readonly depth: number;
   readonly violationSeen: boolean;
   readonly stop: StopReason;
+  /** Bit i: `sometimes` property i held in some state. */
+  readonly sometimesMask: number;
 }
 
 /** Runs the levels: each starts once every worker has finished the last. */
@@ -193,7 +197,8 @@ class LevelRun {
       const violationSeen = Atomics.load(this.control, violationWord) !== 0;
       if (upcoming === 0 || stop !== StopReason.None || (violationSeen && this.stopAtViolation)) {
         const totals = readProgress(this.control, workerCount, 0);
-        return { ...totals, depth: this.depth, violationSeen, stop };
+        const sometimesMask = Atomics.load(this.control, sometimesWord);
+        return { ...totals, depth: this.depth, violationSeen, stop, sometimesMask };
       }
       // Grown between levels, while no worker inserts: a level rarely fills it midway.
       this.visited.growFor(this.visited.size);
@@ -238,18 +243,24 @@ async function withVerdict(
       : counts.stop === StopReason.TimeLimit
         ? 'time-limit'
         : undefined;
+  const definition = await loadModelModule(request.model.module, request.model.name);
+  const model = definition.create(request.params, request.bug);
+  assert((model.sometimes?.length ?? 0) <= sometimesMax, 'too many sometimes properties');
+  const complete = !stoppedBy && (!counts.violationSeen || options.continueAfterViolation);
+  const reached = (index: number) => (counts.sometimesMask & (1 << index)) !== 0;
   const base = {
     distinctStates: counts.distinctStates,
     statesGenerated: counts.statesGenerated,
     depth: counts.depth,
     exhaustive: true,
+    ...(complete && model.sometimes?.length
+      ? { sometimesUnreached: unreachedSometimes(model, reached) }
+      : {}),
   };
   if (!counts.violationSeen) {
     const result = stoppedBy ? 'incomplete' : 'ok';
     return { result, ...(stoppedBy ? { stoppedBy } : {}), ...base, seconds: seconds() };
   }
-  const definition = await loadModelModule(request.model.module, request.model.name);
-  const model = definition.create(request.params, request.bug);
   const { onProgress: _progress, continueAfterViolation: _continue, ...rest } = options;
   const single = breadthFirstSearch(model, rest);
   if (single.result !== 'violation') {

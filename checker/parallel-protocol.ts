@@ -2,7 +2,7 @@
  * Messages between the parallel BFS coordinator and its workers, and the layout of the shared
  * control block: word 0 is the stop reason for a limit (any worker may set it; a violation
  * stops the search only at the end of its level), word 1 is set once any invariant or
- * deadlock violation is seen; then four words per worker, written by that worker: states
+ * deadlock violation is seen, word 2 has bit i set once `sometimes` property i held; then four words per worker, written by that worker: states
  * generated, distinct states it inserted, queue length, depth; then one claim cursor per
  * worker into that worker's frontier, which any worker advances (work stealing).
  */
@@ -16,6 +16,9 @@ export const enum StopReason {
 }
 
 export const violationWord = 1;
+export const sometimesWord = 2;
+/** `sometimes` properties a parallel search tracks: one bit each in a word. */
+export const sometimesMax = 31;
 
 export function controlWords(workerCount: number): number {
   return 4 + workerCount * 5;

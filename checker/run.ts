@@ -90,6 +90,8 @@ function withoutVerdict(search: SearchResult): Partial<SearchResult> {
     depth: search.depth,
     exhaustive: search.exhaustive && search.result === 'ok',
     ...(search.stoppedBy ? { stoppedBy: search.stoppedBy } : {}),
+    ...(search.sometimesUnreached ? { sometimesUnreached: search.sometimesUnreached } : {}),
+    ...(search.coverage ? { coverage: search.coverage } : {}),
   };
 }
 
@@ -131,7 +133,7 @@ function searchOnItsThread(
   stopFlag: Int32Array,
   skipInvariants: readonly string[],
 ): Promise<SearchResult> {
-  const { maxStates, timeLimitSeconds, progressIntervalMs, onProgress, deadlock } =
+  const { maxStates, timeLimitSeconds, progressIntervalMs, onProgress, deadlock, coverage } =
     request.search;
   assert(stopFlag.buffer instanceof SharedArrayBuffer, 'a stop flag must be shared memory');
   return searchOnThread(
@@ -146,6 +148,7 @@ function searchOnItsThread(
         ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
         ...(progressIntervalMs !== undefined ? { progressIntervalMs } : {}),
         ...(deadlock !== undefined ? { deadlock } : {}),
+        ...(coverage !== undefined ? { coverage } : {}),
       },
       simulation: {
         seed: request.seed,

@@ -16,7 +16,10 @@ export interface ThreadSetup {
   readonly strategy: 'bfs' | 'dfs' | 'random';
   readonly skipInvariants: readonly string[];
   /** The plain-data options (limits); callbacks stay on the main thread. */
-  readonly options: Pick<SearchOptions, 'maxStates' | 'timeLimitSeconds' | 'progressIntervalMs'>;
+  readonly options: Pick<
+    SearchOptions,
+    'maxStates' | 'timeLimitSeconds' | 'progressIntervalMs' | 'deadlock' | 'coverage'
+  >;
   readonly simulation: {
     readonly seed: number;
     readonly walks?: number;

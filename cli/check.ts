@@ -16,6 +16,7 @@ import { livenessLine, livenessSummary, runLivenessPass, type LivenessOutcome } 
 import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
 import { catchInterrupt, exitInterrupted, type Interrupt } from './interrupt.js';
 import { exitOk, exitProblem, type Io } from './io.js';
+import { coverageLines, reportFields, sometimesLines, unreached } from './check-report.js';
 import { writeTraceFiles } from './trace-files.js';
 
 const commonFlags: readonly FlagSpec[] = [
@@ -88,6 +89,11 @@ const commonFlags: readonly FlagSpec[] = [
     kind: 'boolean',
     description: "skip the model's temporal properties (checked after a clean bfs/dfs)",
   },
+  {
+    name: 'coverage',
+    kind: 'boolean',
+    description: 'per action: times enabled, taken, new states; flags never-enabled (1 worker)',
+  },
   { name: 'quiet', kind: 'boolean', description: 'no progress lines on stderr' },
   { name: 'json', kind: 'boolean', description: 'print one JSON summary object as the last line' },
   { name: 'help', kind: 'boolean', description: 'show this help' },
@@ -137,6 +143,7 @@ interface CheckSettings {
   readonly out: string | undefined;
   readonly deadlock: boolean;
   readonly liveness: boolean;
+  readonly coverage: boolean;
 }
 
 /** The settings, or the exit code when the command is answered already (help). */
@@ -178,6 +185,10 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
   if (continued && workers > 1) {
     throw new UsageError('--continue runs on one thread: leave out --workers');
   }
+  const coverage = args.booleans.has('coverage');
+  if (coverage && (workers > 1 || strategy === 'random')) {
+    throw new UsageError('--coverage counts an exhaustive search on one thread (bfs or dfs)');
+  }
   return {
     definition,
     params: resolveParams(definition, bug, given),
@@ -195,6 +206,7 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
     out: args.values['out'],
     deadlock: !args.booleans.has('no-deadlock'),
     liveness: !args.booleans.has('no-liveness'),
+    coverage,
   };
 }
 
@@ -235,7 +247,8 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   printSummary(summary, search, written, liveness);
   if (stopped) return exitInterrupted;
   const livenessFailed = liveness?.result.result === 'violation';
-  return search.result === 'violation' || livenessFailed ? exitProblem : exitOk;
+  const failed = search.result === 'violation' || livenessFailed || unreached(search).length > 0;
+  return failed ? exitProblem : exitOk;
 }
 
 function checkRequest(
@@ -261,6 +274,7 @@ function checkRequest(
       ...(maxStates !== undefined ? { maxStates } : {}),
       ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
       deadlock: settings.deadlock,
+      ...(settings.coverage ? { coverage: true } : {}),
       stopFlag: interrupt.stopFlag,
       onProgress: (progress: Progress) => {
         if (!settings.quiet) io.stderr(formatProgress(progress));
@@ -330,11 +344,14 @@ function printSummary(
     io.stdout(summaryLine(search, statesPerSecond, exhaustive));
     if (written.length > 1) io.stdout(violationError(written));
     if (liveness) io.stdout(livenessLine(liveness.result));
+    for (const line of [...coverageLines(search), ...sometimesLines(search)]) io.stdout(line);
     return;
   }
+  const [vacuous] = sometimesLines(search);
   io.stdout(
     JSON.stringify({
-      ok: search.result !== 'violation' && !lasso,
+      ok: search.result !== 'violation' && !lasso && vacuous === undefined,
+      ...(vacuous ? { error: vacuous } : {}),
       ...(first ? { error: violationError(written) } : {}),
       ...(lasso
         ? {
@@ -364,6 +381,7 @@ function printSummary(
       ...(liveness ? { liveness: livenessSummary(liveness.result) } : {}),
       ...(first?.witness ? { witness: first.witness } : {}),
       ...(context.continued ? { violations: written } : {}),
+      ...reportFields(search),
     }),
   );
 }
