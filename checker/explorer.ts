@@ -25,7 +25,8 @@ import {
   type SearchResult,
   unreachedSometimes,
 } from './search.js';
-import { noParent, ParentTable, type QueueEntry } from './state-store.js';
+import { noParent, ParentTable, unknownParent, type QueueEntry } from './state-store.js';
+import { forEachFrontierEntry, type Checkpoint } from './checkpoint.js';
 import { sameWords, WordReader, WordWriter } from './words.js';
 
 /** What visiting a successor did: a step that changed nothing, a known state, a new one. */
@@ -66,7 +67,7 @@ export class Explorer {
 
   constructor(
     readonly model: AnyModel,
-    private readonly options: SearchOptions,
+    readonly options: SearchOptions,
     private readonly enqueue: Enqueue,
     private readonly finishLevel = false,
   ) {
@@ -87,6 +88,35 @@ export class Explorer {
     this.model.initialStates().forEach((state, index) => {
       if (this.running) this.visit(state, noParent, index, 0);
     });
+  }
+
+  /**
+   * Continues from a checkpoint: its fingerprints are visited, its counts are these counts,
+   * and each frontier state, under a new id of unknown parent, goes to `enqueue`.
+   */
+  restore(checkpoint: Checkpoint): void {
+    const pairs = checkpoint.visited;
+    for (let index = 0; index < pairs.length; index += 2) {
+      this.visited.add(pairs[index]!, pairs[index + 1]!);
+    }
+    this.statesGenerated = checkpoint.statesGenerated;
+    this.depth = checkpoint.depth;
+    this.sometimesReached.forEach((_, index) => {
+      if ((checkpoint.sometimesMask & (1 << index)) === 0) return;
+      this.sometimesReached[index] = true;
+      this.sometimesPending--;
+    });
+    const encoded = this.encoded;
+    forEachFrontierEntry(checkpoint.frontier, (words, start, end) => {
+      encoded.reset();
+      encoded.pushWords(words, start, end);
+      this.enqueue(this.parents.add(unknownParent, 0), encoded, checkpoint.level);
+    });
+  }
+
+  /** Bit i: `sometimes` property i held in some state (for a checkpoint). */
+  get sometimesMask(): number {
+    return this.sometimesReached.reduce((mask, reached, index) => mask | (+reached << index), 0);
   }
 
   /** A violation was found (BFS then stops once the level is finished). */

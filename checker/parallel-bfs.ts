@@ -39,6 +39,14 @@ import {
   type WorkerSetup,
 } from './parallel-protocol.js';
 import { SharedFingerprintSet } from './shared-fingerprint-set.js';
+import {
+  CheckpointClock,
+  forEachFrontierEntry,
+  readCheckpoint,
+  writeCheckpoint,
+  type Checkpoint,
+  type CheckpointOptions,
+} from './checkpoint.js';
 
 export interface ParallelRequest {
   readonly model: ModelSource;
@@ -141,7 +149,7 @@ export async function parallelBreadthFirstSearch(
     const ready = await Promise.all(handles.map((handle) => handle.next()));
     ready.forEach((message) => expectReply(message, 'ready'));
     const stopAtViolation = options.continueAfterViolation !== true;
-    const search = new LevelRun(handles, control, visited, stopAtViolation);
+    const search = new LevelRun(handles, control, visited, stopAtViolation, options.checkpoint);
     const counts = await search.run();
     return await withVerdict(request, options, counts, seconds);
   } finally {
@@ -171,18 +179,77 @@ interface LevelCounts {
 class LevelRun {
   private frontiers: Frontier[] = [];
   private depth = 0;
+  /** Counts carried over from a checkpoint. */
+  private generatedBefore = 0;
+  private distinctBefore = 0;
+  private readonly clock: CheckpointClock | undefined;
 
   constructor(
     private readonly handles: readonly WorkerHandle[],
     private readonly control: Int32Array,
     private readonly visited: SharedFingerprintSet,
     private readonly stopAtViolation: boolean,
-  ) {}
+    private readonly checkpoint: CheckpointOptions | undefined,
+  ) {
+    this.clock = checkpoint ? new CheckpointClock(checkpoint) : undefined;
+  }
+
+  /** Starts from the checkpoint: its fingerprints, counts and frontier (as worker 0's). */
+  private restore(resumed: Checkpoint): number {
+    this.visited.restore(resumed.visited);
+    this.generatedBefore = resumed.statesGenerated;
+    this.distinctBefore = resumed.visited.length / 2;
+    this.depth = resumed.depth;
+    Atomics.store(this.control, sometimesWord, resumed.sometimesMask);
+    const words = new Int32Array(new SharedArrayBuffer(resumed.frontier.byteLength));
+    words.set(resumed.frontier);
+    const offsets = new Int32Array(new SharedArrayBuffer(resumed.frontierCount * 4));
+    let next = 0;
+    forEachFrontierEntry(words, (_, start) => (offsets[next++] = start - 2));
+    const empty = { words: new Int32Array(0), offsets: new Int32Array(0) };
+    this.frontiers = this.handles.map((_, index) => (index === 0 ? { words, offsets } : empty));
+    // Level L here expands the states of depth L - 1 (a checkpoint's level is their depth).
+    return resumed.level + 1;
+  }
+
+  /** Writes the frontier about to be expanded, with the counts, between levels. */
+  private save(level: number): void {
+    let words = 0;
+    for (const { offsets } of this.frontiers) words += offsets.length * 3;
+    for (const { words: source, offsets } of this.frontiers) {
+      for (const offset of offsets) words += source[offset]!;
+    }
+    const frontier = new Int32Array(words);
+    let position = 0;
+    for (const { words: source, offsets } of this.frontiers) {
+      for (const offset of offsets) {
+        const length = source[offset]!;
+        frontier[position] = length;
+        frontier.set(source.subarray(offset + 2, offset + 2 + length), position + 2);
+        frontier[position + 2 + length] = length;
+        position += length + 3;
+      }
+    }
+    const totals = readProgress(this.control, this.handles.length, 0);
+    writeCheckpoint(this.checkpoint!.directory, {
+      identity: this.checkpoint!.identity,
+      level: level - 1,
+      statesGenerated: this.generatedBefore + totals.statesGenerated,
+      depth: this.depth,
+      sometimesMask: Atomics.load(this.control, sometimesWord),
+      visited: this.visited.fingerprints(),
+      frontier,
+      frontierCount: this.frontiers.reduce((sum, { offsets }) => sum + offsets.length, 0),
+    });
+  }
 
   async run(): Promise<LevelCounts> {
     const workerCount = this.handles.length;
-    for (let level = 0; ; level++) {
+    const resumed = this.checkpoint?.resume ? readCheckpoint(this.checkpoint) : undefined;
+    const first = resumed ? this.restore(resumed) : 0;
+    for (let level = first; ; level++) {
       const checkViolations = Atomics.load(this.control, violationWord) === 0;
+      if (level > first && checkViolations && this.clock?.due()) this.save(level);
       // Every worker has finished the last level: no claim on a frontier is in flight.
       for (let worker = 0; worker < workerCount; worker++) {
         Atomics.store(this.control, cursorWord(workerCount, worker), 0);
@@ -198,7 +265,14 @@ class LevelRun {
       if (upcoming === 0 || stop !== StopReason.None || (violationSeen && this.stopAtViolation)) {
         const totals = readProgress(this.control, workerCount, 0);
         const sometimesMask = Atomics.load(this.control, sometimesWord);
-        return { ...totals, depth: this.depth, violationSeen, stop, sometimesMask };
+        return {
+          distinctStates: this.distinctBefore + totals.distinctStates,
+          statesGenerated: this.generatedBefore + totals.statesGenerated,
+          depth: this.depth,
+          violationSeen,
+          stop,
+          sometimesMask,
+        };
       }
       // Grown between levels, while no worker inserts: a level rarely fills it midway.
       this.visited.growFor(this.visited.size);
@@ -261,7 +335,8 @@ async function withVerdict(
     const result = stoppedBy ? 'incomplete' : 'ok';
     return { result, ...(stoppedBy ? { stoppedBy } : {}), ...base, seconds: seconds() };
   }
-  const { onProgress: _progress, continueAfterViolation: _continue, ...rest } = options;
+  const { onProgress: _progress, continueAfterViolation: _continue, checkpoint: _saved, ...rest } =
+    options;
   const single = breadthFirstSearch(model, rest);
   if (single.result !== 'violation') {
     // A limit stopped the workers after their violation, and the one thread before it.

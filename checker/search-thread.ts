@@ -18,12 +18,14 @@ export interface ThreadSetup {
   /** The plain-data options (limits); callbacks stay on the main thread. */
   readonly options: Pick<
     SearchOptions,
-    'maxStates' | 'timeLimitSeconds' | 'progressIntervalMs' | 'deadlock' | 'coverage'
+    'maxStates' | 'timeLimitSeconds' | 'progressIntervalMs' | 'deadlock' | 'coverage' | 'checkpoint'
   >;
   readonly simulation: {
     readonly seed: number;
     readonly walks?: number;
     readonly walkLength?: number;
+    /** Seeds seed .. seed + seeds - 1, a swarm (swarm.ts). */
+    readonly seeds?: number;
   };
   readonly stopFlag: SharedArrayBuffer;
   readonly reportProgress: boolean;

@@ -7,7 +7,9 @@
  * explored. `depth` is the largest number of steps from an initial state to an explored state
  * (TLC prints this plus one).
  */
+import type { CheckpointOptions } from './checkpoint.js';
 import type { ActionCoverage } from './coverage.js';
+import type { SwarmSummary } from './swarm.js';
 import type { AnyModel } from './model.js';
 
 export interface SearchOptions {
@@ -30,6 +32,8 @@ export interface SearchOptions {
   readonly onFinished?: () => void;
   /** Set element 0 to non-zero (Atomics) from another thread to stop as at the time limit. */
   readonly stopFlag?: Int32Array;
+  /** Write checkpoints between levels and/or start from one (bfs only; checkpoint.ts). */
+  readonly checkpoint?: CheckpointOptions;
   /** Count, per action, enabled, taken and new states (coverage.ts); one thread only. */
   readonly coverage?: boolean;
 }
@@ -65,6 +69,8 @@ export interface SearchResult {
    * search explored the whole bounded space (a stopped search proves nothing unreached).
    */
   readonly sometimesUnreached?: readonly string[];
+  /** A swarm's seeds (swarm.ts). */
+  readonly swarm?: SwarmSummary;
   /** With `coverage`: one row per action. */
   readonly coverage?: readonly ActionCoverage[];
 }

@@ -123,6 +123,29 @@ export class SharedFingerprintSet {
     assert(this.size === stored, 'rehashing keeps the count');
   }
 
+  /** Every stored fingerprint, (high, low) pairs, for a checkpoint (no thread inserting). */
+  fingerprints(): Int32Array {
+    const pairs = new Int32Array(this.size * 2);
+    let next = 0;
+    const end = headerWords + this.capacitySlots * 2;
+    for (let base = headerWords; base < end; base += 2) {
+      if (this.words[base + 1] === 0) continue;
+      pairs[next++] = this.words[base]!;
+      pairs[next++] = this.words[base + 1]!;
+    }
+    return pairs;
+  }
+
+  /** Restores fingerprints (stored words already) from a checkpoint, no thread inserting. */
+  restore(pairs: Int32Array): void {
+    this.growFor(this.size + pairs.length / 2);
+    let added = 0;
+    for (let index = 0; index < pairs.length; index += 2) {
+      if (this.add(pairs[index]!, pairs[index + 1]!)) added++;
+    }
+    this.addToSize(added);
+  }
+
   get bytes(): number {
     return this.buffer.byteLength;
   }

@@ -13,6 +13,12 @@ import type { WordWriter } from './words.js';
 /** Parent id of an initial state; its action slot holds the initial state's index. */
 export const noParent = -1;
 
+/** Parent id of a state restored from a checkpoint, whose path is not kept (checkpoint.ts). */
+export const unknownParent = -2;
+
+/** The path `pathTo` returns through a state of unknown parent: to be rebuilt by a rerun. */
+export const unknownPath: Path = { initialIndex: -1, actionIndexes: [] };
+
 /** The id of a queue entry replaced by a later one (see `StateQueue.replaceWords`). */
 export const deadEntry = -1;
 
@@ -54,6 +60,7 @@ export class ParentTable {
     // Each step moves to a strictly smaller id, so this ends within `size` steps.
     for (let steps = 0; this.parentOf(current) !== noParent; steps++) {
       assert.ok(steps < this.size, 'cycle in the parent table');
+      if (this.parentOf(current) === unknownParent) return unknownPath;
       actionIndexes.push(this.actionOf(current));
       current = this.parentOf(current);
     }
@@ -158,6 +165,11 @@ export class StateQueue {
     entry.id = this.words[entry.start - 1]!;
     this.end = entry.start - 2;
     this.count--;
+  }
+
+  /** The entries not yet removed, in their layout ([length, id, words..., length] each). */
+  entries(): Int32Array {
+    return this.words.subarray(this.head, this.end);
   }
 
   /** Empties the queue, keeping its buffer. */

@@ -16,6 +16,8 @@ import { livenessLine, livenessSummary, runLivenessPass, type LivenessOutcome } 
 import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
 import { catchInterrupt, exitInterrupted, type Interrupt } from './interrupt.js';
 import { exitOk, exitProblem, type Io } from './io.js';
+import { checkpointOptions } from './check-checkpoint.js';
+import type { CheckpointOptions } from '../checker/checkpoint.js';
 import { coverageLines, reportFields, sometimesLines, unreached } from './check-report.js';
 import { writeTraceFiles } from './trace-files.js';
 
@@ -57,6 +59,12 @@ const commonFlags: readonly FlagSpec[] = [
     description: 'random only: the seed (default 1); printed with the result',
   },
   {
+    name: 'seeds',
+    kind: 'value',
+    valueName: 'N',
+    description: 'random only: a swarm of N seeded searches, seeds SEED..SEED+N-1 (shardkv merge)',
+  },
+  {
     name: 'walks',
     kind: 'value',
     valueName: 'N',
@@ -88,6 +96,24 @@ const commonFlags: readonly FlagSpec[] = [
     name: 'no-liveness',
     kind: 'boolean',
     description: "skip the model's temporal properties (checked after a clean bfs/dfs)",
+  },
+  {
+    name: 'checkpoint',
+    kind: 'value',
+    valueName: 'DIR',
+    description: 'bfs: write a checkpoint to DIR between levels (see --every, --resume)',
+  },
+  {
+    name: 'every',
+    kind: 'value',
+    valueName: 'SECONDS',
+    description: 'with --checkpoint: seconds between checkpoints (default 60; 0: every level)',
+  },
+  {
+    name: 'resume',
+    kind: 'value',
+    valueName: 'DIR',
+    description: "bfs: start from DIR's checkpoint (same model, bounds and options) and keep it",
   },
   {
     name: 'coverage',
@@ -137,6 +163,7 @@ interface CheckSettings {
   readonly timeLimitSeconds: number | undefined;
   readonly walks: number | undefined;
   readonly walkLength: number | undefined;
+  readonly seeds: number | undefined;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly continued: boolean;
@@ -144,6 +171,7 @@ interface CheckSettings {
   readonly deadlock: boolean;
   readonly liveness: boolean;
   readonly coverage: boolean;
+  readonly checkpoint: CheckpointOptions | undefined;
 }
 
 /** The settings, or the exit code when the command is answered already (help). */
@@ -200,6 +228,7 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
     timeLimitSeconds: positiveNumberFlag(args, 'time-limit'),
     walks: integerFlag(args, 'walks', 1),
     walkLength: integerFlag(args, 'walk-length', 1),
+    seeds: integerFlag(args, 'seeds', 1),
     json: args.booleans.has('json'),
     quiet: args.booleans.has('quiet'),
     continued,
@@ -207,6 +236,8 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
     deadlock: !args.booleans.has('no-deadlock'),
     liveness: !args.booleans.has('no-liveness'),
     coverage,
+    checkpoint: checkpointOptions(args, strategy, { definition, params: resolveParams(definition,
+      bug, given), bug, deadlock: !args.booleans.has('no-deadlock'), continued }),
   };
 }
 
@@ -270,11 +301,13 @@ function checkRequest(
     everyViolation: settings.continued,
     ...(walks !== undefined ? { walks } : {}),
     ...(walkLength !== undefined ? { walkLength } : {}),
+    ...(settings.seeds !== undefined ? { seeds: settings.seeds } : {}),
     search: {
       ...(maxStates !== undefined ? { maxStates } : {}),
       ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
       deadlock: settings.deadlock,
       ...(settings.coverage ? { coverage: true } : {}),
+      ...(settings.checkpoint ? { checkpoint: settings.checkpoint } : {}),
       stopFlag: interrupt.stopFlag,
       onProgress: (progress: Progress) => {
         if (!settings.quiet) io.stderr(formatProgress(progress));
@@ -365,7 +398,8 @@ function printSummary(
       ...(context.bug ? { bug: context.bug } : {}),
       strategy,
       ...(strategy === 'bfs' ? { workers: context.workers } : {}),
-      ...(strategy === 'random' ? { seed: context.seed } : {}),
+      ...(strategy === 'random' ? { seed: search.swarm?.violatingSeed ?? context.seed } : {}),
+      ...(search.swarm ? { swarm: search.swarm } : {}),
       result: lasso ? 'violation' : search.result,
       ...(search.invariant ? { invariant: search.invariant } : {}),
       ...(search.stoppedBy ? { stoppedBy: search.stoppedBy } : {}),
@@ -469,6 +503,7 @@ const strategyOfOption: Readonly<Record<string, Strategy>> = {
   seed: 'random',
   walks: 'random',
   'walk-length': 'random',
+  seeds: 'random',
 };
 
 /** An option the chosen strategy would ignore is a usage error, never a silent no-op. */
