@@ -1,6 +1,7 @@
 /** The benchmark sections, each in a file of its own. */
 import { spinBench } from './checker-spin.js';
 import { checkerBench } from './checker.js';
+import { scaleBench } from './checker-scale.js';
 import { controllerSection } from './controller.js';
 import { groupBench } from './group.js';
 import { lincheckBench } from './lincheck.js';
@@ -16,6 +17,7 @@ export interface BenchSection {
 
 export const sections: readonly BenchSection[] = [
   checkerBench,
+  scaleBench,
   spinBench,
   raftBench,
   controllerSection,
