@@ -1,6 +1,7 @@
 /** The benchmark sections, each in a file of its own. */
 import { spinBench } from './checker-spin.js';
 import { checkerBench } from './checker.js';
+import { scaleBench } from './checker-scale.js';
 import { conformBench } from './conform.js';
 import { controllerSection } from './controller.js';
 import { groupBench } from './group.js';
@@ -18,6 +19,7 @@ export interface BenchSection {
 
 export const sections: readonly BenchSection[] = [
   checkerBench,
+  scaleBench,
   spinBench,
   raftBench,
   controllerSection,

@@ -1,48 +1,51 @@
 /**
- * One worker of the parallel BFS (see parallel-bfs.ts): owns a partition of the fingerprint
- * space, expands its frontier level by level, and sends successors it does not own to their
- * owners in batches of [parent id, action index, parent rank, fingerprint high, low, length,
- * words...]; the owner checks the invariants of the states that are new to it. For each state
- * of the level it builds it keeps the least path key (level-order.ts), so that parent links,
- * and with them counterexamples, do not depend on the order in which batches arrive.
+ * One worker of the parallel BFS (see parallel-bfs.ts). For each level it expands chunks of
+ * the frontiers (its own first, then what the others have not claimed), inserts each
+ * successor into the shared visited set itself, checks the invariants of the states new to
+ * the set and queues them, in shared memory, for the next level. No state is copied between
+ * workers and no worker waits for another within a level.
  */
-import { ok as assert } from 'node:assert';
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { FingerprintIndex } from './fingerprint-index.js';
+import { parentPort, workerData } from 'node:worker_threads';
 import { loadModelModule } from './load-model.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
-import { LevelOrder, pathKey } from './level-order.js';
 import type { AnyModel } from './model.js';
 import {
-  distinctWord,
-  leastViolation,
+  counterWord,
+  cursorWord,
+  sometimesWord,
   StopReason,
+  violationWord,
   type CoordinatorMessage,
-  type FoundViolation,
-  type PeerMessage,
+  type Frontier,
   type WorkerMessage,
   type WorkerSetup,
 } from './parallel-protocol.js';
-import { deadlockName, isDeadlock } from './search.js';
-import { deadEntry, emptyQueueEntry, noParent, ParentTable, StateQueue } from './state-store.js';
+import { isDeadlock, violatedInvariant } from './search.js';
+import { SharedFingerprintSet, storedWord } from './shared-fingerprint-set.js';
+import { StateQueue } from './state-store.js';
 import { sameWords, WordReader, WordWriter } from './words.js';
 
-const batchWordsMax = 1 << 16;
-const stopCheckStride = 256;
-const headerWords = 6;
+/** States claimed at once from a frontier: small enough that a slow worker holds little. */
+const chunkStates = 64;
+/** Insertions counted locally before they are added to the shared count. */
+const sizeBatch = 64;
 
 const setup = workerData as WorkerSetup;
 const definition = await loadModelModule(setup.model.module, setup.model.name);
 const model: AnyModel = definition.create(setup.params, setup.bug);
 const port = parentPort!;
 const control = setup.control;
-const counterBase = 4 + setup.workerIndex * 4;
+const counterBase = counterWord(setup.workerIndex);
+const visited = new SharedFingerprintSet(setup.visited);
 
-const visited = new FingerprintIndex();
-const parents = new ParentTable();
-const order = new LevelOrder();
-let current = new StateQueue();
-let upcoming = new StateQueue();
+// Shared memory: other workers read the frontier's entries when they claim a chunk.
+let current = new StateQueue(true);
+let upcoming = new StateQueue(true);
+/** Where each entry of `upcoming` starts. */
+const upcomingOffsets = new WordWriter();
+/** States met while the table was full: [high, low, length, words...] each. */
+const setAside = new WordWriter();
+let setAsideCount = 0;
 const encoded = new WordWriter();
 const view = new WordWriter();
 const reader = new WordReader(new Int32Array(0));
@@ -51,25 +54,14 @@ const parentWords = new WordWriter();
 /** Successors straight from words (Model.successorWords): no state object per successor. */
 const fastSuccessors =
   model.successorWords !== undefined && !model.withinBounds && !model.writeView;
-let fastParent = 0;
-let fastRank = 0;
 let fastCount = 0;
-const outboxes = new Map<number, WordWriter>();
-const peers = new Map<number, MessagePort>();
-let endsAwaited = 0;
-/** The level being worked on, or -1 between a level's end and the next level's start. */
-let levelInProgress = -1;
 let checkViolations = true;
 let statesGenerated = 0;
+let inserted = 0;
+let unpublishedInserts = 0;
+let tableFull = false;
 let depth = 0;
-/** The least deadlock or out-of-bounds violation found while expanding this level. */
-let levelViolation: FoundViolation | undefined;
-/** States of the level being built that violate an invariant: local id, invariant index. */
-const violators: number[] = [];
-
-const globalId = (localId: number) => localId * setup.workerCount + setup.workerIndex;
-const localId = (id: number) => Math.floor(id / setup.workerCount);
-const ownerOf = (low: number) => (low >>> 0) % setup.workerCount;
+let levelInProgress = 0;
 
 function stopped(): boolean {
   return Atomics.load(control, 0) !== StopReason.None;
@@ -81,107 +73,79 @@ function requestStop(reason: StopReason): void {
 
 function publishCounters(): void {
   Atomics.store(control, counterBase, statesGenerated);
-  Atomics.store(control, counterBase + 1, visited.size);
-  Atomics.store(control, counterBase + 2, current.count + upcoming.count);
+  Atomics.store(control, counterBase + 1, inserted);
+  Atomics.store(control, counterBase + 2, upcoming.count);
   Atomics.store(control, counterBase + 3, depth);
 }
 
-/** 1 + the index of the first invariant the state violates, or 0. */
-function invariantCode(state: unknown): number {
-  if (!checkViolations) return 0;
-  const invariants = model.invariants;
-  for (let index = 0; index < invariants.length; index++) {
-    if (!invariants[index]!.holds(state)) return index + 1;
+/** Adds this worker's recent insertions to the shared count: a limit or a full table. */
+function publishInserts(): void {
+  const size = visited.addToSize(unpublishedInserts);
+  unpublishedInserts = 0;
+  tableFull = visited.full(size);
+  if (setup.maxStates > 0 && size >= setup.maxStates) requestStop(StopReason.MaxStates);
+}
+
+function recordViolation(): void {
+  Atomics.store(control, violationWord, 1);
+}
+
+function checkState(state: unknown): void {
+  if (checkViolations && violatedInvariant(model, state) !== null) recordViolation();
+}
+
+/** The `sometimes` properties no state this worker checked has satisfied yet, as bits. */
+let sometimesPending = (1 << (model.sometimes?.length ?? 0)) - 1;
+
+/** Marks, for every worker, the `sometimes` properties a new state satisfies. */
+function checkSometimes(state: unknown): void {
+  const properties = model.sometimes!;
+  for (let index = 0; index < properties.length; index++) {
+    const bit = 1 << index;
+    if ((sometimesPending & bit) === 0 || !properties[index]!.holds(state)) continue;
+    sometimesPending &= ~bit;
+    Atomics.or(control, sometimesWord, bit);
   }
-  return 0;
 }
 
-/**
- * Adds a state this worker owns to the level being built and returns its local id, or gives
- * a state of that level a lesser path and returns -1 (also when the state is older). With a
- * canonical view (symmetry) the stored representative follows the least path.
- */
-function insert(
-  high: number,
-  low: number,
-  parentId: number,
-  action: number,
-  key: number,
-  words: Int32Array,
-  start: number,
-  end: number,
-): number {
-  const local = visited.findOrAdd(high, low, parents.size);
-  if (local < 0) {
-    const id = globalId(parents.add(parentId, action));
-    order.add(key, upcoming.pushWords(id, words, start, end));
-    // The shared count is written by every worker: only a --max-states run pays for it.
-    if (setup.maxStates > 0 && Atomics.add(control, distinctWord, 1) + 1 >= setup.maxStates) {
-      requestStop(StopReason.MaxStates);
-    }
-    return parents.size - 1;
-  }
-  if (!order.inUpcoming(local) || key >= order.keyOf(local)) return -1;
-  parents.relink(local, parentId, action);
-  const offset = order.offsetOf(local);
-  const moved = model.writeView ? upcoming.replaceWords(offset, words, start, end) : offset;
-  order.lower(local, key, moved);
-  return -1;
-}
-
-/** Checks a new state of the level being built; its least key is known at the level's end. */
-function checkNew(local: number, state: unknown): void {
-  const code = invariantCode(state);
-  if (code > 0) violators.push(local, code - 1);
-}
-
-/** Checks a new state that arrived as words: decoding only new states is cheaper. */
-function checkNewWords(local: number, words: Int32Array, start: number, end: number): void {
-  if (!checkViolations) return;
+function decodeWords(words: Int32Array, start: number, end: number): unknown {
   reader.words = words;
   reader.position = start;
   reader.end = end;
-  checkNew(local, model.codec.decode(reader));
+  return model.codec.decode(reader);
 }
 
-/** A state outside the bounds is checked, never stored: its key is its parent's and action. */
-function checkOutside(state: unknown, parentId: number, action: number, rank: number): void {
-  const code = invariantCode(state);
-  if (code === 0) return;
-  const invariant = model.invariants[code - 1]!.name;
-  const key = pathKey(rank, action);
-  const candidate = { invariant, deadlock: false, key, stateId: parentId, extraAction: action };
-  levelViolation = leastViolation(candidate, levelViolation);
-}
-
-/** Inserts the successor in `encoded` (fingerprinted) or sends it to its owner. */
-function route(parentId: number, action: number, parentRank: number, state: unknown): void {
-  const { high, low } = fingerprint;
-  const owner = ownerOf(low);
-  if (owner === setup.workerIndex) {
-    const key = pathKey(parentRank, action);
-    const local = insert(high, low, parentId, action, key, encoded.words, 0, encoded.length);
-    if (local < 0) return;
-    if (state === undefined) checkNewWords(local, encoded.words, 0, encoded.length);
-    else checkNew(local, state);
+/**
+ * Inserts the successor whose fingerprint is `fingerprint` and whose encoding is
+ * words[start, end): a new state is queued and checked (its object when the caller has one).
+ */
+function insert(words: Int32Array, start: number, end: number, state: unknown): void {
+  const high = storedWord(fingerprint.high);
+  const low = storedWord(fingerprint.low);
+  if (tableFull) {
+    setAside.push(high);
+    setAside.push(low);
+    setAside.push(end - start);
+    setAside.pushWords(words, start, end);
+    setAsideCount++;
     return;
   }
-  const outbox = outboxes.get(owner)!;
-  outbox.push(parentId);
-  outbox.push(action);
-  outbox.push(parentRank);
-  outbox.push(high);
-  outbox.push(low);
-  outbox.push(encoded.length);
-  outbox.pushWords(encoded.words, 0, encoded.length);
-  if (outbox.length >= batchWordsMax) flush(owner);
+  if (!visited.add(high, low)) return;
+  inserted++;
+  if (++unpublishedInserts >= sizeBatch) publishInserts();
+  upcomingOffsets.push(upcoming.pushWords(0, words, start, end));
+  if (!checkViolations && sometimesPending === 0) return;
+  const decoded = state === undefined ? decodeWords(words, start, end) : state;
+  if (sometimesPending !== 0) checkSometimes(decoded);
+  checkState(decoded);
 }
 
 /** Handles one generated state object. */
-function generate(state: unknown, parentId: number, action: number, parentRank: number): void {
+function generate(state: unknown): void {
   statesGenerated++;
   if (model.withinBounds && !model.withinBounds(state)) {
-    checkOutside(state, parentId, action, parentRank);
+    // Outside the constraint: checked, never stored.
+    checkState(state);
     return;
   }
   encoded.reset();
@@ -195,183 +159,142 @@ function generate(state: unknown, parentId: number, action: number, parentRank: 
   } else {
     fingerprintWords(encoded.words, 0, encoded.length);
   }
-  route(parentId, action, parentRank, state);
+  insert(encoded.words, 0, encoded.length, state);
 }
 
-function flush(owner: number): void {
-  const outbox = outboxes.get(owner)!;
-  if (outbox.length === 0) return;
-  const words = outbox.words.slice(0, outbox.length);
-  const message: PeerMessage = { type: 'batch', words, length: outbox.length };
-  peers.get(owner)!.postMessage(message, [words.buffer]);
-  outbox.reset();
-}
-
-function receiveBatch(words: Int32Array, length: number): void {
-  if (stopped()) return;
-  for (let position = 0; position < length;) {
-    const parentId = words[position]!;
-    const action = words[position + 1]!;
-    const key = pathKey(words[position + 2]!, action);
-    const high = words[position + 3]!;
-    const low = words[position + 4]!;
-    const start = position + headerWords;
-    const end = start + words[position + 5]!;
-    position = end;
-    const local = insert(high, low, parentId, action, key, words, start, end);
-    if (local >= 0) checkNewWords(local, words, start, end);
-  }
+/** The fast path's successor, already in `encoded` (see Model.successorWords). */
+function emitFast(): void {
+  fastCount++;
+  statesGenerated++;
+  if (sameWords(encoded, parentWords)) return;
+  fingerprintWords(encoded.words, 0, encoded.length);
+  insert(encoded.words, 0, encoded.length, undefined);
 }
 
 /** Generates a queued state's successors; a state with none may be a deadlock. */
-function expandEntry(id: number, words: Int32Array, start: number, end: number): void {
-  const rank = order.rankOf(localId(id));
+function expandEntry(words: Int32Array, start: number, end: number): void {
   parentWords.reset();
   parentWords.pushWords(words, start, end);
   let successors = 0;
   let state: unknown;
   if (fastSuccessors) {
-    fastParent = id;
-    fastRank = rank;
     fastCount = 0;
     model.successorWords!(parentWords.words, 0, parentWords.length, encoded, emitFast);
     successors = fastCount;
   } else {
-    reader.words = words;
-    reader.position = start;
-    reader.end = end;
-    state = model.codec.decode(reader);
+    state = decodeWords(parentWords.words, 0, parentWords.length);
     const actions = model.actions(state);
     for (let index = 0; index < actions.length; index++) {
       const successor = model.next(state, actions[index]);
       if (successor === null) continue;
       successors++;
       if (successor === state) statesGenerated++;
-      else generate(successor, id, index, rank);
+      else generate(successor);
     }
   }
   if (successors > 0 || !checkViolations || !setup.deadlock) return;
-  state ??= model.codec.decode(new WordReader(parentWords.words, 0, parentWords.length));
-  if (!isDeadlock(model, state, { deadlock: true })) return;
-  const candidate = { invariant: deadlockName, deadlock: true, key: rank, stateId: id };
-  levelViolation = leastViolation(candidate, levelViolation);
+  state ??= decodeWords(parentWords.words, 0, parentWords.length);
+  if (isDeadlock(model, state, { deadlock: true })) recordViolation();
 }
 
-/** The fast path's successor, already in `encoded` (see Model.successorWords). */
-function emitFast(action: number): void {
-  fastCount++;
-  statesGenerated++;
-  if (sameWords(encoded, parentWords)) return;
-  fingerprintWords(encoded.words, 0, encoded.length);
-  route(fastParent, action, fastRank, undefined);
+/** Expands the chunks of `owner`'s frontier that no worker has claimed yet. */
+function expandFrontier(owner: number, frontier: Frontier): void {
+  const cursor = cursorWord(setup.workerCount, owner);
+  const { words, offsets } = frontier;
+  const deadline = setup.deadlineEpochMs;
+  for (;;) {
+    const first = Atomics.add(control, cursor, chunkStates);
+    if (first >= offsets.length) return;
+    publishCounters();
+    if (deadline > 0 && Date.now() >= deadline) requestStop(StopReason.TimeLimit);
+    if (stopped()) return;
+    const last = Math.min(first + chunkStates, offsets.length);
+    for (let index = first; index < last; index++) {
+      const offset = offsets[index]!;
+      const start = offset + 2;
+      expandEntry(words, start, start + words[offset]!);
+    }
+  }
 }
 
 /**
- * Level 0 generates the initial states (on worker 0, which routes them to their owners, the
- * initial index as the action of a rank-0 parent); level L >= 1 expands the states of depth
- * L - 1 into those of depth L.
+ * Level 0 generates the initial states (on worker 0); level L >= 1 expands the states of
+ * depth L - 1 into those of depth L: this worker's frontier first, then the others'.
  */
-function expandLevel(level: number): void {
+function expandLevel(level: number, frontiers: readonly Frontier[]): void {
   if (level === 0) {
     if (setup.workerIndex === 0) {
-      model.initialStates().forEach((state, index) => generate(state, noParent, index, 0));
+      for (const state of model.initialStates()) {
+        parentWords.reset();
+        generate(state);
+      }
     }
   } else {
-    const entry = emptyQueueEntry();
-    const deadline = setup.deadlineEpochMs;
-    for (let expanded = 0; current.count > 0; expanded++) {
-      if (expanded % stopCheckStride === 0) {
-        publishCounters();
-        if (deadline > 0 && Date.now() >= deadline) requestStop(StopReason.TimeLimit);
-        if (stopped()) break;
-      }
-      current.shiftEntry(entry);
-      if (entry.id !== deadEntry) expandEntry(entry.id, entry.words, entry.start, entry.end);
+    for (let step = 0; step < setup.workerCount && !stopped(); step++) {
+      const owner = (setup.workerIndex + step) % setup.workerCount;
+      expandFrontier(owner, frontiers[owner]!);
     }
-    current.clear();
   }
-  for (const owner of peers.keys()) {
-    flush(owner);
-    const end: PeerMessage = { type: 'end' };
-    peers.get(owner)!.postMessage(end);
-  }
-  finishLevelIfComplete();
+  finishLevel();
 }
 
-/** The least violation of the level: a deadlock, else the least-keyed invariant violation. */
-function levelSummary(): FoundViolation | undefined {
-  let found = levelViolation;
-  for (let index = 0; index < violators.length; index += 2) {
-    const local = violators[index]!;
-    const invariant = model.invariants[violators[index + 1]!]!.name;
-    const key = order.keyOf(local);
-    found = leastViolation({ invariant, deadlock: false, key, stateId: globalId(local) }, found);
+/** Inserts the states set aside while the table was full (it has grown since). */
+function drain(): void {
+  const words = setAside.words;
+  const length = setAside.length;
+  setAside.reset();
+  setAsideCount = 0;
+  tableFull = false;
+  for (let position = 0; position < length;) {
+    fingerprint.high = words[position]!;
+    fingerprint.low = words[position + 1]!;
+    const start = position + 3;
+    const end = start + words[position + 2]!;
+    position = end;
+    insert(words, start, end, undefined);
   }
-  levelViolation = undefined;
-  violators.length = 0;
-  return found;
+  finishLevel();
 }
 
 /**
- * Once this worker has expanded its part of the level and every peer has marked its end, the
- * next level's frontier is complete: it becomes `current` before any batch of the next level
- * can arrive (peers start that level only after the coordinator hears from every worker).
+ * Reports the level built. It is complete once no worker has states set aside; until the
+ * next level starts it stays in `upcoming` (a drain may add to it).
  */
-function finishLevelIfComplete(): void {
-  if (endsAwaited > 0) return;
-  endsAwaited = peers.size;
-  [current, upcoming] = [upcoming, current];
-  upcoming.clear();
-  if (current.count > 0) depth = Math.max(depth, levelInProgress);
+function finishLevel(): void {
+  publishInserts();
+  if (upcoming.count > 0) depth = Math.max(depth, levelInProgress);
   publishCounters();
-  const violation = levelSummary();
-  const sortedKeys = order.finishLevel(parents.size);
+  const offsets = new Int32Array(new SharedArrayBuffer(upcomingOffsets.length * 4));
+  offsets.set(upcomingOffsets.words.subarray(0, upcomingOffsets.length));
   const reply: WorkerMessage = {
     type: 'level-done',
-    upcoming: current.count,
-    sortedKeys,
-    ...(violation ? { violation } : {}),
+    upcoming: upcoming.count,
+    frontier: { words: upcoming.buffer, offsets },
+    setAside: setAsideCount,
   };
-  levelInProgress = -1;
   port.postMessage(reply);
 }
 
-/** Expansion is synchronous, so peers' messages are handled only between expansions. */
-function onPeerMessage(message: PeerMessage): void {
-  if (message.type === 'batch') {
-    receiveBatch(message.words, message.length);
-    return;
+/** The level built last becomes the one to expand. */
+function startLevel(level: number): void {
+  if (level > 0) {
+    [current, upcoming] = [upcoming, current];
+    upcoming.clear();
+    upcomingOffsets.reset();
   }
-  endsAwaited--;
-  if (levelInProgress >= 0) finishLevelIfComplete();
+  levelInProgress = level;
 }
 
 port.on('message', (message: CoordinatorMessage) => {
   switch (message.type) {
-    case 'connect':
-      for (const { peer, port: peerPort } of message.peers) {
-        peers.set(peer, peerPort);
-        outboxes.set(peer, new WordWriter(batchWordsMax + 1024));
-        peerPort.on('message', onPeerMessage);
-      }
-      endsAwaited = peers.size;
-      port.postMessage({ type: 'ready' } satisfies WorkerMessage);
-      return;
     case 'level':
-      if (message.level > 0) order.rank(message.sortedKeys, setup.workerIndex);
       checkViolations = message.checkViolations;
-      levelInProgress = message.level;
-      expandLevel(message.level);
+      startLevel(message.level);
+      expandLevel(message.level, message.frontiers);
       return;
-    case 'parent': {
-      const local = localId(message.id);
-      const reply: WorkerMessage = {
-        type: 'parent',
-        parent: parents.parentOf(local),
-        action: parents.actionOf(local),
-      };
-      port.postMessage(reply);
+    case 'drain':
+      drain();
       return;
-    }
   }
 });
+port.postMessage({ type: 'ready' } satisfies WorkerMessage);

@@ -77,6 +77,10 @@ export interface ModelSpec<State, Action> {
     | Readonly<Record<string, (state: State) => boolean>>
     | readonly Invariant<State>[];
   label?(action: Action): string;
+  /** `sometimes` properties by name or as a list (Model.sometimes). */
+  readonly sometimes?:
+    | Readonly<Record<string, (state: State) => boolean>>
+    | readonly Invariant<State>[];
   withinBounds?(state: State): boolean;
   readonly codec?: StateCodec<State>;
   writeView?(state: State, out: WordWriter): void;
@@ -159,11 +163,12 @@ export function completeModel<State, Action>(
   name: string,
   spec: ModelSpec<State, Action>,
 ): Model<State, Action> {
-  const { invariants, label, codec, ...rest } = spec;
+  const { invariants, sometimes, label, codec, ...rest } = spec;
   return {
     ...rest,
     name,
     invariants: invariantList(invariants),
+    ...(sometimes ? { sometimes: invariantList(sometimes) } : {}),
     label: label ?? defaultLabel,
     codec: codec ?? plainCodec<State>(),
   };

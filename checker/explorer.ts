@@ -10,6 +10,7 @@
  * order). The FIFO order of BFS reaches every state first along its least path, so the first
  * violation found at a depth is that least one.
  */
+import { CoverageCounter } from './coverage.js';
 import { FingerprintSet } from './fingerprint-set.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
 import type { AnyModel } from './model.js';
@@ -22,9 +23,18 @@ import {
   type Progress,
   type SearchOptions,
   type SearchResult,
+  unreachedSometimes,
 } from './search.js';
-import { noParent, ParentTable, type QueueEntry } from './state-store.js';
+import { noParent, ParentTable, unknownParent, type QueueEntry } from './state-store.js';
+import { forEachFrontierEntry, type Checkpoint } from './checkpoint.js';
 import { sameWords, WordReader, WordWriter } from './words.js';
+
+/** What visiting a successor did: a step that changed nothing, a known state, a new one. */
+const enum Visit {
+  Same,
+  Known,
+  New,
+}
 
 /** Where a newly found state goes: the strategy's queue or stack. */
 export type Enqueue = (id: number, encoded: WordWriter, depth: number) => void;
@@ -50,23 +60,63 @@ export class Explorer {
   private readonly view = new WordWriter();
   private readonly reader = new WordReader(new Int32Array(0));
   private readonly maxStates: number;
+  private readonly coverage: CoverageCounter | undefined;
+  /** Per `sometimes` property, whether a state satisfying it was reached. */
+  private readonly sometimesReached: boolean[];
+  private sometimesPending: number;
 
   constructor(
     readonly model: AnyModel,
-    private readonly options: SearchOptions,
+    readonly options: SearchOptions,
     private readonly enqueue: Enqueue,
     private readonly finishLevel = false,
   ) {
     this.clock = new Clock(options);
     this.maxStates = options.maxStates ?? Infinity;
+    this.coverage = options.coverage ? new CoverageCounter() : undefined;
+    // Coverage needs each action's label: the fast path knows only action indexes.
     this.fastSuccessors =
-      model.successorWords !== undefined && !model.withinBounds && !model.writeView;
+      model.successorWords !== undefined &&
+      !model.withinBounds &&
+      !model.writeView &&
+      !options.coverage;
+    this.sometimesReached = (model.sometimes ?? []).map(() => false);
+    this.sometimesPending = this.sometimesReached.length;
   }
 
   visitInitialStates(): void {
     this.model.initialStates().forEach((state, index) => {
       if (this.running) this.visit(state, noParent, index, 0);
     });
+  }
+
+  /**
+   * Continues from a checkpoint: its fingerprints are visited, its counts are these counts,
+   * and each frontier state, under a new id of unknown parent, goes to `enqueue`.
+   */
+  restore(checkpoint: Checkpoint): void {
+    const pairs = checkpoint.visited;
+    for (let index = 0; index < pairs.length; index += 2) {
+      this.visited.add(pairs[index]!, pairs[index + 1]!);
+    }
+    this.statesGenerated = checkpoint.statesGenerated;
+    this.depth = checkpoint.depth;
+    this.sometimesReached.forEach((_, index) => {
+      if ((checkpoint.sometimesMask & (1 << index)) === 0) return;
+      this.sometimesReached[index] = true;
+      this.sometimesPending--;
+    });
+    const encoded = this.encoded;
+    forEachFrontierEntry(checkpoint.frontier, (words, start, end) => {
+      encoded.reset();
+      encoded.pushWords(words, start, end);
+      this.enqueue(this.parents.add(unknownParent, 0), encoded, checkpoint.level);
+    });
+  }
+
+  /** Bit i: `sometimes` property i held in some state (for a checkpoint). */
+  get sometimesMask(): number {
+    return this.sometimesReached.reduce((mask, reached, index) => mask | (+reached << index), 0);
   }
 
   /** A violation was found (BFS then stops once the level is finished). */
@@ -93,13 +143,21 @@ export class Explorer {
     } else {
       state = this.decode(this.parentWords);
       const actions = model.actions(state);
+      const coverage = this.coverage;
       let index = 0;
       for (; this.running && index < actions.length; index++) {
+        const row = coverage?.row(model.label(actions[index]));
         const successor = model.next(state, actions[index]);
         if (successor === null) continue;
         successors++;
-        if (successor === state) this.statesGenerated++;
-        else this.visit(successor, entry.id, index, depth + 1);
+        const visit =
+          successor === state
+            ? (this.statesGenerated++, Visit.Same)
+            : this.visit(successor, entry.id, index, depth + 1);
+        if (row === undefined) continue;
+        row.enabled++;
+        if (visit !== Visit.Same) row.taken++;
+        if (visit === Visit.New) row.newStates++;
       }
       complete = index === actions.length;
     }
@@ -133,15 +191,17 @@ export class Explorer {
     const depth = this.successorDepth;
     if (depth > this.depth) this.depth = depth;
     this.enqueue(id, encoded, depth);
-    if (!this.violation) {
-      const invariant = violatedInvariant(this.model, this.decode(encoded));
+    if (!this.violation || this.sometimesPending > 0) {
+      const state = this.decode(encoded);
+      this.checkSometimes(state);
+      const invariant = this.violation ? null : violatedInvariant(this.model, state);
       if (invariant !== null) this.record(invariant, this.parents.pathTo(id), depth);
     }
     if (this.running && this.visited.size >= this.maxStates) this.stop('max-states');
   };
 
   /** Counts, deduplicates, checks and enqueues one generated state. */
-  visit(state: unknown, parentId: number, actionIndex: number, depth: number): void {
+  visit(state: unknown, parentId: number, actionIndex: number, depth: number): Visit {
     this.statesGenerated++;
     const model = this.model;
     if (model.withinBounds && !model.withinBounds(state)) {
@@ -149,13 +209,13 @@ export class Explorer {
       if (invariant !== null) {
         this.record(invariant, this.parents.pathTo(parentId, actionIndex), depth);
       }
-      return;
+      return Visit.Known;
     }
     const encoded = this.encoded;
     encoded.reset();
     model.codec.encode(state, encoded);
     // A step that changes nothing (a third of TwoPhase's) leads to a known state.
-    if (sameWords(encoded, this.parentWords)) return;
+    if (sameWords(encoded, this.parentWords)) return Visit.Same;
     let view = encoded;
     if (model.writeView) {
       view = this.view;
@@ -163,13 +223,26 @@ export class Explorer {
       model.writeView(state, view);
     }
     fingerprintWords(view.words, 0, view.length);
-    if (!this.visited.add(fingerprint.high, fingerprint.low)) return;
+    if (!this.visited.add(fingerprint.high, fingerprint.low)) return Visit.Known;
     const id = this.parents.add(parentId, actionIndex);
     if (depth > this.depth) this.depth = depth;
     this.enqueue(id, encoded, depth);
+    this.checkSometimes(state);
     const invariant = this.violates(state);
     if (invariant !== null) this.record(invariant, this.parents.pathTo(id), depth);
     if (this.running && this.visited.size >= this.maxStates) this.stop('max-states');
+    return Visit.New;
+  }
+
+  /** Marks the `sometimes` properties this new state satisfies. */
+  private checkSometimes(state: unknown): void {
+    if (this.sometimesPending === 0) return;
+    const properties = this.model.sometimes!;
+    for (let index = 0; index < properties.length; index++) {
+      if (this.sometimesReached[index] || !properties[index]!.holds(state)) continue;
+      this.sometimesReached[index] = true;
+      this.sometimesPending--;
+    }
   }
 
   private readonly progressNow = (): Progress => this.progress();
@@ -187,7 +260,14 @@ export class Explorer {
   result(): SearchResult {
     this.options.onFinished?.();
     const violation = this.violation;
+    // Only a search of the whole bounded space shows a `sometimes` property unreached.
+    const complete = !this.stoppedBy && (!violation || this.options.continueAfterViolation);
+    const reached = (index: number) => this.sometimesReached[index]!;
     return {
+      ...(complete && this.model.sometimes?.length
+        ? { sometimesUnreached: unreachedSometimes(this.model, reached) }
+        : {}),
+      ...(this.coverage ? { coverage: this.coverage.rows() } : {}),
       result: violation ? 'violation' : this.stoppedBy ? 'incomplete' : 'ok',
       ...(violation ? { invariant: violation.invariant, path: violation.path } : {}),
       ...(this.stoppedBy && !violation ? { stoppedBy: this.stoppedBy } : {}),

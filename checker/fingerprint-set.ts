@@ -51,6 +51,18 @@ export class FingerprintSet {
     }
   }
 
+  /** Every stored fingerprint, (high, low) pairs, for a checkpoint. */
+  fingerprints(): Int32Array {
+    const pairs = new Int32Array(this.size * 2);
+    let next = 0;
+    for (let slot = 0; slot < this.slots.length; slot += 2) {
+      if (this.slots[slot] === 0 && this.slots[slot + 1] === 0) continue;
+      pairs[next++] = this.slots[slot]!;
+      pairs[next++] = this.slots[slot + 1]!;
+    }
+    return pairs;
+  }
+
   /** Bytes held by the table, for the benchmark's bytes-per-state figure. */
   get bytes(): number {
     return this.slots.byteLength;

@@ -41,6 +41,12 @@ export interface Model<State, Action> {
   label(action: Action): string;
   readonly invariants: readonly Invariant<State>[];
   /**
+   * Stateright's `sometimes` properties: each must hold in some reachable state within the
+   * bounds, or an exhaustive search reports it unreached, a failure. They guard against a
+   * vacuous model (one whose clients never issue a Put passes every value invariant).
+   */
+  readonly sometimes?: readonly Invariant<State>[];
+  /**
    * The state constraint (TLC's CONSTRAINT): a state outside it is still checked against the
    * invariants but neither counted nor explored. Absent means every state is inside.
    */

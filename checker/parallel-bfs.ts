@@ -1,34 +1,52 @@
 /**
- * Breadth-first search on worker threads (node:worker_threads), level-synchronous.
+ * Breadth-first search on worker threads (node:worker_threads), level-synchronous, with the
+ * visited set and the frontiers in shared memory.
  *
- * The fingerprint space is partitioned: worker w owns the states whose fingerprint's low
- * word is w modulo the worker count, keeps their visited set, parent links and frontier,
- * and checks their invariants. A worker expanding its frontier sends each successor it does
- * not own to the owner, in batches, over a MessageChannel of their own. A level ends when
- * every worker has expanded its frontier and received every peer's end-of-level mark; the
- * coordinator (this file) then starts the next level. Because every level is finished before
- * the next starts, and a violation stops the search only once its level is finished, the
- * counts do not depend on the number of workers; nor does the counterexample, because each
- * state's parent is the one on its least path (level-order.ts), as on one thread (bfs.ts). A
- * --max-states or --time-limit stop ends a level midway: those counts may differ.
+ * Every worker inserts the successors it generates straight into one shared fingerprint set
+ * (shared-fingerprint-set.ts) and queues the new ones in its own shared queue. A level's
+ * frontier is expanded in chunks claimed with an atomic cursor: a worker expands its own
+ * queue, then the unclaimed chunks of the others', so a worker on a busy core holds a level
+ * up by one chunk, not by its share (Stateright's job broker and TLC's shared queue serve
+ * the same end). Nothing is copied between workers; the coordinator (this file) only starts
+ * each level once every worker has finished the last.
  *
- * State ids are global: local id * workers + worker index, so no worker has to ask another
- * for an id. A counterexample is rebuilt by asking owners for parent links.
+ * Results do not depend on the number of workers: a level is finished before the next
+ * starts, so the set of states at each depth, and with it every count, is that of one
+ * thread. Workers keep no parent links (8 bytes a state less): when a level holds a
+ * violation, the search stops at its end, as on one thread, and the counterexample (the
+ * least shortest path, explorer.ts) is rebuilt by one-thread BFS up to that level, which
+ * also supplies the verdict. With --continue the counts are the whole space's and the first
+ * violation is rebuilt the same way. A --max-states or --time-limit stop ends a level midway:
+ * those counts may differ.
  */
 import { ok as assert } from 'node:assert';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { ModelSource } from './load-model.js';
+import { Worker } from 'node:worker_threads';
+import { breadthFirstSearch } from './bfs.js';
+import { loadModelModule, type ModelSource } from './load-model.js';
 import type { Params } from './model.js';
-import type { Path, SearchOptions, SearchResult } from './search.js';
+import { unreachedSometimes, type SearchOptions, type SearchResult } from './search.js';
 import {
   controlWords,
+  counterWord,
+  cursorWord,
+  sometimesMax,
+  sometimesWord,
   StopReason,
+  violationWord,
   type CoordinatorMessage,
-  leastViolation,
-  type FoundViolation,
+  type Frontier,
   type WorkerMessage,
   type WorkerSetup,
 } from './parallel-protocol.js';
+import { SharedFingerprintSet } from './shared-fingerprint-set.js';
+import {
+  CheckpointClock,
+  forEachFrontierEntry,
+  readCheckpoint,
+  writeCheckpoint,
+  type Checkpoint,
+  type CheckpointOptions,
+} from './checkpoint.js';
 
 export interface ParallelRequest {
   readonly model: ModelSource;
@@ -69,14 +87,16 @@ class WorkerHandle {
     worker.on('exit', (code) => fail(new Error(`worker exited with code ${code}`)));
   }
 
-  /** Sends a message and waits for the worker's next reply. */
-  request(
-    message: CoordinatorMessage,
-    transfer: readonly MessagePort[] = [],
-  ): Promise<WorkerMessage> {
+  /** The worker's next message (its first is 'ready'). */
+  next(): Promise<WorkerMessage> {
     if (this.failure) return Promise.reject(this.failure);
-    const reply = new Promise<WorkerMessage>((resolve) => this.waiting.push(resolve));
-    this.worker.postMessage(message, [...transfer]);
+    return new Promise<WorkerMessage>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Sends a message and waits for the worker's next reply. */
+  request(message: CoordinatorMessage): Promise<WorkerMessage> {
+    const reply = this.next();
+    this.worker.postMessage(message);
     return reply;
   }
 }
@@ -92,6 +112,7 @@ export async function parallelBreadthFirstSearch(
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const control = new Int32Array(new SharedArrayBuffer(controlWords(request.workers) * 4));
+  const visited = new SharedFingerprintSet();
   const handles: WorkerHandle[] = [];
   for (let index = 0; index < request.workers; index++) {
     const setup: WorkerSetup = {
@@ -101,6 +122,7 @@ export async function parallelBreadthFirstSearch(
       workerIndex: index,
       workerCount: request.workers,
       control,
+      visited: visited.buffer,
       maxStates: options.maxStates ?? 0,
       deadlineEpochMs:
         options.timeLimitSeconds === undefined ? 0 : Date.now() + options.timeLimitSeconds * 1000,
@@ -124,9 +146,12 @@ export async function parallelBreadthFirstSearch(
       }, stopPollMs)
     : undefined;
   try {
-    await connectPeers(handles);
+    const ready = await Promise.all(handles.map((handle) => handle.next()));
+    ready.forEach((message) => expectReply(message, 'ready'));
     const stopAtViolation = options.continueAfterViolation !== true;
-    return await runLevels(handles, control, request.workers, seconds, stopAtViolation);
+    const search = new LevelRun(handles, control, visited, stopAtViolation, options.checkpoint);
+    const counts = await search.run();
+    return await withVerdict(request, options, counts, seconds);
   } finally {
     if (progressTimer) clearInterval(progressTimer);
     if (stopWatch) clearInterval(stopWatch);
@@ -134,103 +159,192 @@ export async function parallelBreadthFirstSearch(
   }
 }
 
-async function connectPeers(handles: readonly WorkerHandle[]): Promise<void> {
-  const ports = handles.map(() => new Map<number, MessagePort>());
-  for (let a = 0; a < handles.length; a++) {
-    for (let b = a + 1; b < handles.length; b++) {
-      const channel = new MessageChannel();
-      ports[a]!.set(b, channel.port1);
-      ports[b]!.set(a, channel.port2);
-    }
-  }
-  await Promise.all(
-    handles.map((handle, index) => {
-      const peers = [...ports[index]!].map(([peer, port]) => ({ peer, port }));
-      return handle
-        .request(
-          { type: 'connect', peers },
-          peers.map((entry) => entry.port),
-        )
-        .then((message) => expectReply(message, 'ready'));
-    }),
-  );
-}
-
 function expectReply(message: WorkerMessage, type: WorkerMessage['type']): void {
   if (message.type === 'failed') throw new Error(`worker failed: ${message.message}`);
   assert(message.type === type, `expected ${type} from a worker, got ${message.type}`);
 }
 
-async function runLevels(
-  handles: readonly WorkerHandle[],
-  control: Int32Array,
-  workerCount: number,
-  seconds: () => number,
-  stopAtViolation: boolean,
-): Promise<SearchResult> {
-  let depth = 0;
-  let violation: { invariant: string; path: Path } | undefined;
-  let sortedKeys: Float64Array[] = [];
-  for (let level = 0; ; level++) {
-    const checkViolations = violation === undefined;
-    const message = { type: 'level', level, sortedKeys, checkViolations } as const;
-    const replies = await Promise.all(handles.map((handle) => handle.request(message)));
-    let upcoming = 0;
-    let found: FoundViolation | undefined;
-    sortedKeys = [];
-    for (const reply of replies) {
-      expectReply(reply, 'level-done');
-      if (reply.type !== 'level-done') continue;
-      upcoming += reply.upcoming;
-      sortedKeys.push(reply.sortedKeys);
-      if (reply.upcoming > 0) depth = level;
-      if (reply.violation) found = leastViolation(reply.violation, found);
+/** What the workers found: the counts, whether a violation was seen, why they stopped. */
+interface LevelCounts {
+  readonly distinctStates: number;
+  readonly statesGenerated: number;
+  readonly depth: number;
+  readonly violationSeen: boolean;
+  readonly stop: StopReason;
+  /** Bit i: `sometimes` property i held in some state. */
+  readonly sometimesMask: number;
+}
+
+/** Runs the levels: each starts once every worker has finished the last. */
+class LevelRun {
+  private frontiers: Frontier[] = [];
+  private depth = 0;
+  /** Counts carried over from a checkpoint. */
+  private generatedBefore = 0;
+  private distinctBefore = 0;
+  private readonly clock: CheckpointClock | undefined;
+
+  constructor(
+    private readonly handles: readonly WorkerHandle[],
+    private readonly control: Int32Array,
+    private readonly visited: SharedFingerprintSet,
+    private readonly stopAtViolation: boolean,
+    private readonly checkpoint: CheckpointOptions | undefined,
+  ) {
+    this.clock = checkpoint ? new CheckpointClock(checkpoint) : undefined;
+  }
+
+  /** Starts from the checkpoint: its fingerprints, counts and frontier (as worker 0's). */
+  private restore(resumed: Checkpoint): number {
+    this.visited.restore(resumed.visited);
+    this.generatedBefore = resumed.statesGenerated;
+    this.distinctBefore = resumed.visited.length / 2;
+    this.depth = resumed.depth;
+    Atomics.store(this.control, sometimesWord, resumed.sometimesMask);
+    const words = new Int32Array(new SharedArrayBuffer(resumed.frontier.byteLength));
+    words.set(resumed.frontier);
+    const offsets = new Int32Array(new SharedArrayBuffer(resumed.frontierCount * 4));
+    let next = 0;
+    forEachFrontierEntry(words, (_, start) => (offsets[next++] = start - 2));
+    const empty = { words: new Int32Array(0), offsets: new Int32Array(0) };
+    this.frontiers = this.handles.map((_, index) => (index === 0 ? { words, offsets } : empty));
+    // Level L here expands the states of depth L - 1 (a checkpoint's level is their depth).
+    return resumed.level + 1;
+  }
+
+  /** Writes the frontier about to be expanded, with the counts, between levels. */
+  private save(level: number): void {
+    let words = 0;
+    for (const { offsets } of this.frontiers) words += offsets.length * 3;
+    for (const { words: source, offsets } of this.frontiers) {
+      for (const offset of offsets) words += source[offset]!;
     }
-    if (!violation && found) {
-      const path = await rebuildPath(handles, workerCount, found.stateId, found.extraAction);
-      violation = { invariant: found.invariant, path };
+    const frontier = new Int32Array(words);
+    let position = 0;
+    for (const { words: source, offsets } of this.frontiers) {
+      for (const offset of offsets) {
+        const length = source[offset]!;
+        frontier[position] = length;
+        frontier.set(source.subarray(offset + 2, offset + 2 + length), position + 2);
+        frontier[position + 2 + length] = length;
+        position += length + 3;
+      }
     }
-    const stop = Atomics.load(control, 0) as StopReason;
-    if (upcoming === 0 || stop !== StopReason.None || (violation && stopAtViolation)) {
-      const totals = readProgress(control, workerCount, seconds());
-      const stoppedBy =
-        stop === StopReason.MaxStates
-          ? 'max-states'
-          : stop === StopReason.TimeLimit
-            ? 'time-limit'
-            : undefined;
-      return {
-        result: violation ? 'violation' : stoppedBy ? 'incomplete' : 'ok',
-        ...(violation ? { invariant: violation.invariant, path: violation.path } : {}),
-        ...(stoppedBy && !violation ? { stoppedBy } : {}),
-        distinctStates: totals.distinctStates,
-        statesGenerated: totals.statesGenerated,
-        depth,
-        seconds: seconds(),
-        exhaustive: true,
-      };
+    const totals = readProgress(this.control, this.handles.length, 0);
+    writeCheckpoint(this.checkpoint!.directory, {
+      identity: this.checkpoint!.identity,
+      level: level - 1,
+      statesGenerated: this.generatedBefore + totals.statesGenerated,
+      depth: this.depth,
+      sometimesMask: Atomics.load(this.control, sometimesWord),
+      visited: this.visited.fingerprints(),
+      frontier,
+      frontierCount: this.frontiers.reduce((sum, { offsets }) => sum + offsets.length, 0),
+    });
+  }
+
+  async run(): Promise<LevelCounts> {
+    const workerCount = this.handles.length;
+    const resumed = this.checkpoint?.resume ? readCheckpoint(this.checkpoint) : undefined;
+    const first = resumed ? this.restore(resumed) : 0;
+    for (let level = first; ; level++) {
+      const checkViolations = Atomics.load(this.control, violationWord) === 0;
+      if (level > first && checkViolations && this.clock?.due()) this.save(level);
+      // Every worker has finished the last level: no claim on a frontier is in flight.
+      for (let worker = 0; worker < workerCount; worker++) {
+        Atomics.store(this.control, cursorWord(workerCount, worker), 0);
+      }
+      const frontiers = this.frontiers;
+      const message = { type: 'level', level, frontiers, checkViolations } as const;
+      const upcoming = await this.finish(
+        await Promise.all(this.handles.map((handle) => handle.request(message))),
+      );
+      if (upcoming > 0) this.depth = level;
+      const stop = Atomics.load(this.control, 0) as StopReason;
+      const violationSeen = Atomics.load(this.control, violationWord) !== 0;
+      if (upcoming === 0 || stop !== StopReason.None || (violationSeen && this.stopAtViolation)) {
+        const totals = readProgress(this.control, workerCount, 0);
+        const sometimesMask = Atomics.load(this.control, sometimesWord);
+        return {
+          distinctStates: this.distinctBefore + totals.distinctStates,
+          statesGenerated: this.generatedBefore + totals.statesGenerated,
+          depth: this.depth,
+          violationSeen,
+          stop,
+          sometimesMask,
+        };
+      }
+      // Grown between levels, while no worker inserts: a level rarely fills it midway.
+      this.visited.growFor(this.visited.size);
+    }
+  }
+
+  /** Collects a level's frontiers, draining what workers set aside while the table was full. */
+  private async finish(replies: WorkerMessage[]): Promise<number> {
+    for (let round = 0; ; round++) {
+      assert(round < 64, 'the visited set keeps filling while draining');
+      let setAside = 0;
+      let upcoming = 0;
+      this.frontiers = [];
+      for (const reply of replies) {
+        expectReply(reply, 'level-done');
+        if (reply.type !== 'level-done') continue;
+        setAside += reply.setAside;
+        upcoming += reply.upcoming;
+        this.frontiers.push(reply.frontier);
+      }
+      if (setAside === 0) return upcoming;
+      this.visited.growFor(this.visited.size + setAside);
+      const drain = { type: 'drain' } as const;
+      replies = await Promise.all(this.handles.map((handle) => handle.request(drain)));
     }
   }
 }
 
-/** Follows parent links across workers from a state back to its initial state. */
-async function rebuildPath(
-  handles: readonly WorkerHandle[],
-  workerCount: number,
-  stateId: number,
-  extraAction: number | undefined,
-): Promise<Path> {
-  const actionIndexes: number[] = extraAction === undefined ? [] : [extraAction];
-  let id = stateId;
-  for (let steps = 0; ; steps++) {
-    assert(steps < 1 << 24, 'parent chain too long');
-    const reply = await handles[id % workerCount]!.request({ type: 'parent', id });
-    assert(reply.type === 'parent', 'expected a parent link');
-    if (reply.parent < 0)
-      return { initialIndex: reply.action, actionIndexes: actionIndexes.reverse() };
-    actionIndexes.push(reply.action);
-    id = reply.parent;
+/**
+ * The result: the workers' counts, or, once they saw a violation, the verdict and path of
+ * one-thread BFS (the same counts when the search stopped at that level).
+ */
+async function withVerdict(
+  request: ParallelRequest,
+  options: SearchOptions,
+  counts: LevelCounts,
+  seconds: () => number,
+): Promise<SearchResult> {
+  const stoppedBy =
+    counts.stop === StopReason.MaxStates
+      ? 'max-states'
+      : counts.stop === StopReason.TimeLimit
+        ? 'time-limit'
+        : undefined;
+  const definition = await loadModelModule(request.model.module, request.model.name);
+  const model = definition.create(request.params, request.bug);
+  assert((model.sometimes?.length ?? 0) <= sometimesMax, 'too many sometimes properties');
+  const complete = !stoppedBy && (!counts.violationSeen || options.continueAfterViolation);
+  const reached = (index: number) => (counts.sometimesMask & (1 << index)) !== 0;
+  const base = {
+    distinctStates: counts.distinctStates,
+    statesGenerated: counts.statesGenerated,
+    depth: counts.depth,
+    exhaustive: true,
+    ...(complete && model.sometimes?.length
+      ? { sometimesUnreached: unreachedSometimes(model, reached) }
+      : {}),
+  };
+  if (!counts.violationSeen) {
+    const result = stoppedBy ? 'incomplete' : 'ok';
+    return { result, ...(stoppedBy ? { stoppedBy } : {}), ...base, seconds: seconds() };
   }
+  const { onProgress: _progress, continueAfterViolation: _continue, checkpoint: _saved, ...rest } =
+    options;
+  const single = breadthFirstSearch(model, rest);
+  if (single.result !== 'violation') {
+    // A limit stopped the workers after their violation, and the one thread before it.
+    return { ...single, seconds: seconds() };
+  }
+  const verdict = { result: single.result, invariant: single.invariant!, path: single.path! };
+  if (options.continueAfterViolation) return { ...verdict, ...base, seconds: seconds() };
+  return { ...single, seconds: seconds() };
 }
 
 function readProgress(control: Int32Array, workerCount: number, seconds: number) {
@@ -239,7 +353,7 @@ function readProgress(control: Int32Array, workerCount: number, seconds: number)
   let queue = 0;
   let depth = 0;
   for (let worker = 0; worker < workerCount; worker++) {
-    const base = 4 + worker * 4;
+    const base = counterWord(worker);
     statesGenerated += Atomics.load(control, base);
     distinctStates += Atomics.load(control, base + 1);
     queue += Atomics.load(control, base + 2);

@@ -1,12 +1,12 @@
 /**
  * Messages between the parallel BFS coordinator and its workers, and the layout of the shared
  * control block: word 0 is the stop reason for a limit (any worker may set it; a violation
- * stops the search only at the end of its level), word 1 the global count of
- * distinct states (for --max-states); then four words per worker, written by that worker:
- * states generated, distinct states, queue length, depth.
+ * stops the search only at the end of its level), word 1 is set once any invariant or
+ * deadlock violation is seen, word 2 has bit i set once `sometimes` property i held; then four words per worker, written by that worker: states
+ * generated, distinct states it inserted, queue length, depth; then one claim cursor per
+ * worker into that worker's frontier, which any worker advances (work stealing).
  */
 import type { ModelSource } from './load-model.js';
-import type { MessagePort } from 'node:worker_threads';
 import type { Params } from './model.js';
 
 export const enum StopReason {
@@ -15,10 +15,21 @@ export const enum StopReason {
   TimeLimit = 3,
 }
 
-export const distinctWord = 1;
+export const violationWord = 1;
+export const sometimesWord = 2;
+/** `sometimes` properties a parallel search tracks: one bit each in a word. */
+export const sometimesMax = 31;
 
 export function controlWords(workerCount: number): number {
-  return 4 + workerCount * 4;
+  return 4 + workerCount * 5;
+}
+
+export function counterWord(worker: number): number {
+  return 4 + worker * 4;
+}
+
+export function cursorWord(workerCount: number, worker: number): number {
+  return 4 + workerCount * 4 + worker;
 }
 
 export interface WorkerSetup {
@@ -28,6 +39,8 @@ export interface WorkerSetup {
   readonly workerIndex: number;
   readonly workerCount: number;
   readonly control: Int32Array;
+  /** The visited set every worker inserts into (shared-fingerprint-set.ts). */
+  readonly visited: SharedArrayBuffer;
   /** 0: no limit. */
   readonly maxStates: number;
   /** 0: no limit. */
@@ -36,54 +49,35 @@ export interface WorkerSetup {
   readonly deadlock: boolean;
 }
 
+/**
+ * A worker's frontier in shared memory, which any worker may expand: the owner's queue
+ * words and each state's entry offset in them.
+ */
+export interface Frontier {
+  readonly words: Int32Array;
+  readonly offsets: Int32Array;
+}
+
 export type CoordinatorMessage =
-  | { readonly type: 'connect'; readonly peers: readonly { peer: number; port: MessagePort }[] }
   | {
       readonly type: 'level';
       readonly level: number;
-      /** Every worker's sorted keys of the level to expand (level-order.ts); none at 0. */
-      readonly sortedKeys: readonly Float64Array[];
+      /** Every worker's frontier: its own first, then the unclaimed rest of the others'. */
+      readonly frontiers: readonly Frontier[];
       /** False once a violation is recorded and the search goes on (--continue). */
       readonly checkViolations: boolean;
     }
-  | { readonly type: 'parent'; readonly id: number };
-
-export interface FoundViolation {
-  readonly invariant: string;
-  /** A deadlocked state of the level expanded, one step shallower than any invariant's. */
-  readonly deadlock: boolean;
-  /** Its key in the canonical order (level-order.ts): the least wins. */
-  readonly key: number;
-  /** The violating state's global id, or its parent's when `extraAction` is set. */
-  readonly stateId: number;
-  /** Set when the violating state lies outside the bounds and so has no id of its own. */
-  readonly extraAction?: number;
-}
-
-/** The lesser of two violations of one level: a deadlock (one step shallower), else by key. */
-export function leastViolation(
-  candidate: FoundViolation,
-  recorded: FoundViolation | undefined,
-): FoundViolation {
-  if (recorded === undefined) return candidate;
-  if (candidate.deadlock !== recorded.deadlock) return candidate.deadlock ? candidate : recorded;
-  return candidate.key < recorded.key ? candidate : recorded;
-}
+  /** The table has grown: insert the states kept aside while it was full. */
+  | { readonly type: 'drain' };
 
 export type WorkerMessage =
   | { readonly type: 'ready' }
   | {
       readonly type: 'level-done';
+      /** States of the next level this worker holds. */
       readonly upcoming: number;
-      /** This worker's keys of the level it built, sorted, in shared memory. */
-      readonly sortedKeys: Float64Array;
-      /** The least violation this worker found while expanding the level. */
-      readonly violation?: FoundViolation;
+      readonly frontier: Frontier;
+      /** States kept aside because the table was full, to insert once it has grown. */
+      readonly setAside: number;
     }
-  | { readonly type: 'parent'; readonly parent: number; readonly action: number }
   | { readonly type: 'failed'; readonly message: string };
-
-/** Between workers: batches of successors for their owner, then an end-of-level mark. */
-export type PeerMessage =
-  | { readonly type: 'batch'; readonly words: Int32Array; readonly length: number }
-  | { readonly type: 'end' };

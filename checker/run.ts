@@ -11,7 +11,7 @@ import type { AnyModel, ModelDefinition, Params } from './model.js';
 import { parallelBreadthFirstSearch } from './parallel-bfs.js';
 import type { Path, SearchOptions, SearchResult } from './search.js';
 import { searchOnThread } from './search-thread.js';
-import { simulate } from './simulate.js';
+import { simulateSeeds } from './swarm.js';
 
 export type Strategy = 'bfs' | 'dfs' | 'random';
 export const strategies: readonly Strategy[] = ['bfs', 'dfs', 'random'];
@@ -29,6 +29,8 @@ export interface CheckRequest {
   readonly seed: number;
   readonly walks?: number;
   readonly walkLength?: number;
+  /** Random only: a swarm of seeds seed .. seed + seeds - 1. */
+  readonly seeds?: number;
   readonly search: SearchOptions;
   /** Report every violated invariant with its first trace (`--continue`). */
   readonly everyViolation?: boolean;
@@ -90,6 +92,8 @@ function withoutVerdict(search: SearchResult): Partial<SearchResult> {
     depth: search.depth,
     exhaustive: search.exhaustive && search.result === 'ok',
     ...(search.stoppedBy ? { stoppedBy: search.stoppedBy } : {}),
+    ...(search.sometimesUnreached ? { sometimesUnreached: search.sometimesUnreached } : {}),
+    ...(search.coverage ? { coverage: search.coverage } : {}),
   };
 }
 
@@ -116,11 +120,12 @@ function searchWith(
     case 'dfs':
       return depthFirstSearch(model, request.search);
     case 'random':
-      return simulate(model, {
+      return simulateSeeds(model, {
         ...request.search,
         seed: request.seed,
         ...(request.walks !== undefined ? { walks: request.walks } : {}),
         ...(request.walkLength !== undefined ? { walkLength: request.walkLength } : {}),
+        ...(request.seeds !== undefined ? { seeds: request.seeds } : {}),
       });
   }
 }
@@ -131,8 +136,9 @@ function searchOnItsThread(
   stopFlag: Int32Array,
   skipInvariants: readonly string[],
 ): Promise<SearchResult> {
-  const { maxStates, timeLimitSeconds, progressIntervalMs, onProgress, deadlock } =
+  const { maxStates, timeLimitSeconds, progressIntervalMs, onProgress, deadlock, coverage } =
     request.search;
+  const { checkpoint } = request.search;
   assert(stopFlag.buffer instanceof SharedArrayBuffer, 'a stop flag must be shared memory');
   return searchOnThread(
     {
@@ -146,11 +152,14 @@ function searchOnItsThread(
         ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
         ...(progressIntervalMs !== undefined ? { progressIntervalMs } : {}),
         ...(deadlock !== undefined ? { deadlock } : {}),
+        ...(coverage !== undefined ? { coverage } : {}),
+        ...(checkpoint !== undefined ? { checkpoint } : {}),
       },
       simulation: {
         seed: request.seed,
         ...(request.walks !== undefined ? { walks: request.walks } : {}),
         ...(request.walkLength !== undefined ? { walkLength: request.walkLength } : {}),
+        ...(request.seeds !== undefined ? { seeds: request.seeds } : {}),
       },
       stopFlag: stopFlag.buffer,
       reportProgress: onProgress !== undefined,

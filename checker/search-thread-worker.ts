@@ -12,7 +12,7 @@ import { depthFirstSearch } from './dfs.js';
 import type { AnyModel } from './model.js';
 import type { Progress, SearchOptions } from './search.js';
 import type { ThreadMessage, ThreadSetup } from './search-thread.js';
-import { simulate } from './simulate.js';
+import { simulateSeeds } from './swarm.js';
 
 const setup = workerData as ThreadSetup;
 const definition = await loadModelModule(setup.model.module, setup.model.name);
@@ -37,5 +37,5 @@ const result =
     ? breadthFirstSearch(narrowed, options)
     : setup.strategy === 'dfs'
       ? depthFirstSearch(narrowed, options)
-      : simulate(narrowed, { ...options, ...setup.simulation });
+      : simulateSeeds(narrowed, { ...options, ...setup.simulation });
 post({ type: 'done', result });

@@ -16,11 +16,16 @@ export interface ThreadSetup {
   readonly strategy: 'bfs' | 'dfs' | 'random';
   readonly skipInvariants: readonly string[];
   /** The plain-data options (limits); callbacks stay on the main thread. */
-  readonly options: Pick<SearchOptions, 'maxStates' | 'timeLimitSeconds' | 'progressIntervalMs'>;
+  readonly options: Pick<
+    SearchOptions,
+    'maxStates' | 'timeLimitSeconds' | 'progressIntervalMs' | 'deadlock' | 'coverage' | 'checkpoint'
+  >;
   readonly simulation: {
     readonly seed: number;
     readonly walks?: number;
     readonly walkLength?: number;
+    /** Seeds seed .. seed + seeds - 1, a swarm (swarm.ts). */
+    readonly seeds?: number;
   };
   readonly stopFlag: SharedArrayBuffer;
   readonly reportProgress: boolean;

@@ -7,6 +7,9 @@
  * explored. `depth` is the largest number of steps from an initial state to an explored state
  * (TLC prints this plus one).
  */
+import type { CheckpointOptions } from './checkpoint.js';
+import type { ActionCoverage } from './coverage.js';
+import type { SwarmSummary } from './swarm.js';
 import type { AnyModel } from './model.js';
 
 export interface SearchOptions {
@@ -29,6 +32,10 @@ export interface SearchOptions {
   readonly onFinished?: () => void;
   /** Set element 0 to non-zero (Atomics) from another thread to stop as at the time limit. */
   readonly stopFlag?: Int32Array;
+  /** Write checkpoints between levels and/or start from one (bfs only; checkpoint.ts). */
+  readonly checkpoint?: CheckpointOptions;
+  /** Count, per action, enabled, taken and new states (coverage.ts); one thread only. */
+  readonly coverage?: boolean;
 }
 
 export interface Progress {
@@ -57,6 +64,23 @@ export interface SearchResult {
   readonly stoppedBy?: 'max-states' | 'time-limit';
   /** False for random simulation, which samples behaviours and never exhausts the space. */
   readonly exhaustive: boolean;
+  /**
+   * The model's `sometimes` properties no explored state satisfied; set only when the
+   * search explored the whole bounded space (a stopped search proves nothing unreached).
+   */
+  readonly sometimesUnreached?: readonly string[];
+  /** A swarm's seeds (swarm.ts). */
+  readonly swarm?: SwarmSummary;
+  /** With `coverage`: one row per action. */
+  readonly coverage?: readonly ActionCoverage[];
+}
+
+/** Names of the `sometimes` properties not in `reached`, when the search was complete. */
+export function unreachedSometimes(
+  model: AnyModel,
+  reached: (index: number) => boolean,
+): readonly string[] {
+  return (model.sometimes ?? []).filter((_, index) => !reached(index)).map((p) => p.name);
 }
 
 /** The name under which a deadlock is reported. */

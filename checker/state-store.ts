@@ -6,12 +6,18 @@
  * by re-execution. `StateQueue` holds encoded states back to back in one Int32Array, read by
  * an index (never `shift()`), so a BFS level of a million states is one allocation.
  */
-import { ok as assert } from 'node:assert';
+import * as assert from 'node:assert';
 import type { Path } from './search.js';
 import type { WordWriter } from './words.js';
 
 /** Parent id of an initial state; its action slot holds the initial state's index. */
 export const noParent = -1;
+
+/** Parent id of a state restored from a checkpoint, whose path is not kept (checkpoint.ts). */
+export const unknownParent = -2;
+
+/** The path `pathTo` returns through a state of unknown parent: to be rebuilt by a rerun. */
+export const unknownPath: Path = { initialIndex: -1, actionIndexes: [] };
 
 /** The id of a queue entry replaced by a later one (see `StateQueue.replaceWords`). */
 export const deadEntry = -1;
@@ -30,20 +36,20 @@ export class ParentTable {
   }
 
   parentOf(id: number): number {
-    assert(id >= 0 && id < this.size, `no state with id ${id}`);
+    if (!(id >= 0 && id < this.size)) assert.fail(`no state with id ${id}`);
     return this.parents[id]!;
   }
 
   /** Gives state `id` another parent: a lesser path to it found within its level. */
   relink(id: number, parentId: number, actionIndex: number): void {
-    assert(id >= 0 && id < this.size, `no state with id ${id}`);
-    assert(parentId >= noParent, 'a parent id or noParent');
+    if (!(id >= 0 && id < this.size)) assert.fail(`no state with id ${id}`);
+    assert.ok(parentId >= noParent, 'a parent id or noParent');
     this.parents[id] = parentId;
     this.actions[id] = actionIndex;
   }
 
   actionOf(id: number): number {
-    assert(id >= 0 && id < this.size, `no state with id ${id}`);
+    if (!(id >= 0 && id < this.size)) assert.fail(`no state with id ${id}`);
     return this.actions[id]!;
   }
 
@@ -53,7 +59,8 @@ export class ParentTable {
     let current = id;
     // Each step moves to a strictly smaller id, so this ends within `size` steps.
     for (let steps = 0; this.parentOf(current) !== noParent; steps++) {
-      assert(steps < this.size, 'cycle in the parent table');
+      assert.ok(steps < this.size, 'cycle in the parent table');
+      if (this.parentOf(current) === unknownParent) return unknownPath;
       actionIndexes.push(this.actionOf(current));
       current = this.parentOf(current);
     }
@@ -81,10 +88,20 @@ export class ParentTable {
  * end find an entry's start.
  */
 export class StateQueue {
-  private words = new Int32Array(1 << 12);
+  private words: Int32Array;
   private end = 0;
   private head = 0;
   count = 0;
+
+  /** `shared`: the buffer is shared memory, so other workers can read entries (work stealing). */
+  constructor(private readonly shared = false) {
+    this.words = this.allocate(1 << 12);
+  }
+
+  /** The words entries live in; valid until the next push (which may grow the buffer). */
+  get buffer(): Int32Array {
+    return this.words;
+  }
 
   push(id: number, encoded: WordWriter): void {
     this.pushWords(id, encoded.words, 0, encoded.length);
@@ -116,7 +133,7 @@ export class StateQueue {
     const length = end - start;
     const words = this.words;
     const id = words[offset + 1]!;
-    assert(id !== deadEntry, 'replacing a dead entry');
+    assert.ok(id !== deadEntry, 'replacing a dead entry');
     if (words[offset] === length) {
       let target = offset + 2;
       for (let index = start; index < end; index++) words[target++] = source[index]!;
@@ -128,7 +145,7 @@ export class StateQueue {
 
   /** Removes the oldest entry into `entry` (its words stay valid until the next push). */
   shiftEntry(entry: QueueEntry): void {
-    assert(this.count > 0, 'shift from an empty queue');
+    assert.ok(this.count > 0, 'shift from an empty queue');
     const length = this.words[this.head]!;
     entry.words = this.words;
     entry.id = this.words[this.head + 1]!;
@@ -140,7 +157,7 @@ export class StateQueue {
 
   /** Removes the newest entry into `entry` (depth-first order). */
   popEntry(entry: QueueEntry): void {
-    assert(this.count > 0, 'pop from an empty queue');
+    assert.ok(this.count > 0, 'pop from an empty queue');
     const length = this.words[this.end - 1]!;
     entry.words = this.words;
     entry.end = this.end - 1;
@@ -148,6 +165,11 @@ export class StateQueue {
     entry.id = this.words[entry.start - 1]!;
     this.end = entry.start - 2;
     this.count--;
+  }
+
+  /** The entries not yet removed, in their layout ([length, id, words..., length] each). */
+  entries(): Int32Array {
+    return this.words.subarray(this.head, this.end);
   }
 
   /** Empties the queue, keeping its buffer. */
@@ -164,9 +186,15 @@ export class StateQueue {
   private grow(minimumWords: number): void {
     let capacity = this.words.length * 2;
     while (capacity < minimumWords) capacity *= 2;
-    const words = new Int32Array(capacity);
+    const words = this.allocate(capacity);
     words.set(this.words.subarray(0, this.end));
     this.words = words;
+  }
+
+  private allocate(capacityWords: number): Int32Array {
+    return this.shared
+      ? new Int32Array(new SharedArrayBuffer(capacityWords * 4))
+      : new Int32Array(capacityWords);
   }
 }
 

@@ -16,6 +16,9 @@ import { livenessLine, livenessSummary, runLivenessPass, type LivenessOutcome } 
 import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
 import { catchInterrupt, exitInterrupted, type Interrupt } from './interrupt.js';
 import { exitOk, exitProblem, type Io } from './io.js';
+import { checkpointOptions } from './check-checkpoint.js';
+import type { CheckpointOptions } from '../checker/checkpoint.js';
+import { coverageLines, reportFields, sometimesLines, unreached } from './check-report.js';
 import { writeTraceFiles } from './trace-files.js';
 
 const commonFlags: readonly FlagSpec[] = [
@@ -56,6 +59,12 @@ const commonFlags: readonly FlagSpec[] = [
     description: 'random only: the seed (default 1); printed with the result',
   },
   {
+    name: 'seeds',
+    kind: 'value',
+    valueName: 'N',
+    description: 'random only: a swarm of N seeded searches, seeds SEED..SEED+N-1 (shardkv merge)',
+  },
+  {
     name: 'walks',
     kind: 'value',
     valueName: 'N',
@@ -87,6 +96,29 @@ const commonFlags: readonly FlagSpec[] = [
     name: 'no-liveness',
     kind: 'boolean',
     description: "skip the model's temporal properties (checked after a clean bfs/dfs)",
+  },
+  {
+    name: 'checkpoint',
+    kind: 'value',
+    valueName: 'DIR',
+    description: 'bfs: write a checkpoint to DIR between levels (see --every, --resume)',
+  },
+  {
+    name: 'every',
+    kind: 'value',
+    valueName: 'SECONDS',
+    description: 'with --checkpoint: seconds between checkpoints (default 60; 0: every level)',
+  },
+  {
+    name: 'resume',
+    kind: 'value',
+    valueName: 'DIR',
+    description: "bfs: start from DIR's checkpoint (same model, bounds and options) and keep it",
+  },
+  {
+    name: 'coverage',
+    kind: 'boolean',
+    description: 'per action: times enabled, taken, new states; flags never-enabled (1 worker)',
   },
   { name: 'quiet', kind: 'boolean', description: 'no progress lines on stderr' },
   { name: 'json', kind: 'boolean', description: 'print one JSON summary object as the last line' },
@@ -132,12 +164,15 @@ interface CheckSettings {
   readonly timeLimitSeconds: number | undefined;
   readonly walks: number | undefined;
   readonly walkLength: number | undefined;
+  readonly seeds: number | undefined;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly continued: boolean;
   readonly out: string | undefined;
   readonly deadlock: boolean;
   readonly liveness: boolean;
+  readonly coverage: boolean;
+  readonly checkpoint: CheckpointOptions | undefined;
 }
 
 /** The settings, or the exit code when the command is answered already (help). */
@@ -179,6 +214,10 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
   if (continued && workers > 1) {
     throw new UsageError('--continue runs on one thread: leave out --workers');
   }
+  const coverage = args.booleans.has('coverage');
+  if (coverage && (workers > 1 || strategy === 'random')) {
+    throw new UsageError('--coverage counts an exhaustive search on one thread (bfs or dfs)');
+  }
   return {
     definition,
     params: resolveParams(definition, bug, given),
@@ -190,12 +229,16 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
     timeLimitSeconds: positiveNumberFlag(args, 'time-limit'),
     walks: integerFlag(args, 'walks', 1),
     walkLength: integerFlag(args, 'walk-length', 1),
+    seeds: integerFlag(args, 'seeds', 1),
     json: args.booleans.has('json'),
     quiet: args.booleans.has('quiet'),
     continued,
     out: args.values['out'],
     deadlock: !args.booleans.has('no-deadlock'),
     liveness: !args.booleans.has('no-liveness'),
+    coverage,
+    checkpoint: checkpointOptions(args, strategy, { definition, params: resolveParams(definition,
+      bug, given), bug, deadlock: !args.booleans.has('no-deadlock'), continued }),
   };
 }
 
@@ -236,7 +279,8 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   printSummary(summary, search, written, liveness);
   if (stopped) return exitInterrupted;
   const livenessFailed = liveness?.result.result === 'violation';
-  return search.result === 'violation' || livenessFailed ? exitProblem : exitOk;
+  const failed = search.result === 'violation' || livenessFailed || unreached(search).length > 0;
+  return failed ? exitProblem : exitOk;
 }
 
 function checkRequest(
@@ -258,10 +302,13 @@ function checkRequest(
     everyViolation: settings.continued,
     ...(walks !== undefined ? { walks } : {}),
     ...(walkLength !== undefined ? { walkLength } : {}),
+    ...(settings.seeds !== undefined ? { seeds: settings.seeds } : {}),
     search: {
       ...(maxStates !== undefined ? { maxStates } : {}),
       ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
       deadlock: settings.deadlock,
+      ...(settings.coverage ? { coverage: true } : {}),
+      ...(settings.checkpoint ? { checkpoint: settings.checkpoint } : {}),
       stopFlag: interrupt.stopFlag,
       onProgress: (progress: Progress) => {
         if (!settings.quiet) io.stderr(formatProgress(progress));
@@ -331,11 +378,14 @@ function printSummary(
     io.stdout(summaryLine(search, statesPerSecond, exhaustive));
     if (written.length > 1) io.stdout(violationError(written));
     if (liveness) io.stdout(livenessLine(liveness.result));
+    for (const line of [...coverageLines(search), ...sometimesLines(search)]) io.stdout(line);
     return;
   }
+  const [vacuous] = sometimesLines(search);
   io.stdout(
     JSON.stringify({
-      ok: search.result !== 'violation' && !lasso,
+      ok: search.result !== 'violation' && !lasso && vacuous === undefined,
+      ...(vacuous ? { error: vacuous } : {}),
       ...(first ? { error: violationError(written) } : {}),
       ...(lasso
         ? {
@@ -349,7 +399,8 @@ function printSummary(
       ...(context.bug ? { bug: context.bug } : {}),
       strategy,
       ...(strategy === 'bfs' ? { workers: context.workers } : {}),
-      ...(strategy === 'random' ? { seed: context.seed } : {}),
+      ...(strategy === 'random' ? { seed: search.swarm?.violatingSeed ?? context.seed } : {}),
+      ...(search.swarm ? { swarm: search.swarm } : {}),
       result: lasso ? 'violation' : search.result,
       ...(search.invariant ? { invariant: search.invariant } : {}),
       ...(search.stoppedBy ? { stoppedBy: search.stoppedBy } : {}),
@@ -365,6 +416,7 @@ function printSummary(
       ...(liveness ? { liveness: livenessSummary(liveness.result) } : {}),
       ...(first?.witness ? { witness: first.witness } : {}),
       ...(context.continued ? { violations: written } : {}),
+      ...reportFields(search),
     }),
   );
 }
@@ -452,6 +504,7 @@ const strategyOfOption: Readonly<Record<string, Strategy>> = {
   seed: 'random',
   walks: 'random',
   'walk-length': 'random',
+  seeds: 'random',
 };
 
 /** An option the chosen strategy would ignore is a usage error, never a silent no-op. */

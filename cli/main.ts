@@ -17,6 +17,10 @@ const commands: Readonly<Record<string, Command>> = {
     summary: 'bounded model check of a model (check MODEL --help)',
     run: async (argv, io) => (await import('./check.js')).checkCommand(argv, io),
   },
+  merge: {
+    summary: 'combine the --json summaries of a swarm split across processes',
+    run: async (argv, io) => (await import('./merge.js')).mergeCommand(argv, io),
+  },
   replay: {
     summary: 're-execute a trace through the spec',
     run: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),

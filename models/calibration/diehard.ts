@@ -61,6 +61,10 @@ export const dieHardDefinition = defineModel({
         jugs.small >= 0 && jugs.small <= smallCapacity && jugs.big >= 0 && jugs.big <= bigCapacity,
       NotSolved: (jugs: Jugs) => jugs.big !== 4,
     },
+    // Both jugs full at once: the puzzle's moves reach every corner of the space.
+    sometimes: {
+      BothFull: (jugs: Jugs) => jugs.small === smallCapacity && jugs.big === bigCapacity,
+    },
   }),
 });
 

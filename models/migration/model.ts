@@ -11,6 +11,7 @@ import type { Model } from '../../checker/model.js';
 import { migrationBugs, type MigrationBugName } from '../../spec/migration/bugs.js';
 import { migrationCodec } from './codec.js';
 import { migrationVariables } from './printing.js';
+import { migrationSometimes } from './sometimes.js';
 import { migrationInvariants } from './invariants.js';
 import { migrationFairness, migrationProperties } from './liveness.js';
 import {
@@ -45,6 +46,7 @@ export function createMigrationModel(
     // no one). A stuck migration or message is still a deadlock.
     isTerminal: (state) => state.network.length === 0 && state.controller.next === null,
     invariants: migrationInvariants(bounds),
+    sometimes: migrationSometimes(bounds),
     properties: migrationProperties,
     fairness: migrationFairness,
     codec: migrationCodec(bounds),

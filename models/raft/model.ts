@@ -50,6 +50,7 @@ import { printedMessage, raftVariables, serverName, valueName } from './printing
 import { applySave, logDurableInput, mustSyncBeforeSends } from '../../spec/raft/persistence.js';
 import { step } from '../../spec/raft/step.js';
 import type { Effect, Input, RaftOptions, Step } from '../../spec/raft/types.js';
+import { raftSometimes } from './sometimes.js';
 
 export type RaftAction =
   | {
@@ -506,6 +507,7 @@ export function createRaftModel(
     label: raftLabel,
     diagram: raftDiagram,
     invariants: raftInvariants,
+    sometimes: raftSometimes(bounds),
     withinBounds: (state) => withinRaftBounds(state, bounds),
     codec: raftCodec(bounds),
     variables: raftVariables,

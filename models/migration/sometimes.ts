@@ -1,0 +1,45 @@
+/**
+ * The migration model's `sometimes` properties (checker/model.ts): a write takes effect, a
+ * Get is answered, a shard moves to another group with data in it. Each is declared only
+ * where the bounds allow it.
+ */
+import type { Invariant } from '../../checker/model.js';
+import { scriptRequest, type MigrationBounds, type MigrationState } from './model-state.js';
+
+/** Whether some client's script holds a Get within the bounds. */
+function scriptHasGet(bounds: MigrationBounds): boolean {
+  for (let client = 0; client < bounds.clients; client++) {
+    for (let seq = 0; seq < bounds.ops; seq++) {
+      if (scriptRequest(bounds, client, seq).op === 'get') return true;
+    }
+  }
+  return false;
+}
+
+export function migrationSometimes(bounds: MigrationBounds): Invariant<MigrationState>[] {
+  const properties: Invariant<MigrationState>[] = [];
+  if (bounds.clients === 0 || bounds.ops === 0) return properties;
+  properties.push({
+    name: 'WriteApplied',
+    holds: (state) => state.history.ghost.some((value) => value.length > 0),
+  });
+  if (scriptHasGet(bounds)) {
+    properties.push({
+      name: 'ReadServed',
+      holds: (state) =>
+        state.clients.some((client, index) =>
+          client.results.some((_, seq) => scriptRequest(bounds, index, seq).op === 'get'),
+        ),
+    });
+  }
+  if (bounds.groups > 1 && bounds.maxReconfigs > 0) {
+    properties.push({
+      name: 'ShardMovedWithData',
+      holds: (state) =>
+        state.groups.some((group) =>
+          group.shards.some((shard) => shard.receipt !== null && shard.kv.size > 0),
+        ),
+    });
+  }
+  return properties;
+}
