@@ -61,15 +61,36 @@ export function failed(message: string, args: ParsedArgs, io: Io): number {
   return exitProblem;
 }
 
+const helpColumns = 100;
+
+/** A summary's first sentence (its lines joined), so that a listing never stops mid-sentence. */
+function firstSentence(summary: string): string {
+  const joined = summary.split('\n').map((line) => line.trim()).join(' ');
+  const end = /\.(\s|$)/.exec(joined);
+  return end === null ? joined : joined.slice(0, end.index);
+}
+
+/** Words on lines of at most `columns` characters (a longer word gets a line of its own). */
+function wrapped(text: string, columns: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= columns) {
+      lines[lines.length - 1] = `${last} ${word}`;
+    } else lines.push(word);
+  }
+  return lines;
+}
+
 function groupHelp(group: string, subcommands: Readonly<Record<string, Subcommand>>): string {
   const width = Math.max(...Object.keys(subcommands).map((name) => name.length));
   return [
     `Usage: shardkv ${group} SUBCOMMAND --dir DIR [options]`,
     '',
     'Subcommands:',
-    ...Object.entries(subcommands).map(
-      ([name, subcommand]) => `  ${name.padEnd(width)}  ${subcommand.summary.split('\n')[0]}`,
-    ),
+    ...Object.entries(subcommands).flatMap(([name, subcommand]) =>
+      wrapped(firstSentence(subcommand.summary), helpColumns - width - 4)
+        .map((line, index) => `  ${(index === 0 ? name : '').padEnd(width)}  ${line}`)),
     '',
     `\`shardkv ${group} SUBCOMMAND --help\` describes one.`,
     'Exit codes: 0 success, 1 the operation failed or was refused, 2 usage error or no',
