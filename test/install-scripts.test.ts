@@ -18,11 +18,13 @@ test('every locked package with an install script is approved in allowScripts', 
   const allowed = manifest.allowScripts ?? {};
   const withScripts = Object.entries(lock.packages)
     .filter(([path, entry]) => path !== '' && entry.hasInstallScript === true)
-    .map(([path, entry]) => ({ name: path.replace(/^.*node_modules\//, ''), version: entry.version }));
+    .map(([path, entry]) => ({
+      name: path.replace(/^.*node_modules\//, ''), version: entry.version,
+    }));
   assert.ok(withScripts.length > 0, 'the lockfile names no install script: drop this test');
   for (const { name, version } of withScripts) {
     const approved = allowed[name] === true || allowed[`${name}@${version}`] === true;
-    assert.ok(approved, `${name}@${version} runs an install script that allowScripts does not name`);
+    assert.ok(approved, `${name}@${version} runs an install script allowScripts does not name`);
   }
 });
 

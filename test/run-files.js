@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs each test file in its own process, up to --jobs at a time (default: the cores), longest
-// first by the times measured in test/durations.json, so that the slow files do not start last.
+// first by the times measured in test/durations.json (wall and CPU seconds of one run, with
+// --record), so that the slow files do not start last.
 // The files are independent (each makes its own scratch folders, clusters and ports), so their
 // order does not matter. Prints one line per passing file, the whole output of a failing one,
 // the slowest ten files, and a totals line that test/run.js reads:
@@ -54,31 +55,54 @@ function counts(output) {
   return { total: Number(total?.[1] ?? 0), passed: Number(passed?.[1] ?? 0) };
 }
 
+// bash's `times` prints the CPU seconds of the processes it waited for (the test file and the
+// children it waited for): a figure the neighbours' load barely moves, unlike the wall time.
+const cpuReport = 'times >&3';
+
+function cpuSeconds(report) {
+  const children = report.trim().split('\n').at(-1) ?? '';
+  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)]
+    .reduce((sum, [, minutes, rest]) => sum + Number(minutes) * 60 + Number(rest), 0);
+  return seconds;
+}
+
 function runFile(file, colour) {
   const started = performance.now();
   const environment = colour ? process.env : { ...process.env, FORCE_COLOR: '0' };
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const command = `"$0" --import tsx "$1"; status=$?; ${cpuReport}; exit $status`;
+  const child = spawn('bash', ['-c', command, process.execPath, file], {
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     env: environment,
   });
   let output = '';
+  let report = '';
   child.stdout.on('data', (chunk) => (output += chunk.toString()));
   child.stderr.on('data', (chunk) => (output += chunk.toString()));
+  child.stdio[3].on('data', (chunk) => (report += chunk.toString()));
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       const seconds = (performance.now() - started) / 1000;
+      const cpu = cpuSeconds(report);
       const { total, passed } = counts(output);
       // A file that crashed before uvu's totals, or exited non-zero with every test passed
       // (an unhandled rejection after the tests), counts as one failed test.
       const failed = code === 0 ? total - passed : Math.max(1, total - passed);
-      resolve({ file, seconds, total: Math.max(total, passed + failed), passed, failed,
+      resolve({ file, seconds, cpu, total: Math.max(total, passed + failed), passed, failed,
         code, signal, output });
     });
   });
 }
 
+function record(durations, results) {
+  const measured = Object.fromEntries(results.map((r) => [r.file,
+    { seconds: Number(r.seconds.toFixed(1)), cpuSeconds: Number(r.cpu.toFixed(1)) }]));
+  const merged = { ...durations, ...measured };
+  const sorted = Object.fromEntries(Object.keys(merged).sort().map((file) => [file, merged[file]]));
+  writeFileSync(durationsFile, `${JSON.stringify(sorted, null, 2)}\n`);
+}
+
 function report(result) {
-  const time = `${result.seconds.toFixed(1)} s`;
+  const time = `${result.seconds.toFixed(1)} s (${result.cpu.toFixed(1)} s CPU)`;
   if (result.failed === 0) {
     console.log(`ok    ${result.file}  ${result.passed} tests  ${time}`);
     return;
@@ -93,7 +117,7 @@ async function main() {
   const colour =
     process.stdout.isTTY === true && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb';
   const durations = knownDurations();
-  const estimate = (file) => durations[file] ?? defaultSeconds;
+  const estimate = (file) => durations[file]?.seconds ?? defaultSeconds;
   const queue = testFiles(options.pattern).sort((a, b) => estimate(b) - estimate(a));
   if (queue.length === 0) {
     console.error(`test/run-files.js: no test file matches ${options.pattern}`);
@@ -109,21 +133,20 @@ async function main() {
       const result = await runFile(file, colour);
       report(result);
       results.push(result);
+      // After every file, so that a run stopped early keeps what it measured.
+      if (options.record) record(durations, results);
     }
   }
   await Promise.all(Array.from({ length: Math.min(options.jobs, queue.length) }, worker));
   const wallSeconds = (performance.now() - started) / 1000;
 
   const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, slowestShown);
-  console.log(`\nSlowest ${slowest.length} test files (${options.jobs} at a time, ` +
-    `${wallSeconds.toFixed(1)} s in all):`);
+  const cpuTotal = results.reduce((sum, r) => sum + r.cpu, 0);
+  console.log(`\nSlowest ${slowest.length} test files (${options.jobs} at a time; ` +
+    `${wallSeconds.toFixed(1)} s in all, ${cpuTotal.toFixed(1)} s of CPU):`);
   for (const result of slowest) {
-    console.log(`  ${result.seconds.toFixed(1).padStart(6)} s  ${result.file}`);
-  }
-  if (options.record) {
-    const measured = Object.fromEntries(results.map((r) => [r.file, Number(r.seconds.toFixed(1))])
-      .sort(([a], [b]) => (a < b ? -1 : 1)));
-    writeFileSync(durationsFile, `${JSON.stringify({ ...durations, ...measured }, null, 2)}\n`);
+    console.log(`  ${result.seconds.toFixed(1).padStart(6)} s  ` +
+      `${result.cpu.toFixed(1).padStart(6)} s CPU  ${result.file}`);
   }
   const total = results.reduce((sum, r) => sum + r.total, 0);
   const passed = results.reduce((sum, r) => sum + r.passed, 0);

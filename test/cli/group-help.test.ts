@@ -50,7 +50,8 @@ for (const group of ['cluster', 'ctl', 'kv']) {
 
 test('cluster --help shows start up to the end of its first sentence', async () => {
   const listed = listing((await runCli('cluster', '--help')).stdout);
-  assert.match(listed.get('start')!, /returns when every node answers and the controllers have a leader$/);
+  const start = listed.get('start')!;
+  assert.match(start, /returns when every node answers and the controllers have a leader$/);
 });
 
 test.run();
