@@ -8,6 +8,7 @@ import { UsageError } from '../checker/params.js';
 import { ClusterFailure, ClusterInputError } from '../impl/process/errors.js';
 import { helpText, parseArgs, type FlagSpec, type ParsedArgs } from './args.js';
 import { exitOk, exitProblem, exitUsage, type Io } from './io.js';
+import { wrapWords } from './wrap-words.js';
 
 export const dirFlag: FlagSpec = {
   name: 'dir', kind: 'value', valueName: 'DIR', description: 'the cluster directory (required)',
@@ -70,18 +71,6 @@ function firstSentence(summary: string): string {
   return end === null ? joined : joined.slice(0, end.index);
 }
 
-/** Words on lines of at most `columns` characters (a longer word gets a line of its own). */
-function wrapped(text: string, columns: number): string[] {
-  const lines: string[] = [];
-  for (const word of text.split(' ')) {
-    const last = lines.at(-1);
-    if (last !== undefined && last.length + 1 + word.length <= columns) {
-      lines[lines.length - 1] = `${last} ${word}`;
-    } else lines.push(word);
-  }
-  return lines;
-}
-
 function groupHelp(group: string, subcommands: Readonly<Record<string, Subcommand>>): string {
   const width = Math.max(...Object.keys(subcommands).map((name) => name.length));
   return [
@@ -89,7 +78,7 @@ function groupHelp(group: string, subcommands: Readonly<Record<string, Subcomman
     '',
     'Subcommands:',
     ...Object.entries(subcommands).flatMap(([name, subcommand]) =>
-      wrapped(firstSentence(subcommand.summary), helpColumns - width - 4)
+      wrapWords(firstSentence(subcommand.summary), helpColumns - width - 4)
         .map((line, index) => `  ${(index === 0 ? name : '').padEnd(width)}  ${line}`)),
     '',
     `\`shardkv ${group} SUBCOMMAND --help\` describes one.`,
