@@ -15,7 +15,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const durationsFile = join('test', 'durations.json');
-const defaultSeconds = 5; // for a file that test/durations.json does not know yet
+// A file test/durations.json does not know yet may be slow: it starts first.
+const unmeasuredSeconds = Number.POSITIVE_INFINITY;
 const slowestShown = 10;
 
 function parseArguments(argv) {
@@ -117,8 +118,10 @@ async function main() {
   const colour =
     process.stdout.isTTY === true && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb';
   const durations = knownDurations();
-  const estimate = (file) => durations[file]?.seconds ?? defaultSeconds;
-  const queue = testFiles(options.pattern).sort((a, b) => estimate(b) - estimate(a));
+  const estimate = (file) => durations[file]?.seconds ?? unmeasuredSeconds;
+  // Longest first; unmeasured (Infinity - Infinity is NaN) and equal ones by name.
+  const queue = testFiles(options.pattern)
+    .sort((a, b) => estimate(b) - estimate(a) || (a < b ? -1 : 1));
   if (queue.length === 0) {
     console.error(`test/run-files.js: no test file matches ${options.pattern}`);
     process.exit(2);
