@@ -1,6 +1,6 @@
 /**
  * `defineModel`: one declaration for a model, from which the checker gets everything the
- * registry and the CLI need (README "Adding a model"). Parameters are declared once, with
+ * registry and the CLI need (docs/adding-a-model.md). Parameters are declared once, with
  * their kinds, and reach `create` as a typed object (`params.maxTerm: number`, no casts);
  * the flag of parameter `maxTerm` is `--max-term`. The codec defaults to the plain-data
  * encoding (plain-codec.ts), labels to the action itself (or `Type(arg, ...)`), and the

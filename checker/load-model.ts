@@ -98,5 +98,5 @@ export async function loadModelModule(path: string, name?: string): Promise<Mode
       return Object.create(definition, { modulePath: { value: absolute, enumerable: true } });
     }
   }
-  throw new UsageError(`${path} exports no model definition (see README "Adding a model")`);
+  throw new UsageError(`${path} exports no model definition (see docs/adding-a-model.md)`);
 }

@@ -5,6 +5,7 @@ import { modelDefinitions } from '../models/registry.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
 import { describeBounds, round } from './check.js';
 import { exitOk, exitProblem, type Io } from './io.js';
+import { wrapWords } from './wrap-words.js';
 
 const flags: readonly FlagSpec[] = [
   { name: 'json', kind: 'boolean', description: 'print one JSON object as the last line' },
@@ -74,19 +75,6 @@ export async function checkAllCommand(argv: readonly string[], io: Io): Promise<
 
 /** The bounds column wraps at this width, so the table fits a terminal of ~110 columns. */
 const boundsWidth = 34;
-
-function wrapWords(text: string, width: number): string[] {
-  const lines: string[] = [];
-  for (const word of text.split(' ')) {
-    const last = lines.at(-1);
-    if (last !== undefined && last.length + 1 + word.length <= width) {
-      lines[lines.length - 1] = `${last} ${word}`;
-    } else {
-      lines.push(word);
-    }
-  }
-  return lines;
-}
 
 /** Columns padded to their widest cell; a cell with several lines makes a row of several. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {

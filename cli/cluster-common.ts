@@ -8,6 +8,7 @@ import { UsageError } from '../checker/params.js';
 import { ClusterFailure, ClusterInputError } from '../impl/process/errors.js';
 import { helpText, parseArgs, type FlagSpec, type ParsedArgs } from './args.js';
 import { exitOk, exitProblem, exitUsage, type Io } from './io.js';
+import { wrapWords } from './wrap-words.js';
 
 export const dirFlag: FlagSpec = {
   name: 'dir', kind: 'value', valueName: 'DIR', description: 'the cluster directory (required)',
@@ -61,15 +62,24 @@ export function failed(message: string, args: ParsedArgs, io: Io): number {
   return exitProblem;
 }
 
+const helpColumns = 100;
+
+/** A summary's first sentence (its lines joined), so that a listing never stops mid-sentence. */
+function firstSentence(summary: string): string {
+  const joined = summary.split('\n').map((line) => line.trim()).join(' ');
+  const end = /\.(\s|$)/.exec(joined);
+  return end === null ? joined : joined.slice(0, end.index);
+}
+
 function groupHelp(group: string, subcommands: Readonly<Record<string, Subcommand>>): string {
   const width = Math.max(...Object.keys(subcommands).map((name) => name.length));
   return [
     `Usage: shardkv ${group} SUBCOMMAND --dir DIR [options]`,
     '',
     'Subcommands:',
-    ...Object.entries(subcommands).map(
-      ([name, subcommand]) => `  ${name.padEnd(width)}  ${subcommand.summary.split('\n')[0]}`,
-    ),
+    ...Object.entries(subcommands).flatMap(([name, subcommand]) =>
+      wrapWords(firstSentence(subcommand.summary), helpColumns - width - 4)
+        .map((line, index) => `  ${(index === 0 ? name : '').padEnd(width)}  ${line}`)),
     '',
     `\`shardkv ${group} SUBCOMMAND --help\` describes one.`,
     'Exit codes: 0 success, 1 the operation failed or was refused, 2 usage error or no',

@@ -65,7 +65,7 @@ export const raftParams = {
       "raft.tla: Ongaro's raft.tla exactly (it has no restart, compaction or read bound and " +
       'refuses those flags); deep: two messages in flight, two terms, two entries, up to ' +
       'server renaming (it sets those bounds and refuses their flags); liveness: ' +
-      'LeaderElected and ValueCommitted under weak fairness (README, Raft)',
+      'LeaderElected and ValueCommitted under weak fairness (docs/models.md, Raft)',
     default: 'none',
     choices: ['none', 'raft.tla', 'deep', 'liveness'],
   }),

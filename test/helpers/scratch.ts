@@ -1,6 +1,6 @@
 /**
  * A temporary folder for one test file, removed when the process exits, whether the tests
- * passed or failed (uvu runs every test file in one process, so `exit` is the one sure hook).
+ * passed or failed (`exit` is the one sure hook, however many test files share the process).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,7 +2,7 @@
 // client step (spec/client) or in the driver step (spec/migration/driver-step.ts) is found by
 // `check migration`. Each mutation of mutants/mutations.ts is applied to a copy of the tracked
 // files, as `npm run mutants` does; the unmutated model at the same bounds holds
-// (README "The migration model").
+// (docs/models.md, "Shard migration").
 // - retry-takes-new-seq: a retry after ErrWrongGroup or silence is numbered anew: ExactlyOnce
 //   breaks in two steps (a lost reply, then the retry under the next seq applies it again);
 // - beliefs-kept-across-intents: the driver keeps its beliefs when `next` changes, so the next

@@ -1,9 +1,9 @@
 // Issue 12 item 5: with a catalog bug switched on inside the running servers, the simulator
 // fails, and the seed that found it reruns to the same failure (traces/sim/NAME.txt). The
 // seeds are pinned from the code itself: each is the first failing seed of `shardkv simulate
-// --seeds 1..1000 --bug NAME` (README "The simulator"); a change to the node shell or the
-// simulator may move them, and then the search is rerun. Each seed passes with the bug off,
-// so the bug is the cause.
+// --seeds 1..1000 --bug NAME` (docs/benchmarks.md, "The simulator"); a change to the node
+// shell or the simulator may move them, and then the search is rerun. Each seed passes with the
+// bug off, so the bug is the cause.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { simulationOptions } from '../../verify/simulate/options.js';

@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+// Runs each test file in its own process, up to --jobs at a time (default: the cores), longest
+// first by the times measured in test/durations.json (wall and CPU seconds of one run, with
+// --record), so that the slow files do not start last.
+// The files are independent (each makes its own scratch folders, clusters and ports), so their
+// order does not matter. Prints one line per passing file, the whole output of a failing one,
+// the slowest ten files, and a totals line that test/run.js reads:
+//   "Files: F, tests: N, passed: P"
+// Usage: node test/run-files.js [PATTERN] [--jobs N] [--record]
+//   PATTERN  a regular expression over the paths under test/ (default: every *.test.ts)
+//   --record rewrites test/durations.json with the times of this run
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const durationsFile = join('test', 'durations.json');
+// A file test/durations.json does not know yet may be slow: it starts first.
+const unmeasuredSeconds = Number.POSITIVE_INFINITY;
+const slowestShown = 10;
+
+function parseArguments(argv) {
+  const options = { pattern: '.*\\.test\\.ts$', jobs: availableParallelism(), record: false };
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index];
+    if (argument === '--record') options.record = true;
+    else if (argument === '--jobs') {
+      options.jobs = Number(argv[index + 1]);
+      index += 1;
+      if (!Number.isInteger(options.jobs) || options.jobs < 1) {
+        console.error('test/run-files.js: --jobs takes a positive integer');
+        process.exit(2);
+      }
+    } else options.pattern = argument;
+  }
+  return options;
+}
+
+function testFiles(pattern) {
+  const matcher = new RegExp(pattern);
+  return readdirSync('test', { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.test.ts') && matcher.test(name))
+    .map((name) => join('test', name))
+    .sort();
+}
+
+function knownDurations() {
+  return existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : {};
+}
+
+// uvu prints its totals at the end of a file's run: "Total: N", "Passed: N".
+function counts(output) {
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const total = /Total:\s+(\d+)/.exec(plain);
+  const passed = /Passed:\s+(\d+)/.exec(plain);
+  return { total: Number(total?.[1] ?? 0), passed: Number(passed?.[1] ?? 0) };
+}
+
+// bash's `times` prints the CPU seconds of the processes it waited for (the test file and the
+// children it waited for): a figure the neighbours' load barely moves, unlike the wall time.
+const cpuReport = 'times >&3';
+
+function cpuSeconds(report) {
+  const children = report.trim().split('\n').at(-1) ?? '';
+  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)]
+    .reduce((sum, [, minutes, rest]) => sum + Number(minutes) * 60 + Number(rest), 0);
+  return seconds;
+}
+
+function runFile(file, colour) {
+  const started = performance.now();
+  const environment = colour ? process.env : { ...process.env, FORCE_COLOR: '0' };
+  const command = `"$0" --import tsx "$1"; status=$?; ${cpuReport}; exit $status`;
+  const child = spawn('bash', ['-c', command, process.execPath, file], {
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    env: environment,
+  });
+  let output = '';
+  let report = '';
+  child.stdout.on('data', (chunk) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk) => (output += chunk.toString()));
+  child.stdio[3].on('data', (chunk) => (report += chunk.toString()));
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      const seconds = (performance.now() - started) / 1000;
+      const cpu = cpuSeconds(report);
+      const { total, passed } = counts(output);
+      // A file that crashed before uvu's totals, or exited non-zero with every test passed
+      // (an unhandled rejection after the tests), counts as one failed test.
+      const failed = code === 0 ? total - passed : Math.max(1, total - passed);
+      resolve({ file, seconds, cpu, total: Math.max(total, passed + failed), passed, failed,
+        code, signal, output });
+    });
+  });
+}
+
+function record(durations, results) {
+  const measured = Object.fromEntries(results.map((r) => [r.file,
+    { seconds: Number(r.seconds.toFixed(1)), cpuSeconds: Number(r.cpu.toFixed(1)) }]));
+  const merged = { ...durations, ...measured };
+  const sorted = Object.fromEntries(Object.keys(merged).sort().map((file) => [file, merged[file]]));
+  writeFileSync(durationsFile, `${JSON.stringify(sorted, null, 2)}\n`);
+}
+
+function report(result) {
+  const time = `${result.seconds.toFixed(1)} s (${result.cpu.toFixed(1)} s CPU)`;
+  if (result.failed === 0) {
+    console.log(`ok    ${result.file}  ${result.passed} tests  ${time}`);
+    return;
+  }
+  const how = result.signal ? `signal ${result.signal}` : `exit ${result.code}`;
+  console.log(`FAIL  ${result.file}  ${result.failed} of ${result.total} failed (${how}), ${time}`);
+  console.log(result.output.trimEnd().replace(/^/gm, '    '));
+}
+
+async function main() {
+  const options = parseArguments(process.argv.slice(2));
+  const colour =
+    process.stdout.isTTY === true && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb';
+  const durations = knownDurations();
+  const estimate = (file) => durations[file]?.seconds ?? unmeasuredSeconds;
+  // Longest first; unmeasured (Infinity - Infinity is NaN) and equal ones by name.
+  const queue = testFiles(options.pattern)
+    .sort((a, b) => estimate(b) - estimate(a) || (a < b ? -1 : 1));
+  if (queue.length === 0) {
+    console.error(`test/run-files.js: no test file matches ${options.pattern}`);
+    process.exit(2);
+  }
+  const started = performance.now();
+  const results = [];
+  let next = 0;
+  async function worker() {
+    while (next < queue.length) {
+      const file = queue[next];
+      next += 1;
+      const result = await runFile(file, colour);
+      report(result);
+      results.push(result);
+      // After every file, so that a run stopped early keeps what it measured.
+      if (options.record) record(durations, results);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(options.jobs, queue.length) }, worker));
+  const wallSeconds = (performance.now() - started) / 1000;
+
+  const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, slowestShown);
+  const cpuTotal = results.reduce((sum, r) => sum + r.cpu, 0);
+  console.log(`\nSlowest ${slowest.length} test files (${options.jobs} at a time; ` +
+    `${wallSeconds.toFixed(1)} s in all, ${cpuTotal.toFixed(1)} s of CPU):`);
+  for (const result of slowest) {
+    console.log(`  ${result.seconds.toFixed(1).padStart(6)} s  ` +
+      `${result.cpu.toFixed(1).padStart(6)} s CPU  ${result.file}`);
+  }
+  const total = results.reduce((sum, r) => sum + r.total, 0);
+  const passed = results.reduce((sum, r) => sum + r.passed, 0);
+  console.log(`Files: ${results.length}, tests: ${total}, passed: ${passed}`);
+  process.exit(results.every((r) => r.failed === 0) ? 0 : 1);
+}
+
+await main();
