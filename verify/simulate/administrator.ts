@@ -7,7 +7,7 @@
  * membership as it was (a later request may then be refused, which changes nothing).
  */
 import type { Random } from '../../impl/io/random.js';
-import type { Outcome } from '../../impl/node/api.js';
+import type { Outcome, PublishedConfig } from '../../impl/node/api.js';
 import type { VirtualClock } from '../../impl/sim/virtual-clock.js';
 import type { EventLog } from './event-log.js';
 
@@ -16,6 +16,8 @@ export interface AdminClerk {
   join(gids: readonly number[]): Promise<Outcome<unknown>>;
   leave(gids: readonly number[]): Promise<Outcome<unknown>>;
   move(shard: number, gid: number): Promise<Outcome<unknown>>;
+  /** Configuration `num` (-1: the latest), as `ctl query` answers (progress and answers). */
+  query(num: number): Promise<Outcome<PublishedConfig>>;
 }
 
 export interface AdministratorSetup {

@@ -10,6 +10,8 @@
  * every event the SafetyMonitor checks the servers' views; at the end the written values
  * are checked (write-checks.ts), every recorded configuration must be published, and the
  * history, with one final read of every key, must be linearizable (`shardkv lincheck`).
+ * Then the cluster must make progress (progress-checks.ts): leaders within a bound of the
+ * repair, an administrator's request published, every client's next append completed.
  */
 import { explanationLines, lincheckText } from '../../checker/lincheck/index.js';
 import type { ControllerState } from '../../spec/controller/state-machine.js';
@@ -29,9 +31,14 @@ import { HistoryRecorder } from './history.js';
 import { Nemesis, type FaultStatistics } from './nemesis.js';
 import { checkSettled } from './liveness-checks.js';
 import { clusterLayout, serverNames, type SimulationOptions } from './options.js';
+import {
+  checkOperationsComplete, checkProbeTokens, LeaderWatch, probeAdministrator, probeClients,
+  progressBounds,
+} from './progress-checks.js';
 import type { Runtime } from './runtime.js';
 import { SafetyMonitor, type Violation } from './safety-monitor.js';
-import { clientName, runClient } from './workload.js';
+import { clientName, runClient, type KeyValueClerk } from './workload.js';
+import type { AdminClerk } from './administrator.js';
 import { checkWrites, finalValues } from './write-checks.js';
 
 /** After the actors are done, the cluster runs this long before the final checks. */
@@ -113,6 +120,9 @@ class Simulation {
   private events = 0;
   private readonly reconfigurations: AdministratorStatistics =
     { requests: 0, ok: 0, refused: 0, unknown: 0 };
+  private readonly leaders: LeaderWatch;
+  private clientClerks: readonly KeyValueClerk[] = [];
+  private adminClerk: AdminClerk | null = null;
 
   constructor(
     private readonly options: SimulationOptions,
@@ -144,6 +154,7 @@ class Simulation {
       onLastView: (view) => this.check([view]),
       ...(this.traceSinks === null ? {} : { traceSinks: this.traceSinks }),
     });
+    this.leaders = new LeaderWatch(['controller', ...options.gids.map((gid) => `g${gid}`)]);
     this.nemesis = new Nemesis({
       clock: this.clock, log: this.log, cluster: this.cluster, network: this.network,
       layout, mode: options.faults, stopping: () => this.stopping,
@@ -178,7 +189,55 @@ class Simulation {
     const settled = this.failure === null
       ? checkSettled(this.controllerState(), this.monitor.groupStates(), settleTimeMs) : null;
     if (settled !== null) this.fail(settled.invariant, settled.detail);
+    if (this.failure === null) await this.checkProgress();
     return this.result();
+  }
+
+  /**
+   * The progress checks (progress-checks.ts), after the safety checks passed: leaders within
+   * their bound of the repair, then the administrator's request published, then every
+   * client's append completed and kept once.
+   */
+  private async checkProgress(): Promise<void> {
+    const healedAt = this.nemesis.repairedAtMs;
+    if (healedAt === null) return this.fail('Liveness', 'the faults were never repaired');
+    if (this.options.faults === 'none') {
+      const { ok, unknown, pending } = this.operationCounts;
+      const few = checkOperationsComplete(ok, unknown + pending);
+      if (few !== null) return this.fail(few.invariant, few.detail);
+    }
+    const { leaderAfterHealMs } = progressBounds;
+    await this.drive(() => this.leaders.allLed() ||
+      this.clock.now() > healedAt + leaderAfterHealMs);
+    const leaderless = this.failure === null ? this.leaders.check(healedAt) : null;
+    if (leaderless !== null) return this.fail(leaderless.invariant, leaderless.detail);
+    const { options } = this;
+    const busyShards = this.busyShards();
+    await this.driveUntilSettled(() =>
+      probeAdministrator(this.adminClerk!, this.clock, options.gids, busyShards));
+    await this.driveUntilSettled(() => probeClients(this.clientClerks, options.keys,
+      this.history, clientName));
+    const settledAt = this.clock.now() + settleTimeMs;
+    await this.drive(() => this.clock.now() >= settledAt);
+    if (this.failure !== null) return;
+    const values = finalValues(this.monitor.groupStates(), options.keys, options.shardCount);
+    const kept = checkProbeTokens(options.clients, options.keys, values);
+    if (kept !== null) this.fail(kept.invariant, kept.detail);
+  }
+
+  /** Runs events until `check` resolves, then fails with its violation, if any. */
+  private async driveUntilSettled(check: () => Promise<Violation | null>): Promise<void> {
+    if (this.failure !== null) return;
+    let verdict: Violation | null | undefined;
+    check().then((found) => { verdict = found; },
+      (error: unknown) => this.fail('ClientError', describe(error)));
+    await this.drive(() => verdict !== undefined);
+    if (verdict) this.fail(verdict.invariant, verdict.detail);
+  }
+
+  private busyShards(): number[] {
+    const { keys, shardCount } = this.options;
+    return [...new Set(keys.map((key) => key2shard(key, shardCount)))];
   }
 
   private startActors(): Promise<unknown> {
@@ -189,22 +248,25 @@ class Simulation {
       timers: loggedTimers(this.clock.timers(),
         (timer) => this.log.add(this.clock.now(), name, `timer ${timer}`, false)),
     });
-    const busyShards = [...new Set(options.keys.map((key) => key2shard(key, options.shardCount)))];
+    const busyShards = this.busyShards();
     const adminRandom = this.streams.admin;
+    this.adminClerk = runtime.createAdminClerk(environment(adminName, adminRandom.split()));
     const admin = runAdministrator({
       clock: this.clock, log: this.log, gids: options.gids, busyShards,
       shardCount: options.shardCount, stopping: () => this.stopping,
-    }, runtime.createAdminClerk(environment(adminName, adminRandom.split())), adminRandom,
-    this.reconfigurations);
+    }, this.adminClerk, adminRandom, this.reconfigurations);
     const setup = {
       clock: this.clock, log: this.log, history: this.history, keys: options.keys,
       stopping: () => this.stopping,
     };
+    const clerks: KeyValueClerk[] = [];
     const clients = Array.from({ length: options.clients }, (_, index) => {
       const random = this.streams.clients.split();
       const clerk = runtime.createClerk(environment(clientName(index), random.split()));
+      clerks.push(clerk);
       return runClient(setup, index, clerk, random);
     });
+    this.clientClerks = clerks;
     return Promise.all([this.nemesis.run(), admin, ...clients]);
   }
 
@@ -220,7 +282,9 @@ class Simulation {
       }
       if (!ran) return this.fail('Liveness', 'no event left to run');
       this.events++;
-      this.check(this.cluster.views());
+      const views = this.cluster.views();
+      this.check(views);
+      if (this.nemesis.repairedAtMs !== null) this.leaders.observe(views, this.clock.now());
     }
   }
 

@@ -33,6 +33,7 @@ import {
 } from '../../invariants/shard-servers.js';
 import type { GroupState } from '../../spec/group/index.js';
 import type { ServerView } from '../../impl/node/api.js';
+import { raftGroupOf } from './progress-checks.js';
 
 export interface Violation {
   readonly invariant: string;
@@ -142,10 +143,6 @@ export class SafetyMonitor {
       detail: explainAtMostOneServer(states, (state) => `gid ${named.get(state)}`),
     };
   }
-}
-
-function raftGroupOf(view: ServerView): string {
-  return view.kind === 'controller' ? 'controller' : `g${view.gid}`;
 }
 
 function checkIntent(view: ServerView & { kind: 'controller' }): Violation | null {
