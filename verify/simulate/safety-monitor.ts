@@ -16,6 +16,9 @@
  * - StaleRejected (DESIGN §3): along each group's latest applied states, the epoch of the
  *   identity it last took part in for a shard never goes down.
  * - ConfigsInOrder (DESIGN §3): every controller state's intent in flight is for current + 1.
+ * - ReplicaAgreement (issue 26): two replicas of one group (controllers included) that
+ *   applied the same index hold the same state digest; the first digest seen at each index
+ *   is remembered, so replicas that never show it at the same moment are compared too.
  */
 import { configsInOrder, explainConfigsInOrder } from '../../invariants/config-history.js';
 import { committedMismatchText } from '../../invariants/raft-logs.js';
@@ -31,6 +34,13 @@ import {
   explainStaleRejected,
   staleRejected,
 } from '../../invariants/shard-servers.js';
+import {
+  AppliedDigestRecord,
+  controllerStateDigest,
+  explainReplicaAgreement,
+  groupStateDigest,
+  replicaAgreementName,
+} from '../../invariants/replica-agreement.js';
 import type { GroupState } from '../../spec/group/index.js';
 import type { ServerView } from '../../impl/node/api.js';
 import { raftGroupOf } from './progress-checks.js';
@@ -54,6 +64,8 @@ export class SafetyMonitor {
   /** Server -> the highest committed index already compared. */
   private readonly comparedUpTo = new Map<string, number>();
   private readonly latestGroups = new LatestGroupStates<GroupState>();
+  /** Raft group -> the applied state's digest first seen at each index. */
+  private readonly appliedDigests = new Map<string, AppliedDigestRecord>();
   private groupsChanged = false;
   /**
    * Server -> the Raft node, applied index and applied state it showed last: states are
@@ -69,7 +81,9 @@ export class SafetyMonitor {
       if (seen !== undefined && seen.raft === view.raft && seen.state === view.state &&
         seen.appliedIndex === view.appliedIndex) continue;
       this.lastSeen.set(view.name, view);
-      const violation = this.checkLeader(view) ?? this.checkCommitted(view);
+      const violation = this.checkLeader(view) ?? this.checkCommitted(view) ??
+        (seen?.state === view.state && seen.appliedIndex === view.appliedIndex
+          ? null : this.checkAgreement(view));
       if (violation !== null) return violation;
       const problem = view.kind === 'group' ? this.noteGroupState(view) : checkIntent(view);
       if (problem !== null) return problem;
@@ -118,6 +132,21 @@ export class SafetyMonitor {
     }
     if (upTo > (this.comparedUpTo.get(view.name) ?? 0)) this.comparedUpTo.set(view.name, upTo);
     return null;
+  }
+
+  private checkAgreement(view: ServerView): Violation | null {
+    const group = raftGroupOf(view);
+    let record = this.appliedDigests.get(group);
+    if (record === undefined) this.appliedDigests.set(group, (record = new AppliedDigestRecord()));
+    const digest = view.kind === 'group' ? groupStateDigest(view.state)
+      : controllerStateDigest(view.state);
+    const seen = { digest, replica: view.name };
+    const first = record.note(view.appliedIndex, seen);
+    if (first === null) return null;
+    return {
+      invariant: replicaAgreementName,
+      detail: explainReplicaAgreement(group, view.appliedIndex, seen, first),
+    };
   }
 
   private noteGroupState(view: ServerView & { kind: 'group' }): Violation | null {
