@@ -100,3 +100,8 @@ export function replicasAgree(
 ): boolean {
   return a.index !== b.index || a.digest === b.digest;
 }
+
+/** Either kind of replica's applied state. */
+export function appliedStateDigest(state: GroupState | ControllerState): string {
+  return 'configs' in state ? controllerStateDigest(state) : groupStateDigest(state);
+}

@@ -36,9 +36,8 @@ import {
 } from '../../invariants/shard-servers.js';
 import {
   AppliedDigestRecord,
-  controllerStateDigest,
+  appliedStateDigest,
   explainReplicaAgreement,
-  groupStateDigest,
   replicaAgreementName,
 } from '../../invariants/replica-agreement.js';
 import type { GroupState } from '../../spec/group/index.js';
@@ -138,9 +137,7 @@ export class SafetyMonitor {
     const group = raftGroupOf(view);
     let record = this.appliedDigests.get(group);
     if (record === undefined) this.appliedDigests.set(group, (record = new AppliedDigestRecord()));
-    const digest = view.kind === 'group' ? groupStateDigest(view.state)
-      : controllerStateDigest(view.state);
-    const seen = { digest, replica: view.name };
+    const seen = { digest: appliedStateDigest(view.state), replica: view.name };
     const first = record.note(view.appliedIndex, seen);
     if (first === null) return null;
     return {
