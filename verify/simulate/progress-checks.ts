@@ -122,6 +122,7 @@ export async function probeAdministrator(
   clock: VirtualClock,
   gids: readonly number[],
   busyShards: readonly number[],
+  told: Map<number, Config>,
 ): Promise<Violation | null> {
   const bound = progressBounds.adminPublishMs;
   const start = clock.now();
@@ -134,6 +135,7 @@ export async function probeAdministrator(
     : await clerk.join([request.gid]);
   if (outcome.status !== 'ok') return adminFailure(`${text} was ${outcome.status}: ${outcome.error}`);
   const made = (outcome.value as Config).num;
+  if (!told.has(made)) told.set(made, outcome.value as Config);
   if (made <= latest.value.config.num) {
     return adminFailure(`${text} made no configuration after ${latest.value.config.num}`);
   }

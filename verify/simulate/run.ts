@@ -39,6 +39,8 @@ import type { Runtime } from './runtime.js';
 import { SafetyMonitor, type Violation } from './safety-monitor.js';
 import { clientName, runClient, type KeyValueClerk } from './workload.js';
 import type { AdminClerk } from './administrator.js';
+import { ControllerAnswers, queryHistory } from './answer-checks.js';
+import type { Config } from '../../spec/controller/types.js';
 import { checkWrites, finalValues } from './write-checks.js';
 
 /** After the actors are done, the cluster runs this long before the final checks. */
@@ -121,6 +123,9 @@ class Simulation {
   private readonly reconfigurations: AdministratorStatistics =
     { requests: 0, ok: 0, refused: 0, unknown: 0 };
   private readonly leaders: LeaderWatch;
+  private readonly answers: ControllerAnswers;
+  /** The configurations the administrator's requests were answered with, by number. */
+  private readonly told = new Map<number, Config>();
   private clientClerks: readonly KeyValueClerk[] = [];
   private adminClerk: AdminClerk | null = null;
 
@@ -154,6 +159,7 @@ class Simulation {
       onLastView: (view) => this.check([view]),
       ...(this.traceSinks === null ? {} : { traceSinks: this.traceSinks }),
     });
+    this.answers = new ControllerAnswers(layout.controllers);
     this.leaders = new LeaderWatch(['controller', ...options.gids.map((gid) => `g${gid}`)]);
     this.nemesis = new Nemesis({
       clock: this.clock, log: this.log, cluster: this.cluster, network: this.network,
@@ -214,7 +220,9 @@ class Simulation {
     const { options } = this;
     const busyShards = this.busyShards();
     await this.driveUntilSettled(() =>
-      probeAdministrator(this.adminClerk!, this.clock, options.gids, busyShards));
+      probeAdministrator(this.adminClerk!, this.clock, options.gids, busyShards, this.told));
+    await this.driveUntilSettled(() =>
+      queryHistory((num) => this.adminClerk!.query(num), this.told));
     await this.driveUntilSettled(() => probeClients(this.clientClerks, options.keys,
       this.history, clientName));
     const settledAt = this.clock.now() + settleTimeMs;
@@ -253,7 +261,7 @@ class Simulation {
     this.adminClerk = runtime.createAdminClerk(environment(adminName, adminRandom.split()));
     const admin = runAdministrator({
       clock: this.clock, log: this.log, gids: options.gids, busyShards,
-      shardCount: options.shardCount, stopping: () => this.stopping,
+      shardCount: options.shardCount, stopping: () => this.stopping, told: this.told,
     }, this.adminClerk, adminRandom, this.reconfigurations);
     const setup = {
       clock: this.clock, log: this.log, history: this.history, keys: options.keys,
@@ -290,7 +298,11 @@ class Simulation {
 
   private check(views: readonly ServerView[]): void {
     const violation = this.monitor.observe(views);
-    if (violation !== null) this.fail(violation.invariant, violation.detail);
+    if (violation !== null) return this.fail(violation.invariant, violation.detail);
+    for (const view of views) {
+      const wrong = this.answers.observe(view);
+      if (wrong !== null) return this.fail(wrong.invariant, wrong.detail);
+    }
   }
 
   /** NoLostWrite and ExactlyOnce, then the history with a final read of every key. */
@@ -337,6 +349,8 @@ class Simulation {
   }
 
   private logNetworkEvent(event: NetworkEvent): void {
+    const wrong = this.answers.delivered(event);
+    if (wrong !== null) this.fail(wrong.invariant, wrong.detail);
     const what = event.kind === 'deliver'
       ? `from ${event.from} ${event.frame.length}b ${bytesDigest(event.frame)}`
       : `lost from ${event.from}: ${event.reason}`;
