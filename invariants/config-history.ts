@@ -88,6 +88,19 @@ export function keepsFrozenHistory(before: ControllerState, after: ControllerSta
   return previous === undefined ? appended.num === 0 : appended.num === previous.num + 1;
 }
 
+/**
+ * HistoryImmutable on what Query answers (CONTRACT `ctl query N`): the answer to Query(num)
+ * is the configuration `configs` holds at num, or the latest for -1 and past the end.
+ */
+export function queryAnswersHistory(
+  configs: readonly Config[],
+  num: number,
+  answer: Config,
+): boolean {
+  assert(configs.length > 0 && Number.isSafeInteger(num) && num >= -1, `query ${num}`);
+  const held = num === -1 || num >= configs.length ? configs[configs.length - 1]! : configs[num]!;
+  return sameConfig(held, answer);
+}
 
 /** ConfigsInOrder: the intent in flight, if any, is for the configuration after `current`. */
 export interface IntentView {

@@ -29,8 +29,13 @@ export interface ControllerView {
   readonly latest: Config;
   /** History: the step that made `latest`, when it was a Join or Leave. */
   readonly lastRebalance: RebalanceSummary | null;
-  /** History: every step so far kept the earlier configurations unchanged (keepsHistory). */
+  /**
+   * History: every step so far kept the earlier configurations unchanged (keepsHistory) and
+   * every Query answered the one held at its number (queryAnswersHistory).
+   */
   readonly historyKept: boolean;
+  /** History: no Move to a shard's owner made a configuration (CONTRACT: it makes none). */
+  readonly noOpMovesKept: boolean;
 }
 
 export const controllerInvariantNames = [
@@ -39,6 +44,7 @@ export const controllerInvariantNames = [
   'MinimalMoves',
   'Deterministic',
   'HistoryImmutable',
+  'MoveToOwnerNoOp',
 ] as const;
 
 /** A property of a Join's or Leave's rebalance; a Move (no summary) rebalances nothing. */
@@ -74,7 +80,13 @@ export function controllerInvariants(shardCount: number): NamedInvariant<Control
     {
       name: 'HistoryImmutable',
       holds: (view) => view.historyKept,
-      explain: () => 'a step changed or dropped an earlier configuration',
+      explain: () => 'a step changed or dropped an earlier configuration, or a Query ' +
+        'answered another configuration than the one held at its number',
+    },
+    {
+      name: 'MoveToOwnerNoOp',
+      holds: (view) => view.noOpMovesKept,
+      explain: () => 'a Move of a shard to the group that owns it made a configuration',
     },
   ];
 }

@@ -1,20 +1,22 @@
 /**
  * The `controller` model: every sequence of Join / Leave / Move over a small universe of gids
  * (1..gids), applied to the controller's replicated state machine, up to `ops` configuration
- * changes of which at most `moves` are Moves. Join and Leave take any non-empty set of gids,
- * Move any shard and gid. Requests the controller refuses (joining a member, leaving a
- * non-member) or that change nothing (moving a shard to its owner) are run too, but as
- * self-loops they can reach no new state, so the model reports them as not enabled.
+ * changes of which at most `moves` are Moves, with a Query(n) of every configuration number
+ * (-1 the latest) after each. Join and Leave take any non-empty set of gids, Move any shard
+ * and gid. Requests the controller refuses (joining a member, leaving a non-member), Moves to
+ * a shard's owner (CONTRACT: no configuration) and Queries change nothing: as self-loops they
+ * reach no new state, so the model reports them as not enabled.
  *
- * The state is kept small so the space stays finite and small: the operations read only the
- * latest configuration, so the model keeps that one, not the list (the num in it counts the
- * configuration changes). MinimalMoves, Deterministic and HistoryImmutable are properties of
- * a step (they relate the configuration before to the one after), so, as TLA+ specs do with
- * history variables, the step measures them and the state keeps the measurement:
- * `lastRebalance` (moved, minimum, orderIndependent) for the Join or Leave that made the
- * latest configuration, and `historyKept`, false once a step rewrote an earlier
- * configuration. Keeping the summary instead of the configuration before cuts the states
- * more than three-fold at the default bounds: many configurations lead to the same one.
+ * The state keeps the latest configuration and the one before it, and Query answers from
+ * them (CONTRACT's "every historical configuration stays identical" is checked on the
+ * answers, not only on the list): Query(-1), Query(n) of both kept numbers and of the next
+ * (past the end). MinimalMoves, Deterministic, HistoryImmutable and MoveToOwnerNoOp are properties of a
+ * step (they relate the state before to the one after, or a Query to its answer), so, as TLA+
+ * specs do with history variables, the step measures them and the state keeps the
+ * measurement: `lastRebalance` (moved, minimum, orderIndependent) for the Join or Leave that
+ * made the latest configuration; `historyKept`, false once a step rewrote an earlier
+ * configuration or a Query answered another than the one held at its number; `noOpMovesKept`,
+ * false once a Move to a shard's owner made a configuration.
  *
  * `moves` bounds the Moves separately because each one multiplies the space by four or five
  * (any shard to any group, and shards are not interchangeable: ties are broken by number).
@@ -23,7 +25,9 @@ import { defineModel, integer } from '../../checker/define-model.js';
 import type { Model } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
 import { assert } from '../../spec/assert.js';
-import { freezeConfig, keepsFrozenHistory } from '../../invariants/config-history.js';
+import {
+  freezeConfig, keepsFrozenHistory, queryAnswersHistory,
+} from '../../invariants/config-history.js';
 import { isOrderIndependent } from '../../invariants/controller-configs.js';
 import { controllerInvariantNames, type RebalanceSummary } from '../../invariants/controller.js';
 import { controllerModelInvariants } from './invariants.js';
@@ -48,15 +52,26 @@ export type { RebalanceSummary } from '../../invariants/controller.js';
 
 export interface ControllerModelState {
   readonly latest: Config;
+  /**
+   * History: the configuration before `latest` (null for configuration 0), as the state
+   * machine holds it; Query reads these two. The older ones are not kept: keeping them all
+   * makes every path its own state (over 800,000 states at depth 6 where 148,940 were).
+   */
+  readonly previous: Config | null;
   /** History variable: the step that made `latest`, when it was a Join or Leave. */
   readonly lastRebalance: RebalanceSummary | null;
-  /** History variable: every step so far kept the earlier configurations unchanged. */
+  /**
+   * History variable: every step so far kept the earlier configurations unchanged, and every
+   * Query answered the configuration held at its number.
+   */
   readonly historyKept: boolean;
+  /** History variable: no Move to a shard's owner made a configuration. */
+  readonly noOpMovesKept: boolean;
   /** How many Moves made a configuration so far (bounded by `moves`). */
   readonly movesDone: number;
 }
 
-export type ControllerAction = Exclude<ControllerOperation, { type: 'query' }>;
+export type ControllerAction = ControllerOperation;
 
 export interface ControllerBounds {
   readonly gids: number;
@@ -78,7 +93,10 @@ const modelServers: readonly (readonly string[])[] = Array.from(
 /** A group's servers in the model: one server named as `cluster start` names nodes. */
 export const serversOf = (gid: Gid): readonly string[] => modelServers[gid]!;
 
-/** Join(S) and Leave(S) for every non-empty S of 1..gids, then Move(shard, gid). */
+/**
+ * Join(S) and Leave(S) for every non-empty S of 1..gids, then Move(shard, gid), then Query(n)
+ * for n = -1 (the latest) and every configuration number 0..ops.
+ */
 export function controllerActions(bounds: ControllerBounds): ControllerAction[] {
   const subsets: Gid[][] = [];
   for (let mask = 1; mask < 1 << bounds.gids; mask++) {
@@ -94,6 +112,7 @@ export function controllerActions(bounds: ControllerBounds): ControllerAction[] 
   for (let shard = 0; shard < bounds.shards; shard++) {
     for (const gid of universe(bounds.gids)) actions.push({ type: 'move', shard, gid });
   }
+  for (let num = -1; num <= bounds.ops; num++) actions.push({ type: 'query', num });
   return actions;
 }
 
@@ -110,18 +129,46 @@ export function stepController(
 ): ControllerModelState {
   // The model's configurations are frozen (decode and this function freeze them), so a step
   // that wrote into one would throw; keepsFrozenHistory checks that none was replaced.
-  const machine = { ...emptyMachine, configs: [state.latest] };
-  const after = applyOperation(machine, action, bugs).state;
+  const machine = { ...emptyMachine, configs: keptConfigs(state) };
+  const step = applyOperation(machine, action, bugs);
+  if (action.type === 'query') {
+    const answered = step.result.type === 'config' &&
+      queryAnswersHistory(machine.configs, action.num, step.result.config);
+    return answered || !state.historyKept ? state : { ...state, historyKept: false };
+  }
+  const after = step.state;
   const historyKept = state.historyKept && keepsFrozenHistory(machine, after);
   const latest = freezeConfig(latestConfig(after));
+  const toOwner = action.type === 'move' && state.latest.shards[action.shard] === action.gid;
+  const noOpMovesKept = state.noOpMovesKept && !(toOwner && latest !== state.latest);
+  const flags = { historyKept, noOpMovesKept };
   if (latest === state.latest) {
-    return historyKept === state.historyKept ? state : { ...state, historyKept };
+    const same = historyKept === state.historyKept && noOpMovesKept === state.noOpMovesKept;
+    return same ? state : { ...state, ...flags };
   }
+  const previous = freezeConfig(after.configs[after.configs.length - 2]!);
   if (action.type === 'move') {
-    return { latest, lastRebalance: null, historyKept, movesDone: state.movesDone + 1 };
+    return { latest, previous, lastRebalance: null, ...flags, movesDone: state.movesDone + 1 };
   }
   const lastRebalance = summarizeRebalance(state.latest.shards, latest, bugs);
-  return { latest, lastRebalance, historyKept, movesDone: state.movesDone };
+  return { latest, previous, lastRebalance, ...flags, movesDone: state.movesDone };
+}
+
+/** Stands for each configuration older than `previous`, which the model does not keep. */
+const notKept: Config = freezeConfig({ num: -1, shards: [], groups: {} });
+
+/** The state machine's list as the model keeps it: `notKept` before previous and latest. */
+function keptConfigs(state: ControllerModelState): Config[] {
+  const configs = Array<Config>(state.latest.num + 1).fill(notKept);
+  if (state.previous !== null) configs[state.latest.num - 1] = state.previous;
+  configs[state.latest.num] = state.latest;
+  return configs;
+}
+
+/** Query(n) reads a kept configuration: -1, n = latest - 1, latest, or past the end. */
+function queriesKept(state: ControllerModelState, num: number): boolean {
+  const latest = state.latest.num;
+  return num === -1 || (num >= latest - 1 && num <= latest + 1);
 }
 
 /** Measures a Join's or Leave's rebalance of `before` into `after`. */
@@ -148,6 +195,8 @@ export function label(action: ControllerAction): string {
       return `Leave(${gids(action.gids)})`;
     case 'move':
       return `Move(shard ${action.shard}, gid ${action.gid})`;
+    case 'query':
+      return `Query(${action.num})`;
   }
 }
 
@@ -177,22 +226,43 @@ function readShards(shardCount: number, input: WordReader): Gid[] {
 const keptBit = 1 << 16;
 const rebalancedBit = 1 << 17;
 const orderIndependentBit = 1 << 18;
+const noOpMovesKeptBit = 1 << 19;
+
+/** A configuration's members as a bit set (gids <= maximumModelGids). */
+function memberBits(config: Config): number {
+  let bits = 0;
+  for (const gid of memberGids(config)) bits |= 1 << (gid - 1);
+  return bits;
+}
+
+function groupsOf(bits: number): Record<number, readonly string[]> {
+  const groups: Record<number, readonly string[]> = {};
+  for (let gid = 1; gid <= maximumModelGids; gid++) {
+    if ((bits & (1 << (gid - 1))) !== 0) groups[gid] = serversOf(gid);
+  }
+  return groups;
+}
 
 /**
- * num, movesDone, then members as a bit set with the flags, the summary's two counts, then
- * 4 bits per shard (gids <= 15).
+ * num, movesDone, then the latest's members as a bit set with the flags, the summary's two
+ * counts, its shards at 4 bits each (gids <= 15); then the previous configuration's members
+ * and shards (none for configuration 0).
  */
 function encode(state: ControllerModelState, out: WordWriter): void {
-  let head = state.historyKept ? keptBit : 0;
+  let head = memberBits(state.latest);
+  if (state.historyKept) head |= keptBit;
+  if (state.noOpMovesKept) head |= noOpMovesKeptBit;
   const summary = state.lastRebalance;
   if (summary !== null) head |= rebalancedBit;
   if (summary?.orderIndependent) head |= orderIndependentBit;
-  for (const gid of memberGids(state.latest)) head |= 1 << (gid - 1);
   out.push(state.latest.num);
   out.push(state.movesDone);
   out.push(head);
   out.push(summary === null ? 0 : summary.moved | (summary.minimum << 8));
   pushShards(state.latest.shards, out);
+  if (state.previous === null) return;
+  out.push(memberBits(state.previous));
+  pushShards(state.previous.shards, out);
 }
 
 function decoder(shardCount: number) {
@@ -201,19 +271,19 @@ function decoder(shardCount: number) {
     const movesDone = input.next();
     const head = input.next();
     const counts = input.next();
-    const groups: Record<number, readonly string[]> = {};
-    for (let gid = 1; gid <= maximumModelGids; gid++) {
-      if ((head & (1 << (gid - 1))) !== 0) groups[gid] = serversOf(gid);
-    }
+    const groups = groupsOf(head);
     const shards = readShards(shardCount, input);
+    const previous = num === 0 ? null : freezeConfig({ num: num - 1,
+      groups: groupsOf(input.next()), shards: readShards(shardCount, input) });
     const lastRebalance = (head & rebalancedBit) === 0 ? null : {
       moved: counts & 255,
       minimum: counts >>> 8,
       orderIndependent: (head & orderIndependentBit) !== 0,
     };
     const historyKept = (head & keptBit) !== 0;
+    const noOpMovesKept = (head & noOpMovesKeptBit) !== 0;
     const latest = freezeConfig({ num, shards, groups });
-    return { latest, lastRebalance, historyKept, movesDone };
+    return { latest, previous, lastRebalance, historyKept, noOpMovesKept, movesDone };
   };
 }
 
@@ -228,8 +298,10 @@ export function createControllerModel(
     name: 'controller',
     initialStates: () => [{
       latest: freezeConfig(initialConfig(bounds.shards)),
+      previous: null,
       lastRebalance: null,
       historyKept: true,
+      noOpMovesKept: true,
       movesDone: 0,
     }],
     actions: () => actions,
@@ -239,9 +311,10 @@ export function createControllerModel(
       // The bounds are guards: a step past them is not enabled (cheaper than a constraint).
       if (state.latest.num >= bounds.ops) return null;
       if (action.type === 'move' && state.movesDone >= bounds.moves) return null;
-      // A request that changes nothing (refused, or a Move to the owner) is a self-loop and
-      // can reach no new state, so it is reported as not enabled; it still ran, so a refusal
-      // that did change something would be explored and checked.
+      if (action.type === 'query' && !queriesKept(state, action.num)) return null;
+      // A request that changes nothing (refused, a Move to the owner, a Query) is a self-loop
+      // and can reach no new state, so it is reported as not enabled; it still ran, so one
+      // that did change something (or answered wrong) would be explored and checked.
       const next = stepController(state, action, bugs);
       return next === state ? null : next;
     },
@@ -255,7 +328,9 @@ export function createControllerModel(
       // None: the latest configuration was not made by Join or Leave.
       lastRebalance: state.lastRebalance,
       historyKept: state.historyKept,
+      noOpMovesKept: state.noOpMovesKept,
       movesDone: state.movesDone,
+      previousShards: state.previous?.shards ?? null,
     }),
   };
 }
@@ -271,7 +346,8 @@ const ownBugs = controllerBugs.filter(
 
 export const controllerDefinition = defineModel({
   name: 'controller',
-  description: 'the shard controller: every Join/Leave/Move sequence over a small gid universe',
+  description:
+    'the shard controller: every Join/Leave/Move sequence over a small gid universe, queried',
   params: {
     gids: bound('gid universe 1..N', 4, 1, maximumModelGids),
     shards: bound('shards', 10, 1, maximumModelShards),

@@ -17,6 +17,8 @@ import {
   defaultRaftBounds,
   livenessBudgets,
   livenessRaftBounds,
+  quorumLivenessBudgets,
+  quorumLivenessRaftBounds,
   presetBoundNames,
   raftParams,
   type PresetBounds,
@@ -34,6 +36,8 @@ export {
   defaultRaftBounds,
   livenessBudgets,
   livenessRaftBounds,
+  quorumLivenessBudgets,
+  quorumLivenessRaftBounds,
 } from './params.js';
 
 /** The node options the parameters and the bug select. */
@@ -74,7 +78,7 @@ function createPreset(params: RaftParams, bug: RaftBugName | undefined) {
 
 /** A preset's bounds; a bound flag it sets is refused rather than silently ignored. */
 function presetBounds(
-  preset: 'deep' | 'liveness',
+  preset: 'deep' | 'liveness' | 'liveness-9.6',
   params: RaftParams,
   fixedBounds: PresetBounds,
 ): RaftBounds {
@@ -82,9 +86,9 @@ function presetBounds(
     if (params[name] !== defaultRaftBounds[name])
       throw new UsageError(`--preset ${preset} sets --${flagName(name)} itself`);
   }
-  if (params.preVote || params.checkQuorum)
+  if (preset !== 'liveness-9.6' && (params.preVote || params.checkQuorum))
     throw new UsageError(`--preset ${preset} has neither --pre-vote nor --check-quorum`);
-  if (preset === 'liveness' && params.symmetry)
+  if (preset !== 'deep' && params.symmetry)
     throw new UsageError('--preset liveness has no --symmetry (fairness names servers)');
   return { ...boundsOf(params), ...fixedBounds };
 }
@@ -112,6 +116,11 @@ function createModel(
     const bounds = presetBounds('liveness', params, livenessRaftBounds);
     return createRaftLivenessModel(bounds, livenessBudgets, options);
   }
+  if (params.preset === 'liveness-9.6') {
+    const bounds = presetBounds('liveness-9.6', params, quorumLivenessRaftBounds);
+    return createRaftLivenessModel(bounds, quorumLivenessBudgets,
+      { ...options, preVote: true, checkQuorum: true });
+  }
   return createRaftModel(boundsOf(params), options, params.symmetry);
 }
 
@@ -125,6 +134,10 @@ function boundsInUse(params: RaftParams): Partial<RaftParams> {
   // The deep preset explores every renaming as one state; liveness names servers in fairness.
   if (params.preset === 'deep') return { ...params, ...deepRaftBounds, symmetry: true };
   if (params.preset === 'liveness') return { ...params, ...livenessRaftBounds, symmetry: false };
+  if (params.preset === 'liveness-9.6') {
+    return { ...params, ...quorumLivenessRaftBounds, symmetry: false, preVote: true,
+      checkQuorum: true };
+  }
   return params;
 }
 

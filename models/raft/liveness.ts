@@ -23,6 +23,15 @@
  * - Disks complete their writes: Sync(i) (a leader's own entries become durable) is weakly
  *   fair.
  * Crashes (Restart) are unfair and bounded by maxRestarts: "no crash after some point".
+ *
+ * `--preset liveness-9.6` runs it with PreVote and CheckQuorum (dissertation §9.6) and one
+ * more environment step, Isolate(i) (at most maxIsolations, unfair): from then on no message
+ * from or to server i is delivered, for good. It adds the property
+ * - LeaderStepsDown: an isolated leader eventually stops leading ("isolated leader ~> not
+ *   leader"): a CheckQuorum leader's election timer fires, weakly fair, and finds no quorum;
+ * and lone timeouts then wake the most up-to-date server that is not isolated, whose votes
+ * alone count toward whether a candidate can still win. A healthy leader is not deposed by a
+ * returning server: LeaseRespected and NoTermRaisedAlone, the raft model's invariants.
  * The counters live beside the raft state, so this wraps the raft model rather than
  * changing its state: the safety invariants are the raft model's, checked on every state.
  */
@@ -32,6 +41,7 @@ import { isUpToDate, lastLogIndex, lastLogTerm } from '../../spec/raft/log.js';
 import { extendCodec, liftInvariants } from './model-extension.js';
 import { commandAt, type ModelNode, type RaftBounds, type RaftModelState } from './model-state.js';
 import { createRaftModel, raftLabel, type RaftAction } from './model.js';
+import { serverName } from './printing.js';
 import { quorum } from '../../spec/raft/node.js';
 import type { RaftOptions } from '../../spec/raft/types.js';
 
@@ -40,13 +50,20 @@ export interface LivenessBudgets {
   readonly maxDrops: number;
   /** Election timeouts that may fire at any moment (split votes, disruptions). */
   readonly maxTimeouts: number;
+  /** Isolate steps in a behaviour (0 unless the §9.6 preset). */
+  readonly maxIsolations?: number;
 }
 
 export interface LivenessState {
   readonly raft: RaftModelState;
   readonly drops: number;
   readonly timeouts: number;
+  /** The server cut off for good, or -1. */
+  readonly isolated: number;
 }
+
+/** The liveness environment's own step: cut a server off for good. */
+export type LivenessAction = RaftAction | { readonly type: 'Isolate'; readonly server: number };
 
 function highestTerm(servers: readonly ModelNode[]): number {
   let highest = 0;
@@ -66,17 +83,18 @@ export function leaderOfHighestTerm(state: RaftModelState): boolean {
  * hold a log no more up to date than its own, make a quorum. Messages in flight do not
  * count: fair delivery and heartbeats resend what is lost.
  */
-function canStillWin(state: RaftModelState, candidate: ModelNode): boolean {
+function canStillWin(state: RaftModelState, candidate: ModelNode, isolated: number): boolean {
   assert(candidate.role === 'candidate', 'only a candidate can win an election');
   const index = lastLogIndex(candidate);
   const term = lastLogTerm(candidate);
   let possible = 0;
+  if (candidate.id === isolated) return false;
   for (const server of state.servers) {
     if (server.id === candidate.id) {
       if (server.votedFor === candidate.id) possible++;
       continue;
     }
-    if (server.currentTerm > candidate.currentTerm) continue;
+    if (server.id === isolated || server.currentTerm > candidate.currentTerm) continue;
     const olderTerm = server.currentTerm < candidate.currentTerm;
     if (!olderTerm && server.votedFor === candidate.id) possible++;
     else if ((olderTerm || server.votedFor === null) && isUpToDate(server, index, term))
@@ -87,9 +105,10 @@ function canStillWin(state: RaftModelState, candidate: ModelNode): boolean {
 }
 
 /** The server with the most up-to-date log (ties: the lowest id): the one a lone timeout wakes. */
-function designatedServer(servers: readonly ModelNode[]): number {
-  let best = servers[0]!;
-  for (const server of servers) {
+function designatedServer(servers: readonly ModelNode[], isolated: number): number {
+  const reachable = servers.filter((server) => server.id !== isolated);
+  let best = reachable[0]!;
+  for (const server of reachable) {
     // best's log is not at least as up to date as server's: server's is strictly more.
     if (!isUpToDate(server, lastLogIndex(best), lastLogTerm(best))) best = server;
   }
@@ -97,14 +116,30 @@ function designatedServer(servers: readonly ModelNode[]): number {
 }
 
 /** A lone timeout of `server`: nobody leads the highest term and no election can finish. */
-export function loneTimeout(state: RaftModelState, server: number): boolean {
+export function loneTimeout(state: RaftModelState, server: number, isolated = -1): boolean {
   if (leaderOfHighestTerm(state)) return false;
   const term = highestTerm(state.servers);
   for (const node of state.servers) {
-    if (node.role === 'candidate' && node.currentTerm === term && canStillWin(state, node))
-      return false;
+    if (node.role === 'candidate' && node.currentTerm === term &&
+      canStillWin(state, node, isolated)) return false;
   }
-  return designatedServer(state.servers) === server;
+  return designatedServer(state.servers, isolated) === server;
+}
+
+/**
+ * Timers that fire, weakly fair and free, with CheckQuorum: a leader's (it checks its quorum)
+ * and that of a follower whose lease names a leader that no longer sends it heartbeats (it
+ * stopped leading that term, or it is isolated): without them the follower would ignore
+ * every vote request for ever.
+ */
+function quorumCheck(state: LivenessState, action: LivenessAction, options: RaftOptions) {
+  if (action.type !== 'Timeout' || options.checkQuorum !== true) return false;
+  const node = state.raft.servers[action.server]!;
+  if (node.role === 'leader') return true;
+  if (node.leader === null || node.leader === action.server) return false;
+  const leader = state.raft.servers[node.leader]!;
+  return node.leader === state.isolated || leader.role !== 'leader' ||
+    leader.currentTerm !== node.currentTerm;
 }
 
 function valueHeld(node: ModelNode, value: number): boolean {
@@ -133,34 +168,57 @@ export const raftLivenessProperties: readonly TemporalProperty<LivenessState>[] 
   },
 ];
 
-export const raftLivenessFairness: Fairness<LivenessState, RaftAction> = {
-  weakClass(action, state) {
-    switch (action.type) {
-      case 'Deliver':
-      case 'Heartbeat':
-      case 'ClientRequest':
-      case 'Sync':
-        return raftLabel(action);
-      case 'Timeout':
-        return loneTimeout(state.raft, action.server) ? raftLabel(action) : null;
-      default:
-        return null;
-    }
-  },
+/** An isolated leader eventually stops leading (the §9.6 preset). */
+export const leaderStepsDown: TemporalProperty<LivenessState> = {
+  name: 'LeaderStepsDown',
+  kind: 'leadsTo',
+  trigger: (state) => state.isolated >= 0 &&
+    state.raft.servers[state.isolated]!.role === 'leader',
+  holds: (state) => state.isolated < 0 ||
+    state.raft.servers[state.isolated]!.role !== 'leader',
 };
+
+export function raftLivenessFairness(
+  options: RaftOptions = {},
+): Fairness<LivenessState, LivenessAction> {
+  return {
+    weakClass(action, state) {
+      switch (action.type) {
+        case 'Deliver':
+        case 'Heartbeat':
+        case 'ClientRequest':
+        case 'Sync':
+          return raftLabel(action);
+        case 'Timeout':
+          return quorumCheck(state, action, options) ||
+            loneTimeout(state.raft, action.server, state.isolated) ? raftLabel(action) : null;
+        default:
+          return null;
+      }
+    },
+  };
+}
+
+/** Whether the isolation stops this step: a delivery from or to the isolated server. */
+function cutOff(state: LivenessState, action: RaftAction): boolean {
+  if (state.isolated < 0 || action.type !== 'Deliver') return false;
+  return action.envelope.from === state.isolated || action.envelope.to === state.isolated;
+}
 
 /** The budgets' successor of a step, or null when the environment forbids it. */
 function budgetsAfter(
   state: LivenessState,
   action: RaftAction,
   budgets: LivenessBudgets,
+  options: RaftOptions,
 ): Pick<LivenessState, 'drops' | 'timeouts'> | null {
   const { drops, timeouts } = state;
   switch (action.type) {
     case 'Drop':
       return drops < budgets.maxDrops ? { drops: drops + 1, timeouts } : null;
     case 'Timeout':
-      if (loneTimeout(state.raft, action.server)) return { drops, timeouts };
+      if (quorumCheck(state, action, options) ||
+        loneTimeout(state.raft, action.server, state.isolated)) return { drops, timeouts };
       return timeouts < budgets.maxTimeouts ? { drops, timeouts: timeouts + 1 } : null;
     case 'ClientRequest':
       return clientSends(state.raft, action.server, action.value) ? { drops, timeouts } : null;
@@ -174,23 +232,33 @@ export function createRaftLivenessModel(
   bounds: RaftBounds,
   budgets: LivenessBudgets,
   options: RaftOptions = {},
-): Model<LivenessState, RaftAction> {
+): Model<LivenessState, LivenessAction> {
   assert(budgets.maxDrops >= 0 && budgets.maxTimeouts >= 0, 'raft liveness: negative budget');
-  assert(options.preVote !== true && options.checkQuorum !== true, 'liveness: no §9.6 options');
+  const isolations = budgets.maxIsolations ?? 0;
+  assert(isolations === 0 || isolations === 1, 'raft liveness: at most one isolation');
   const raft = createRaftModel(bounds, options, false);
+  const isolate: LivenessAction[] = isolations === 0 ? []
+    : Array.from({ length: bounds.servers }, (_, server) => ({ type: 'Isolate', server }));
   return {
     name: 'raft',
-    initialStates: () =>
-      raft.initialStates().map((initial) => ({ raft: initial, drops: 0, timeouts: 0 })),
-    actions: (state) => raft.actions(state.raft),
+    initialStates: () => raft.initialStates().map((initial) =>
+      ({ raft: initial, drops: 0, timeouts: 0, isolated: -1 })),
+    actions: (state) => [...raft.actions(state.raft), ...isolate],
     next: (state, action) => {
-      const budgetsNext = budgetsAfter(state, action, budgets);
+      if (action.type === 'Isolate') {
+        return state.isolated < 0 ? { ...state, isolated: action.server } : null;
+      }
+      if (cutOff(state, action)) return null;
+      const budgetsNext = budgetsAfter(state, action, budgets, options);
       if (budgetsNext === null) return null;
       const next = raft.next(state.raft, action);
-      return next === null ? null : { raft: next, ...budgetsNext };
+      return next === null ? null : { ...state, raft: next, ...budgetsNext };
     },
-    label: raft.label,
-    diagram: (before, action, after) => raft.diagram!(before.raft, action, after.raft),
+    label: (action) => action.type === 'Isolate'
+      ? `Isolate(${serverName(action.server)})` : raft.label(action),
+    diagram: (before, action, after) => action.type === 'Isolate'
+      ? [{ kind: 'note', over: serverName(action.server), text: 'isolated for good' }]
+      : raft.diagram!(before.raft, action, after.raft),
     invariants: liftInvariants<LivenessState>(raft.invariants),
     withinBounds: (state) => raft.withinBounds!(state.raft),
     codec: extendCodec<LivenessState>(
@@ -198,15 +266,22 @@ export function createRaftLivenessModel(
       (state, out) => {
         out.push(state.drops);
         out.push(state.timeouts);
+        if (isolations > 0) out.push(state.isolated + 1);
       },
-      (decoded, input) => ({ raft: decoded, drops: input.next(), timeouts: input.next() }),
+      (decoded, input) => ({
+        raft: decoded, drops: input.next(), timeouts: input.next(),
+        isolated: isolations > 0 ? input.next() - 1 : -1,
+      }),
     ),
     variables: (state) => ({
       ...raft.variables!(state.raft),
       drops: state.drops,
       timeouts: state.timeouts,
+      ...(isolations > 0 ? { isolated: state.isolated < 0 ? null : serverName(state.isolated) }
+        : {}),
     }),
-    properties: raftLivenessProperties,
-    fairness: raftLivenessFairness,
+    properties: isolations > 0 ? [...raftLivenessProperties, leaderStepsDown]
+      : raftLivenessProperties,
+    fairness: raftLivenessFairness(options),
   };
 }

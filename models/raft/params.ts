@@ -39,6 +39,17 @@ export const livenessRaftBounds: PresetBounds =
   { maxTerm: 3, maxLog: 2, maxMsgs: 1, maxRestarts: 1, maxCompactions: 0, maxReads: 0 };
 export const livenessBudgets: LivenessBudgets = { maxDrops: 1, maxTimeouts: 1 };
 
+/**
+ * `--preset liveness-9.6` (liveness.ts): the liveness properties with PreVote and
+ * CheckQuorum on, plus LeaderStepsDown: two terms (a leader, then one elected after it is
+ * isolated), room for both no-ops, one copy in flight, no crash; no drop, one free election
+ * timeout and one isolation.
+ */
+export const quorumLivenessRaftBounds: PresetBounds =
+  { maxTerm: 2, maxLog: 1, maxMsgs: 1, maxRestarts: 0, maxCompactions: 0, maxReads: 0 };
+export const quorumLivenessBudgets: LivenessBudgets =
+  { maxDrops: 0, maxTimeouts: 1, maxIsolations: 1 };
+
 const bound = (description: string, name: keyof RaftBounds, min: number, max: number) =>
   integer({ description, default: defaultRaftBounds[name], min, max });
 
@@ -65,9 +76,10 @@ export const raftParams = {
       "raft.tla: Ongaro's raft.tla exactly (it has no restart, compaction or read bound and " +
       'refuses those flags); deep: two messages in flight, two terms, two entries, up to ' +
       'server renaming (it sets those bounds and refuses their flags); liveness: ' +
-      'LeaderElected and ValueCommitted under weak fairness (docs/models.md, Raft)',
+      'LeaderElected and ValueCommitted under weak fairness (docs/models.md, Raft); liveness-9.6: ' +
+      'the same with PreVote and CheckQuorum, and LeaderStepsDown for an isolated leader',
     default: 'none',
-    choices: ['none', 'raft.tla', 'deep', 'liveness'],
+    choices: ['none', 'raft.tla', 'deep', 'liveness', 'liveness-9.6'],
   }),
   refines: choice({
     description:

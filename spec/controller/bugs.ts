@@ -1,7 +1,8 @@
 /**
  * The controller's known bugs (DESIGN §3's catalog), one entry each. `ControllerBugs` holds
  * the switches, all off unless named, each consulted at exactly the place its entry's comment
- * names. The `controller` model checks non-minimal-rebalance and non-minimal-by-gid-order; the
+ * names. The `controller` model checks non-minimal-rebalance, non-minimal-by-gid-order and
+ * query-answers-older; the
  * `migration` model, which runs this controller under its driver, checks skip-config.
  */
 import { assertCatalog, bugNames, type BugSwitches, type KnownBug } from '../bug-catalog.js';
@@ -29,6 +30,14 @@ export const controllerBugs = [
     description:
       'the controller plans from current straight to the newest configuration, over next',
     breaks: ['GarbageBound', 'UnaffectedServed'],
+  },
+  {
+    // state-machine.ts queryConfig: a Query of an earlier configuration n answers n - 1.
+    name: 'query-answers-older',
+    description:
+      'a Query of an earlier configuration n answers configuration n - 1 (CONTRACT: every ' +
+      'historical configuration stays identical)',
+    breaks: ['HistoryImmutable'],
   },
 ] as const satisfies readonly KnownBug[];
 assertCatalog(controllerBugs, controllerBugs);

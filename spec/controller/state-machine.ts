@@ -124,13 +124,22 @@ export function canonicalOperation(operation: ControllerOperation): string {
   }
 }
 
-/** Query(num): -1 or past the end is the latest; another negative or non-integer is refused. */
-export function queryConfig(state: ControllerState, num: number): ControllerCommandResult {
+/**
+ * Query(num): -1 or past the end is the latest; another negative or non-integer is refused.
+ * (Bug query-answers-older: an earlier configuration n is answered with n - 1.)
+ */
+export function queryConfig(
+  state: ControllerState,
+  num: number,
+  bugs: ControllerBugs = noControllerBugs,
+): ControllerCommandResult {
   if (!Number.isSafeInteger(num) || num < -1) {
     return { type: 'refused', error: `query: bad num ${num}` };
   }
   const latest = num === -1 || num >= state.configs.length;
-  return { type: 'config', config: latest ? latestConfig(state) : state.configs[num]! };
+  if (latest) return { type: 'config', config: latestConfig(state) };
+  const older = bugs['query-answers-older'] === true && num > 0;
+  return { type: 'config', config: state.configs[older ? num - 1 : num]! };
 }
 
 /**
@@ -175,7 +184,7 @@ export function applyOperation(
     case 'move':
       return appendConfig(state, moveConfig(latest, operation.shard, operation.gid));
     case 'query':
-      return { state, result: queryConfig(state, operation.num) };
+      return { state, result: queryConfig(state, operation.num, bugs) };
     default:
       return unknownCommand(state, operation);
   }

@@ -87,6 +87,15 @@ export const raftBugs = [
     breaks: ['AppliedUpToCommit'],
     bounds: { maxTerm: 1, maxLog: 1, maxRestarts: 0, maxCompactions: 0, maxReads: 0 },
   },
+  {
+    // handleVoteResponse (election.ts) expects a pre-vote grant of its own term, not term + 1.
+    name: 'prevote-response-term',
+    description:
+      'with PreVote, a pre-candidate counts only pre-vote grants of its current term, but ' +
+      'they carry the term it asked for (§9.6): it never campaigns, no leader is ever elected',
+    breaks: ['LeaderElected'],
+    bounds: { preset: 'liveness-9.6' },
+  },
 ] as const satisfies readonly KnownBug[];
 assertCatalog(raftBugs, raftBugs);
 

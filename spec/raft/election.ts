@@ -144,10 +144,14 @@ export function handleVoteResponse<C, S>(
   node: RaftNode<C, S>,
   from: number,
   response: VoteResponse<C, S>,
+  options: RaftOptions = {},
 ): Step<C, S> {
   const preVote = response.type === 'PreVoteResponse';
   const expectedRole = preVote ? 'precandidate' : 'candidate';
-  const expectedTerm = preVote ? node.currentTerm + 1 : node.currentTerm;
+  // A pre-vote grant carries the term it was asked for (bug prevote-response-term: the
+  // pre-candidate expects its own term, so it never counts a grant).
+  const wrongTerm = options.bugs?.['prevote-response-term'] === true;
+  const expectedTerm = preVote && !wrongTerm ? node.currentTerm + 1 : node.currentTerm;
   if (node.role !== expectedRole || response.term !== expectedTerm || !response.voteGranted) {
     return { node, effects: [] };
   }

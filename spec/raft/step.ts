@@ -66,7 +66,7 @@ function handleMessage<C, S>(
       return handleVoteRequest(current, from, message, options);
     case 'RequestVoteResponse':
     case 'PreVoteResponse':
-      return handleVoteResponse(current, from, message);
+      return handleVoteResponse(current, from, message, options);
     case 'AppendEntriesRequest':
       return handleAppendEntriesRequest(current, from, message, options);
     case 'AppendEntriesResponse':

@@ -71,7 +71,8 @@ const complete: [name: string, flags: Record<string, string>, states: number, de
   ['raft', { servers: '2' }, 5880, 19],
   ['raft', { servers: '2', 'pre-vote': 'true', 'check-quorum': 'true' }, 38300, 31],
   ['raft', { servers: '2', preset: 'raft.tla' }, 1760, 27],
-  ['controller', { ops: '4', gids: '3' }, 1360, 4],
+  // 1,360 until issue 26: a state keeps the configuration before the latest (Query reads it).
+  ['controller', { ops: '4', gids: '3' }, 2776, 4],
   [
     'migration',
     { clients: '1', ops: '2', 'max-reconfigs': '1', 'max-duplicates': '1', 'max-reuses': '1' },

@@ -52,6 +52,18 @@ test('AtMostOneServer merges by Lamport clock: a handover in order passes, out o
     'AtMostOneServer: shard 0 is served by gid 100 and gid 101');
 });
 
+test('ReplicaAgreement (issue 26): two replicas with different states at one applied index', () => {
+  const state = (node: string, lamport: number, index: number, digest: string): Observation =>
+    ({ node, seq: lamport, lamport, kind: 'state', group: 'g100', index, digest });
+  // Replicas at different indexes hold different states; at the same index, the same.
+  assert.is(checkGlobalInvariants([state('g100-0', 1, 4, 'aa'), state('g100-1', 2, 5, 'bb'),
+    state('g100-2', 3, 4, 'aa')]), null);
+  const found = checkGlobalInvariants([state('g100-0', 1, 4, 'aa'), state('g100-2', 3, 4, 'cc')]);
+  assert.is(found?.what, 'ReplicaAgreement: g100: g100-2 holds state cc at applied index 4, ' +
+    'g100-0 held aa there');
+  assert.is(found?.node, 'g100-2');
+});
+
 test('StaleRejected: a group\'s epoch for a shard never goes down', () => {
   const found = checkGlobalInvariants([served('g100-0', 2, 100, 5, [], [3, null]),
     served('g100-1', 5, 100, 6, [], [2, null])]);

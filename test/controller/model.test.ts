@@ -31,25 +31,27 @@ test('registered as "controller" with its bounds and bug', () => {
   assert.equal(controllerDefinition.bugs.map((bug) => [bug.name, bug.breaks]), [
     ['non-minimal-rebalance', ['MinimalMoves']],
     ['non-minimal-by-gid-order', ['MinimalMoves']],
+    ['query-answers-older', ['HistoryImmutable']],
   ]);
 });
 
-test('gids 2, shards 1, ops 2, moves 1: the 10 states counted by hand', () => {
+test('gids 2, shards 1, ops 2, moves 1: the 12 states counted by hand', () => {
   // Depth 0: configuration 0. Depth 1: Join(1), Join(2), Join(1,2). Depth 2: from {1}:
   // Join(2), Leave(1); from {2}: Join(1), Leave(2); from {1,2}: Leave(1), Leave(2),
   // Leave(1,2), Move(0,2). Leave(1) from {1}, Leave(2) from {2} and Leave(1,2) all reach no
-  // groups with one shard moved of at least one: one state, so depth 2 holds 6.
+  // groups with one shard moved of at least one, but each keeps its own previous
+  // configuration (Query reads it): three states, so depth 2 holds 8. Queries add none.
   const result = breadthFirstSearch(model(2, 1, 2, 1));
   assert.is(result.result, 'ok');
-  assert.is(result.distinctStates, 10);
+  assert.is(result.distinctStates, 12);
   assert.is(result.depth, 2);
 });
 
 // From the code itself (no independent count), checked two ways: bfs and dfs agree.
 for (const [gids, shards, ops, moves, distinct] of [
-  [2, 3, 4, 4, 83],
-  [3, 4, 4, 2, 686],
-  [4, 10, 3, 1, 2435],
+  [2, 3, 4, 4, 143],
+  [3, 4, 4, 2, 2010],
+  [4, 10, 3, 1, 3644],
 ] as const) {
   const bounds = `gids ${gids}, shards ${shards}, ops ${ops}, moves ${moves}`;
   test(`${bounds}: ${distinct} states (bfs = dfs)`, () => {
@@ -61,12 +63,13 @@ for (const [gids, shards, ops, moves, distinct] of [
   });
 }
 
-test('actions: every Join and Leave of a non-empty gid set, then every Move, labelled', () => {
+test('actions: every Join and Leave of a non-empty gid set, every Move, every Query', () => {
   const actions = controllerActions({ gids: 4, shards: 10, ops: 6, moves: 1 });
-  assert.is(actions.length, 15 + 15 + 40);
-  assert.equal([0, 14, 15, 29, 30, 69].map((index) => label(actions[index]!)), [
+  assert.is(actions.length, 15 + 15 + 40 + 8);
+  assert.equal([0, 14, 15, 29, 30, 69, 70, 77].map((index) => label(actions[index]!)), [
     'Join(gid 1)', 'Join(gid 1, gid 2, gid 3, gid 4)', 'Leave(gid 1)',
     'Leave(gid 1, gid 2, gid 3, gid 4)', 'Move(shard 0, gid 1)', 'Move(shard 9, gid 4)',
+    'Query(-1)', 'Query(6)',
   ]);
   assert.equal(actions[2], { type: 'join', groups: { 1: ['g1-0'], 2: ['g2-0'] } });
 });
@@ -109,6 +112,34 @@ test('non-minimal-by-gid-order: MinimalMoves broken after 2 steps; the trace rep
   assert.equal(outcome, { result: 'violation', steps: 2, invariant: 'MinimalMoves', step: 2 });
 });
 
+// Join(1) makes configuration 1; Query(1) answers configuration 0 (the bug), not the one
+// held at 1: HistoryImmutable, checked on the answer.
+test('query-answers-older: HistoryImmutable broken by Query(1) after 2 steps; the trace replays',
+  () => {
+    const bug = 'query-answers-older';
+    const buggy = controllerDefinition.create(resolveParams(controllerDefinition, bug, {}), bug);
+    const result = breadthFirstSearch(buggy);
+    assert.is(result.invariant, 'HistoryImmutable');
+    const { actions } = executePath(buggy, result.path!);
+    assert.equal(actions.map((action) => buggy.label(action)), ['Join(gid 1)', 'Query(1)']);
+    const text = readFileSync(`traces/controller/${bug}.trace.json`, 'utf8');
+    const outcome = replayTrace(controllerDefinition, parseTrace(text));
+    assert.equal(outcome, { result: 'violation', steps: 2, invariant: 'HistoryImmutable', step: 2 });
+  });
+
+test('MoveToOwnerNoOp: a Move to the owner that made a configuration is caught', () => {
+  const checked = model(2, 2, 3, 1);
+  const [initial] = checked.initialStates();
+  const joined = checked.next(initial!, { type: 'join', groups: { 1: ['g1-0'] } })!;
+  // What a Move that ignored CONTRACT's no-op would leave: a new, equal configuration.
+  const remade = { ...joined.latest, num: 2 };
+  const bad = stepController(joined, { type: 'move', shard: 0, gid: 1 }, noControllerBugs);
+  assert.is(bad, joined);
+  const invariant = checked.invariants.find(({ name }) => name === 'MoveToOwnerNoOp')!;
+  assert.ok(invariant.holds(joined));
+  assert.not.ok(invariant.holds({ ...joined, latest: remade, noOpMovesKept: false }));
+});
+
 test('refused and no-op requests leave the state as it was; bounds are guards', () => {
   const checked = model(2, 4, 2, 0);
   const [initial] = checked.initialStates();
@@ -129,10 +160,15 @@ test('refused and no-op requests leave the state as it was; bounds are guards', 
   const moved = stepController(both, { type: 'move', shard: 0, gid: 2 }, noControllerBugs);
   assert.equal(moved, {
     latest: { num: 3, shards: [2, 1, 2, 2], groups: both.latest.groups },
+    previous: both.latest,
     lastRebalance: null,
     historyKept: true,
+    noOpMovesKept: true,
     movesDone: 1,
   });
+  // A Query changes nothing: it answers from the history the state keeps.
+  assert.is(stepController(moved, { type: 'query', num: 1 }, noControllerBugs), moved);
+  assert.is(stepController(moved, { type: 'query', num: -1 }, noControllerBugs), moved);
 });
 
 test('each invariant fails on a state that breaks it', () => {
@@ -146,12 +182,15 @@ test('each invariant fails on a state that breaks it', () => {
   const groups = { 1: ['g1-0'], 2: ['g2-0'] };
   const good: ControllerModelState = {
     latest: { num: 2, shards: [1, 1, 2, 2], groups },
+    previous: { num: 1, shards: [1, 1, 1, 1], groups: { 1: ['g1-0'] } },
     lastRebalance: { moved: 2, minimum: 2, orderIndependent: true },
     historyKept: true,
+    noOpMovesKept: true,
     movesDone: 0,
   };
   assert.equal(failing(good), []);
   assert.equal(failing({ ...good, historyKept: false }), ['HistoryImmutable']);
+  assert.equal(failing({ ...good, noOpMovesKept: false }), ['MoveToOwnerNoOp']);
   assert.equal(failing(withShards(good, [1, 2, 3, 2])), [
     'ValidConfig', 'Balanced',
   ]);
@@ -185,15 +224,20 @@ test('summarizeRebalance measures moves against the bound and the order of the g
 test('the codec round-trips states with and without a rebalance summary', () => {
   const checked = model(4, 10, 6, 2);
   const states: ControllerModelState[] = [
-    { latest: initialConfig(10), lastRebalance: null, historyKept: true, movesDone: 0 },
+    {
+      latest: initialConfig(10), previous: null, lastRebalance: null, historyKept: true,
+      noOpMovesKept: true, movesDone: 0,
+    },
     {
       latest: {
-        num: 5,
+        num: 2,
         shards: [4, 4, 4, 1, 1, 1, 3, 3, 2, 2],
         groups: { 1: ['g1-0'], 2: ['g2-0'], 3: ['g3-0'], 4: ['g4-0'] },
       },
+      previous: { num: 1, shards: Array<number>(10).fill(2), groups: { 2: ['g2-0'] } },
       lastRebalance: { moved: 10, minimum: 9, orderIndependent: false },
       historyKept: false,
+      noOpMovesKept: false,
       movesDone: 2,
     },
   ];

@@ -11,10 +11,10 @@ import {
   createRaftLivenessModel,
   leaderOfHighestTerm,
   loneTimeout,
+  type LivenessAction,
   type LivenessState,
 } from '../../models/raft/liveness.js';
 import type { RaftBounds } from '../../models/raft/model-state.js';
-import type { RaftAction } from '../../models/raft/model.js';
 
 const small: RaftBounds = {
   servers: 3,
@@ -77,7 +77,9 @@ test('a drop budget: the second Drop is not enabled', () => {
 });
 
 /** The liveness model with candidates that never ask for votes: a planted liveness fault. */
-function mute(model: Model<LivenessState, RaftAction>): Model<LivenessState, RaftAction> {
+function mute(
+  model: Model<LivenessState, LivenessAction>,
+): Model<LivenessState, LivenessAction> {
   return {
     ...model,
     next: (state, action) => {

@@ -104,17 +104,31 @@ test('StaleRejected: a group whose epoch for a shard goes down is caught', () =>
 
 test('ConfigsInOrder: a controller state whose intent skips a configuration is caught', () => {
   const base = initialControllerState(10);
-  const view = (current: number, num: number | null): ServerView => ({
-    kind: 'controller', name: 'ctl-0', raft: raft('leader', 1), appliedIndex: 7,
+  // Each state at its own applied index: one index, one state (ReplicaAgreement).
+  const view = (current: number, num: number | null, appliedIndex: number): ServerView => ({
+    kind: 'controller', name: 'ctl-0', raft: raft('leader', 1), appliedIndex,
     state: { ...base, current, next: num === null ? null : { num, moves: [] } },
   });
   const monitor = new SafetyMonitor();
-  assert.is(monitor.observe([view(0, null)]), null);
-  assert.is(monitor.observe([view(0, 1)]), null);
-  assert.equal(monitor.observe([view(1, 3)]), {
+  assert.is(monitor.observe([view(0, null, 5)]), null);
+  assert.is(monitor.observe([view(0, 1, 6)]), null);
+  assert.equal(monitor.observe([view(1, 3, 7)]), {
     invariant: 'ConfigsInOrder',
     detail: 'ctl-0 (at index 7) plans configuration 3 while configuration 1 is current',
   });
+});
+
+test('ReplicaAgreement: two controller replicas with different states at one index', () => {
+  const base = initialControllerState(10);
+  const view = (name: string, current: number): ServerView => ({
+    kind: 'controller', name, raft: raft('follower', 1), appliedIndex: 4,
+    state: { ...base, current },
+  });
+  const monitor = new SafetyMonitor();
+  assert.is(monitor.observe([view('ctl-0', 0), view('ctl-1', 0)]), null);
+  const found = monitor.observe([view('ctl-2', 1)]);
+  assert.is(found?.invariant, 'ReplicaAgreement');
+  assert.match(found!.detail, /^controller: ctl-2 holds state \w+ at applied index 4, ctl-0 held/);
 });
 
 test.run();

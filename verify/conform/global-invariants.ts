@@ -14,6 +14,8 @@
  * - StaleRejected (DESIGN §3): along that latest state, the epoch of the identity a group
  *   last took part in for a shard never goes down.
  * - ConfigsInOrder (DESIGN §3): a controller's intent in flight is for current + 1.
+ * - ReplicaAgreement (issue 26): two replicas of one group (controllers too) whose replays
+ *   reached the same applied index hold the same state digest.
  */
 import { configsInOrder, explainConfigsInOrder } from '../../invariants/config-history.js';
 import { committedMismatchText } from '../../invariants/raft-logs.js';
@@ -30,6 +32,9 @@ import {
   staleRejected,
 } from '../../invariants/shard-servers.js';
 import type { GroupView } from '../../invariants/shard-view.js';
+import {
+  AppliedDigestRecord, explainReplicaAgreement, replicaAgreementName,
+} from '../../invariants/replica-agreement.js';
 import { shown, type Divergence } from './divergence.js';
 import type { Observation } from './observation.js';
 
@@ -59,6 +64,8 @@ class GlobalState {
   private readonly applied = new Map<string, CommittedRecord<string>>();
   /** gid -> the shard records of its replica of highest applied index. */
   private readonly latest = new LatestGroupStates<GroupView>();
+  /** group -> the replayed state's digest first reached at each applied index. */
+  private readonly states = new Map<string, AppliedDigestRecord>();
 
   observe(observation: Observation): Divergence | null {
     switch (observation.kind) {
@@ -68,6 +75,8 @@ class GlobalState {
         return this.observeApplied(observation);
       case 'served':
         return this.observeServed(observation);
+      case 'state':
+        return this.observeState(observation);
       case 'intent': {
         const intent = { current: observation.current,
           next: observation.next === null ? null : { num: observation.next } };
@@ -99,6 +108,17 @@ class GlobalState {
     const what = committedMismatchText(observation.node, observation.index, entryText(entry),
       `${entryText(first)} was applied first, by ${first.server}`);
     return violation(observation, 'StateMachineSafety', what, entryText(first), entryText(entry));
+  }
+
+  private observeState(observation: Extract<Observation, { kind: 'state' }>) {
+    let record = this.states.get(observation.group);
+    if (record === undefined) this.states.set(observation.group, (record = new AppliedDigestRecord()));
+    const seen = { digest: observation.digest, replica: observation.node };
+    const first = record.note(observation.index, seen);
+    if (first === null) return null;
+    return violation(observation, replicaAgreementName,
+      explainReplicaAgreement(observation.group, observation.index, seen, first),
+      first.digest, seen.digest);
   }
 
   private observeServed(observation: Extract<Observation, { kind: 'served' }>) {

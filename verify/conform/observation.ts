@@ -24,6 +24,11 @@ export type Observation = Place & (
       readonly shards: readonly ShardView[];
     }
   | {
+      /** A replica's whole applied state at `index`, by digest (ReplicaAgreement). */
+      readonly kind: 'state'; readonly group: string; readonly index: number;
+      readonly digest: string;
+    }
+  | {
       readonly kind: 'intent'; readonly current: number;
       /** The number of the configuration in flight, or null. */
       readonly next: number | null;

@@ -16,6 +16,7 @@ import { noMigrationBugs } from '../../spec/migration/bugs.js';
 import { stepDriver, type DriverInput } from '../../spec/migration/driver-step.js';
 import { idleDriver, type DriverState } from '../../spec/migration/types.js';
 import type { IndexedEntry, RaftNode, Snapshot } from '../../spec/raft/types.js';
+import { appliedStateDigest } from '../../invariants/replica-agreement.js';
 import type { ShardView } from '../../invariants/shard-view.js';
 import { canonicalText } from './canonical.js';
 import type { NodeSetup, TraceRecord } from '../../impl/trace/schema.js';
@@ -120,6 +121,8 @@ function observeMachine(
       term: work.entry.term, commandDigest: fnv1a64(canonicalText(work.entry.command)),
     });
   }
+  replay.observations.push({ node, seq, lamport, kind: 'state', group: groupName(gid), index,
+    digest: appliedStateDigest(replay.machine!.state) });
   if (gid !== null) {
     const group = replay.machine!.state as GroupState;
     replay.observations.push({ node, seq, lamport, kind: 'served', gid, appliedIndex: index,

@@ -1,6 +1,6 @@
 /**
  * The `controller` model in the runtime: the controller group of three real controller
- * servers (controller-group.ts). Join / Leave / Move are the administrator's requests,
+ * servers (controller-group.ts). Join / Leave / Move / Query are the administrator's requests,
  * committed, applied and answered. The model keeps the latest configuration and measures
  * each step (the rebalance summary, whether history stayed unchanged): the adapter measures
  * the same on the configurations the runtime applied, so every invariant of the model is
@@ -12,6 +12,7 @@ import type { Params } from '../../checker/model.js';
 import { bugSwitches } from '../../spec/bug-catalog.js';
 import { controllerBugNames } from '../../spec/controller/bugs.js';
 import type { Config } from '../../spec/controller/types.js';
+import { queryAnswersHistory } from '../../invariants/config-history.js';
 import {
   summarizeRebalance, type ControllerAction, type ControllerModelState,
 } from '../../models/controller/model.js';
@@ -24,9 +25,12 @@ import { ReplayCluster } from './replay-cluster.js';
 const adminName = 'admin';
 
 class ControllerAdapter implements RuntimeAdapter<ControllerModelState, ControllerAction> {
-  readonly comparedVariables = ['latest', 'lastRebalance', 'historyKept', 'movesDone'];
+  readonly comparedVariables = [
+    'latest', 'previous', 'lastRebalance', 'historyKept', 'noOpMovesKept', 'movesDone',
+  ];
   readonly evaluatedInvariants = [
     'ValidConfig', 'Balanced', 'MinimalMoves', 'Deterministic', 'HistoryImmutable',
+    'MoveToOwnerNoOp',
   ];
   readonly undriven = {};
   private readonly cluster: ReplayCluster;
@@ -34,8 +38,8 @@ class ControllerAdapter implements RuntimeAdapter<ControllerModelState, Controll
   private readonly bugs;
   private adminSeq = 0;
   /** The runtime's measurements, as the model's history variables. */
-  private measured: Omit<ControllerModelState, 'latest'> = {
-    lastRebalance: null, historyKept: true, movesDone: 0,
+  private measured: Omit<ControllerModelState, 'latest' | 'previous'> = {
+    lastRebalance: null, historyKept: true, noOpMovesKept: true, movesDone: 0,
   };
   /** The configurations the runtime had applied after the last step. */
   private configs: readonly Config[] = [];
@@ -76,25 +80,36 @@ class ControllerAdapter implements RuntimeAdapter<ControllerModelState, Controll
     const before = this.configs;
     const after = this.group.state().configs;
     this.configs = after;
+    const previous = before[before.length - 1]!;
+    const latest = after[after.length - 1]!;
+    if (action.type === 'query') {
+      const answered = body.result.type === 'config' &&
+        queryAnswersHistory(before, action.num, body.result.config);
+      const historyKept = this.measured.historyKept && answered && latest === previous;
+      this.measured = { ...this.measured, historyKept };
+      return null;
+    }
     const kept = before.every((config, at) =>
       JSON.stringify(config) === JSON.stringify(after[at]));
     const historyKept = this.measured.historyKept && kept;
-    const previous = before[before.length - 1]!;
-    const latest = after[after.length - 1]!;
+    const toOwner = action.type === 'move' && previous.shards[action.shard] === action.gid;
+    const noOpMovesKept = this.measured.noOpMovesKept && !(toOwner && latest !== previous);
+    const flags = { historyKept, noOpMovesKept };
     if (latest === previous) {
-      this.measured = { ...this.measured, historyKept };
+      this.measured = { ...this.measured, ...flags };
     } else if (action.type === 'move') {
-      this.measured = { lastRebalance: null, historyKept, movesDone: this.measured.movesDone + 1 };
+      this.measured = { lastRebalance: null, ...flags, movesDone: this.measured.movesDone + 1 };
     } else {
       const lastRebalance = summarizeRebalance(previous.shards, latest, this.bugs);
-      this.measured = { ...this.measured, lastRebalance, historyKept };
+      this.measured = { ...this.measured, lastRebalance, ...flags };
     }
     return body.result.type === 'refused' ? `refused: ${body.result.error}` : null;
   }
 
   observe(expected: ControllerModelState): ControllerModelState {
     const latest = this.configs[this.configs.length - 1]!;
-    return { ...expected, ...this.measured, latest };
+    const previous = this.configs.length > 1 ? this.configs[this.configs.length - 2]! : null;
+    return { ...expected, ...this.measured, latest, previous };
   }
 }
 

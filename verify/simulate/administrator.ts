@@ -7,7 +7,8 @@
  * membership as it was (a later request may then be refused, which changes nothing).
  */
 import type { Random } from '../../impl/io/random.js';
-import type { Outcome } from '../../impl/node/api.js';
+import type { Config } from '../../spec/controller/types.js';
+import type { Outcome, PublishedConfig } from '../../impl/node/api.js';
 import type { VirtualClock } from '../../impl/sim/virtual-clock.js';
 import type { EventLog } from './event-log.js';
 
@@ -16,6 +17,8 @@ export interface AdminClerk {
   join(gids: readonly number[]): Promise<Outcome<unknown>>;
   leave(gids: readonly number[]): Promise<Outcome<unknown>>;
   move(shard: number, gid: number): Promise<Outcome<unknown>>;
+  /** Configuration `num` (-1: the latest), as `ctl query` answers (progress and answers). */
+  query(num: number): Promise<Outcome<PublishedConfig>>;
 }
 
 export interface AdministratorSetup {
@@ -26,6 +29,8 @@ export interface AdministratorSetup {
   readonly busyShards: readonly number[];
   readonly shardCount: number;
   readonly stopping: () => boolean;
+  /** Each configuration an ok request answered, by number, as first told (answer checks). */
+  readonly told?: Map<number, Config>;
 }
 
 export interface AdministratorStatistics {
@@ -98,6 +103,10 @@ async function perform(
   statistics[outcome.status === 'ok' ? 'ok' : outcome.status]++;
   log.add(clock.now(), 'admin', `${outcome.status} ${text}` +
     (outcome.status === 'ok' ? '' : `: ${outcome.error}`));
+  if (outcome.status === 'ok') {
+    const config = outcome.value as Config;
+    if (!setup.told?.has(config.num)) setup.told?.set(config.num, config);
+  }
   if (outcome.status !== 'ok' || request.type === 'move') return;
   for (const gid of request.gids) {
     if (request.type === 'join') members.add(gid);

@@ -64,6 +64,8 @@ export class Nemesis {
   readonly statistics: FaultStatistics = {
     crashes: 0, restarts: 0, partitions: 0, unreliablePeriods: 0,
   };
+  /** When the active phase's faults were repaired (the progress checks count from it). */
+  repairedAtMs: number | null = null;
   private partitioned = false;
   private unreliable = false;
   private readonly faults: readonly Fault[];
@@ -176,6 +178,7 @@ export class Nemesis {
       this.statistics.restarts++;
     }
     network.setFaults(reliableAgain);
+    this.repairedAtMs = clock.now();
     log.add(clock.now(), 'nemesis', 'repaired: every server up, the network reliable');
   }
 }

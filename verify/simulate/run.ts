@@ -10,6 +10,8 @@
  * every event the SafetyMonitor checks the servers' views; at the end the written values
  * are checked (write-checks.ts), every recorded configuration must be published, and the
  * history, with one final read of every key, must be linearizable (`shardkv lincheck`).
+ * Then the cluster must make progress (progress-checks.ts): leaders within a bound of the
+ * repair, an administrator's request published, every client's next append completed.
  */
 import { explanationLines, lincheckText } from '../../checker/lincheck/index.js';
 import type { ControllerState } from '../../spec/controller/state-machine.js';
@@ -30,10 +32,17 @@ import { Nemesis, type FaultStatistics } from './nemesis.js';
 import { DiskDamage, type DiskDamageOutcome } from './disk-damage.js';
 import { checkSettled } from './liveness-checks.js';
 import { clusterLayout, serverNames, type SimulationOptions } from './options.js';
+import {
+  checkOperationsComplete, checkProbeTokens, LeaderWatch, probeAdministrator, probeClients,
+  progressBounds,
+} from './progress-checks.js';
 import type { Runtime } from './runtime.js';
 import { SafetyMonitor, type Violation } from './safety-monitor.js';
 import { serverValueLimit } from './large-values.js';
-import { clientName, runClient } from './workload.js';
+import { clientName, runClient, type KeyValueClerk } from './workload.js';
+import type { AdminClerk } from './administrator.js';
+import { ControllerAnswers, queryHistory } from './answer-checks.js';
+import type { Config } from '../../spec/controller/types.js';
 import { checkWrites, finalValues } from './write-checks.js';
 
 /** After the actors are done, the cluster runs this long before the final checks. */
@@ -118,6 +127,12 @@ class Simulation {
   private events = 0;
   private readonly reconfigurations: AdministratorStatistics =
     { requests: 0, ok: 0, refused: 0, unknown: 0 };
+  private readonly leaders: LeaderWatch;
+  private readonly answers: ControllerAnswers;
+  /** The configurations the administrator's requests were answered with, by number. */
+  private readonly told = new Map<number, Config>();
+  private clientClerks: readonly KeyValueClerk[] = [];
+  private adminClerk: AdminClerk | null = null;
 
   constructor(
     private readonly options: SimulationOptions,
@@ -156,6 +171,8 @@ class Simulation {
       ...(this.traceSinks === null ? {} : { traceSinks: this.traceSinks }),
       diskDamage: this.diskDamage,
     });
+    this.answers = new ControllerAnswers(layout.controllers);
+    this.leaders = new LeaderWatch(['controller', ...options.gids.map((gid) => `g${gid}`)]);
     this.nemesis = new Nemesis({
       clock: this.clock, log: this.log, cluster: this.cluster, network: this.network,
       layout, mode: options.faults, stopping: () => this.stopping,
@@ -190,7 +207,57 @@ class Simulation {
     const settled = this.failure === null
       ? checkSettled(this.controllerState(), this.monitor.groupStates(), settleTimeMs) : null;
     if (settled !== null) this.fail(settled.invariant, settled.detail);
+    if (this.failure === null) await this.checkProgress();
     return this.result();
+  }
+
+  /**
+   * The progress checks (progress-checks.ts), after the safety checks passed: leaders within
+   * their bound of the repair, then the administrator's request published, then every
+   * client's append completed and kept once.
+   */
+  private async checkProgress(): Promise<void> {
+    const healedAt = this.nemesis.repairedAtMs;
+    if (healedAt === null) return this.fail('Liveness', 'the faults were never repaired');
+    if (this.options.faults === 'none') {
+      const { ok, unknown, pending } = this.operationCounts;
+      const few = checkOperationsComplete(ok, unknown + pending);
+      if (few !== null) return this.fail(few.invariant, few.detail);
+    }
+    const { leaderAfterHealMs } = progressBounds;
+    await this.drive(() => this.leaders.allLed() ||
+      this.clock.now() > healedAt + leaderAfterHealMs);
+    const leaderless = this.failure === null ? this.leaders.check(healedAt) : null;
+    if (leaderless !== null) return this.fail(leaderless.invariant, leaderless.detail);
+    const { options } = this;
+    const busyShards = this.busyShards();
+    await this.driveUntilSettled(() =>
+      probeAdministrator(this.adminClerk!, this.clock, options.gids, busyShards, this.told));
+    await this.driveUntilSettled(() =>
+      queryHistory((num) => this.adminClerk!.query(num), this.told));
+    await this.driveUntilSettled(() => probeClients(this.clientClerks, options.keys,
+      this.history, clientName));
+    const settledAt = this.clock.now() + settleTimeMs;
+    await this.drive(() => this.clock.now() >= settledAt);
+    if (this.failure !== null) return;
+    const values = finalValues(this.monitor.groupStates(), options.keys, options.shardCount);
+    const kept = checkProbeTokens(options.clients, options.keys, values);
+    if (kept !== null) this.fail(kept.invariant, kept.detail);
+  }
+
+  /** Runs events until `check` resolves, then fails with its violation, if any. */
+  private async driveUntilSettled(check: () => Promise<Violation | null>): Promise<void> {
+    if (this.failure !== null) return;
+    let verdict: Violation | null | undefined;
+    check().then((found) => { verdict = found; },
+      (error: unknown) => this.fail('ClientError', describe(error)));
+    await this.drive(() => verdict !== undefined);
+    if (verdict) this.fail(verdict.invariant, verdict.detail);
+  }
+
+  private busyShards(): number[] {
+    const { keys, shardCount } = this.options;
+    return [...new Set(keys.map((key) => key2shard(key, shardCount)))];
   }
 
   private startActors(): Promise<unknown> {
@@ -201,22 +268,25 @@ class Simulation {
       timers: loggedTimers(this.clock.timers(),
         (timer) => this.log.add(this.clock.now(), name, `timer ${timer}`, false)),
     });
-    const busyShards = [...new Set(options.keys.map((key) => key2shard(key, options.shardCount)))];
+    const busyShards = this.busyShards();
     const adminRandom = this.streams.admin;
+    this.adminClerk = runtime.createAdminClerk(environment(adminName, adminRandom.split()));
     const admin = runAdministrator({
       clock: this.clock, log: this.log, gids: options.gids, busyShards,
-      shardCount: options.shardCount, stopping: () => this.stopping,
-    }, runtime.createAdminClerk(environment(adminName, adminRandom.split())), adminRandom,
-    this.reconfigurations);
+      shardCount: options.shardCount, stopping: () => this.stopping, told: this.told,
+    }, this.adminClerk, adminRandom, this.reconfigurations);
     const setup = {
       clock: this.clock, log: this.log, history: this.history, keys: options.keys,
       valueBytes: options.valueBytes, stopping: () => this.stopping,
     };
+    const clerks: KeyValueClerk[] = [];
     const clients = Array.from({ length: options.clients }, (_, index) => {
       const random = this.streams.clients.split();
       const clerk = runtime.createClerk(environment(clientName(index), random.split()));
+      clerks.push(clerk);
       return runClient(setup, index, clerk, random);
     });
+    this.clientClerks = clerks;
     return Promise.all([this.nemesis.run(), admin, ...clients]);
   }
 
@@ -232,13 +302,19 @@ class Simulation {
       }
       if (!ran) return this.fail('Liveness', 'no event left to run');
       this.events++;
-      this.check(this.cluster.views());
+      const views = this.cluster.views();
+      this.check(views);
+      if (this.nemesis.repairedAtMs !== null) this.leaders.observe(views, this.clock.now());
     }
   }
 
   private check(views: readonly ServerView[]): void {
     const violation = this.monitor.observe(views);
-    if (violation !== null) this.fail(violation.invariant, violation.detail);
+    if (violation !== null) return this.fail(violation.invariant, violation.detail);
+    for (const view of views) {
+      const wrong = this.answers.observe(view);
+      if (wrong !== null) return this.fail(wrong.invariant, wrong.detail);
+    }
   }
 
   /** NoLostWrite and ExactlyOnce, then the history with a final read of every key. */
@@ -285,6 +361,8 @@ class Simulation {
   }
 
   private logNetworkEvent(event: NetworkEvent): void {
+    const wrong = this.answers.delivered(event);
+    if (wrong !== null) this.fail(wrong.invariant, wrong.detail);
     const what = event.kind === 'deliver'
       ? `from ${event.from} ${event.frame.length}b ${bytesDigest(event.frame)}`
       : `lost from ${event.from}: ${event.reason}`;

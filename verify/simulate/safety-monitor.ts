@@ -16,6 +16,9 @@
  * - StaleRejected (DESIGN §3): along each group's latest applied states, the epoch of the
  *   identity it last took part in for a shard never goes down.
  * - ConfigsInOrder (DESIGN §3): every controller state's intent in flight is for current + 1.
+ * - ReplicaAgreement (issue 26): two replicas of one group (controllers included) that
+ *   applied the same index hold the same state digest; the first digest seen at each index
+ *   is remembered, so replicas that never show it at the same moment are compared too.
  */
 import { configsInOrder, explainConfigsInOrder } from '../../invariants/config-history.js';
 import { committedMismatchText } from '../../invariants/raft-logs.js';
@@ -31,8 +34,15 @@ import {
   explainStaleRejected,
   staleRejected,
 } from '../../invariants/shard-servers.js';
+import {
+  AppliedDigestRecord,
+  appliedStateDigest,
+  explainReplicaAgreement,
+  replicaAgreementName,
+} from '../../invariants/replica-agreement.js';
 import type { GroupState } from '../../spec/group/index.js';
 import type { ServerView } from '../../impl/node/api.js';
+import { raftGroupOf } from './progress-checks.js';
 
 export interface Violation {
   readonly invariant: string;
@@ -53,6 +63,8 @@ export class SafetyMonitor {
   /** Server -> the highest committed index already compared. */
   private readonly comparedUpTo = new Map<string, number>();
   private readonly latestGroups = new LatestGroupStates<GroupState>();
+  /** Raft group -> the applied state's digest first seen at each index. */
+  private readonly appliedDigests = new Map<string, AppliedDigestRecord>();
   private groupsChanged = false;
   /**
    * Server -> the Raft node, applied index and applied state it showed last: states are
@@ -68,7 +80,9 @@ export class SafetyMonitor {
       if (seen !== undefined && seen.raft === view.raft && seen.state === view.state &&
         seen.appliedIndex === view.appliedIndex) continue;
       this.lastSeen.set(view.name, view);
-      const violation = this.checkLeader(view) ?? this.checkCommitted(view);
+      const violation = this.checkLeader(view) ?? this.checkCommitted(view) ??
+        (seen?.state === view.state && seen.appliedIndex === view.appliedIndex
+          ? null : this.checkAgreement(view));
       if (violation !== null) return violation;
       const problem = view.kind === 'group' ? this.noteGroupState(view) : checkIntent(view);
       if (problem !== null) return problem;
@@ -119,6 +133,19 @@ export class SafetyMonitor {
     return null;
   }
 
+  private checkAgreement(view: ServerView): Violation | null {
+    const group = raftGroupOf(view);
+    let record = this.appliedDigests.get(group);
+    if (record === undefined) this.appliedDigests.set(group, (record = new AppliedDigestRecord()));
+    const seen = { digest: appliedStateDigest(view.state), replica: view.name };
+    const first = record.note(view.appliedIndex, seen);
+    if (first === null) return null;
+    return {
+      invariant: replicaAgreementName,
+      detail: explainReplicaAgreement(group, view.appliedIndex, seen, first),
+    };
+  }
+
   private noteGroupState(view: ServerView & { kind: 'group' }): Violation | null {
     const applied = { appliedIndex: view.appliedIndex, replica: view.name, state: view.state };
     const before = this.latestGroups.offer(applied);
@@ -142,10 +169,6 @@ export class SafetyMonitor {
       detail: explainAtMostOneServer(states, (state) => `gid ${named.get(state)}`),
     };
   }
-}
-
-function raftGroupOf(view: ServerView): string {
-  return view.kind === 'controller' ? 'controller' : `g${view.gid}`;
 }
 
 function checkIntent(view: ServerView & { kind: 'controller' }): Violation | null {

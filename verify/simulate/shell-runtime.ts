@@ -37,6 +37,7 @@ export const shellRuntime: Runtime = {
         Object.fromEntries(gids.map((gid) => [gid, layout.groups[gid]!])), deadline()),
       leave: (gids) => clerk.leave(gids, deadline()),
       move: (shard, gid) => clerk.move(shard, gid, deadline()),
+      query: (num) => clerk.query(num, deadline()),
     };
   },
 };

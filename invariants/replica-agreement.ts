@@ -1,0 +1,107 @@
+/**
+ * ReplicaAgreement (issue 26; Raft §5.4.3's State Machine Safety carried from the log to the
+ * state): any two replicas of one Raft group that have applied the same index hold the same
+ * state, compared by digest. StateMachineSafety compares the entries; this catches what the
+ * entries cannot show: an entry applied twice at one replica, a snapshot labelled with the
+ * wrong index, a restore that dropped part of the state. The controller group's replicas are
+ * compared likewise.
+ *
+ * The digests cover the whole state (every key, value and dedup record of every shard; every
+ * configuration and session of the controller), and each part is digested once: states are
+ * immutable and a step replaces only the records it changes, so the digest of a record is
+ * memoised on the record.
+ */
+import { assert } from '../spec/assert.js';
+import type { ControllerState } from '../spec/controller/state-machine.js';
+import type { Config } from '../spec/controller/types.js';
+import { fnv1a64 } from '../spec/fnv.js';
+import { imageDigest } from '../spec/group/digest.js';
+import type { GroupState, ShardState } from '../spec/group/types.js';
+
+const shardDigests = new WeakMap<ShardState, string>();
+const configDigests = new WeakMap<Config, string>();
+
+/** One shard record: its phase, identities, receipt and image (kv and dedup). */
+function shardDigest(record: ShardState): string {
+  let digest = shardDigests.get(record);
+  if (digest === undefined) {
+    const { phase, identity, frozenDigest, receipt, tombstone } = record;
+    digest = fnv1a64(JSON.stringify([phase, identity, frozenDigest, receipt, tombstone,
+      imageDigest(record.kv, record.dedup)]));
+    shardDigests.set(record, digest);
+  }
+  return digest;
+}
+
+function configDigest(config: Config): string {
+  let digest = configDigests.get(config);
+  if (digest === undefined) {
+    digest = fnv1a64(JSON.stringify(config));
+    configDigests.set(config, digest);
+  }
+  return digest;
+}
+
+export function groupStateDigest(state: GroupState): string {
+  return fnv1a64(JSON.stringify([state.gid, state.sessionFloor, state.shards.map(shardDigest)]));
+}
+
+/** Sessions in key order: a restored replica may have built its record in another order. */
+export function controllerStateDigest(state: ControllerState): string {
+  const sessions = Object.keys(state.sessions).sort()
+    .map((client) => [client, state.sessions[client]]);
+  return fnv1a64(JSON.stringify([state.current, state.next, state.nextClient,
+    state.configs.map(configDigest), sessions]));
+}
+
+/** The digest a replica's applied state has at one index, and who was seen holding it. */
+export interface AppliedDigest {
+  readonly digest: string;
+  readonly replica: string;
+}
+
+/**
+ * A Raft group's applied states by index, as first seen (the run view of ReplicaAgreement:
+ * the simulator notes every live server's applied state after every event, conform every
+ * replayed apply along the merge).
+ */
+export class AppliedDigestRecord {
+  private readonly byIndex = new Map<number, AppliedDigest>();
+
+  /** `seen` is a replica's state at `index`: the one first seen there, if it differs. */
+  note(index: number, seen: AppliedDigest): AppliedDigest | null {
+    assert(Number.isSafeInteger(index) && index >= 0, `applied index ${index}`);
+    const first = this.byIndex.get(index);
+    if (first === undefined) {
+      this.byIndex.set(index, seen);
+      return null;
+    }
+    return replicasAgree({ index, digest: first.digest }, { index, digest: seen.digest })
+      ? null : first;
+  }
+}
+
+export function explainReplicaAgreement(
+  group: string,
+  index: number,
+  seen: AppliedDigest,
+  first: AppliedDigest,
+): string {
+  return `${group}: ${seen.replica} holds state ${seen.digest} at applied index ${index}, ` +
+    `${first.replica} held ${first.digest} there`;
+}
+
+export const replicaAgreementName = 'ReplicaAgreement';
+
+/** The predicate over two sightings: the same applied index means the same state. */
+export function replicasAgree(
+  a: { readonly index: number; readonly digest: string },
+  b: { readonly index: number; readonly digest: string },
+): boolean {
+  return a.index !== b.index || a.digest === b.digest;
+}
+
+/** Either kind of replica's applied state. */
+export function appliedStateDigest(state: GroupState | ControllerState): string {
+  return 'configs' in state ? controllerStateDigest(state) : groupStateDigest(state);
+}

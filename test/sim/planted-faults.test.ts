@@ -1,0 +1,85 @@
+// Issue 26 "Done when": faults that cost availability, agreement or a right answer, planted
+// (as catalogued switches, or in a copy of the code), each found by the project's commands.
+// The WAL that skips its checksum is the disk issue's (item 5), not here.
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { breadthFirstSearch } from '../../checker/bfs.js';
+import { checkLiveness } from '../../checker/liveness.js';
+import type { AnyModel } from '../../checker/model.js';
+import { resolveParams } from '../../checker/params.js';
+import { controllerDefinition } from '../../models/controller/index.js';
+import { raftDefinition } from '../../models/raft/index.js';
+import { simulationOptions } from '../../verify/simulate/options.js';
+import { runSimulation } from '../../verify/simulate/run.js';
+import { shellRuntime } from '../../verify/simulate/shell-runtime.js';
+
+test('a PreVote bug that blocks elections: check finds a LeaderElected lasso', () => {
+  const bug = 'prevote-response-term';
+  const params = resolveParams(raftDefinition, bug, {});
+  assert.is(params.preset, 'liveness-9.6');
+  const model = raftDefinition.create(params, bug) as AnyModel;
+  const result = checkLiveness(model);
+  assert.is(result.result, 'violation');
+  assert.is(result.property, 'LeaderElected');
+  assert.ok(result.lasso!.loop > 0, 'a lasso: a prefix and a loop');
+});
+
+test('a PreVote bug that blocks elections: simulate fails LeaderAfterHeal', async () => {
+  const run = await runSimulation(simulationOptions(1, { bug: 'prevote-response-term' }),
+    shellRuntime);
+  assert.is(run.failure?.invariant, 'LeaderAfterHeal', run.failure?.detail);
+  assert.match(run.failure!.detail, /has no leader 6000 ms after the faults were repaired/);
+});
+
+test('a controller answering an older configuration: check and simulate find it', async () => {
+  const bug = 'query-answers-older';
+  const model = controllerDefinition.create(resolveParams(controllerDefinition, bug, {}), bug);
+  assert.is(breadthFirstSearch(model).invariant, 'HistoryImmutable');
+  const run = await runSimulation(simulationOptions(1, { bug }), shellRuntime);
+  assert.is(run.failure?.invariant, 'AnswersMatchSpec', run.failure?.detail);
+  assert.match(run.failure!.detail, /answered admin's query \d+ with configuration \d+, but/);
+});
+
+// The plant goes into a copy of the tree: one replica (g100-1) applies every client command
+// a second time, under another seq so that dedup lets it through. The leader's state, which
+// the value checks read, stays right: only comparing replicas shows it.
+test('an entry applied twice at one replica: simulate fails ReplicaAgreement (in a copy)', () => {
+  const copy = mkdtempSync(join(tmpdir(), 'shardkv-plant-'));
+  try {
+    for (const directory of ['spec', 'impl', 'invariants', 'verify', 'checker', 'models']) {
+      cpSync(directory, join(copy, directory), { recursive: true });
+    }
+    for (const file of ['package.json', 'tsconfig.json']) cpSync(file, join(copy, file));
+    symlinkSync(join(process.cwd(), 'node_modules'), join(copy, 'node_modules'));
+    const server = join(copy, 'impl/node/server.ts');
+    const anchor = "      freed = (entry.command as { type?: unknown }).type === 'delete';";
+    const text = readFileSync(server, 'utf8');
+    assert.ok(text.includes(anchor), 'the plant anchor moved');
+    writeFileSync(server, text.replace(anchor, `${anchor}
+      const planted = entry.command as { type?: string; request?: { seq: number } };
+      if (this.name === 'g100-1' && planted.type === 'client' && planted.request) {
+        this.machine.apply({ ...planted,
+          request: { ...planted.request, seq: planted.request.seq + 1_000_000 } });
+      }`));
+    writeFileSync(join(copy, 'run-seed.ts'), [
+      "import { simulationOptions } from './verify/simulate/options.js';",
+      "import { runSimulation } from './verify/simulate/run.js';",
+      "import { shellRuntime } from './verify/simulate/shell-runtime.js';",
+      'const run = await runSimulation(simulationOptions(1), shellRuntime);',
+      'console.log(JSON.stringify(run.failure));',
+    ].join('\n'));
+    const output = execFileSync(process.execPath, ['--import', 'tsx', 'run-seed.ts'],
+      { cwd: copy, encoding: 'utf8' });
+    const failure = JSON.parse(output) as { invariant: string; detail: string } | null;
+    assert.is(failure?.invariant, 'ReplicaAgreement');
+    assert.match(failure!.detail, /^g100: g100-1 holds state \w+ at applied index \d+, g100-\d held/);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+});
+
+test.run();
