@@ -46,6 +46,10 @@ test('OperationsComplete and the probe tokens', () => {
   assert.is(checkProbeTokens(1, ['a', 'b'], values), null);
   assert.match(checkProbeTokens(2, ['a', 'b'], values)!.detail,
     /key "b" holds the acknowledged probe <c1.probe> 2 times/);
+  // A probe the size policy refused must have written nothing.
+  assert.is(checkProbeTokens(1, ['c'], values, new Set([0])), null);
+  assert.match(checkProbeTokens(1, ['a'], values, new Set([0]))!.detail,
+    /key "a" holds the refused probe <c0.probe> 1 times/);
 });
 
 test.run();

@@ -235,13 +235,14 @@ class Simulation {
       probeAdministrator(this.adminClerk!, this.clock, options.gids, busyShards, this.told));
     await this.driveUntilSettled(() =>
       queryHistory((num) => this.adminClerk!.query(num), this.told));
+    const refusedForSize = new Set<number>();
     await this.driveUntilSettled(() => probeClients(this.clientClerks, options.keys,
-      this.history, clientName));
+      this.history, clientName, refusedForSize));
     const settledAt = this.clock.now() + settleTimeMs;
     await this.drive(() => this.clock.now() >= settledAt);
     if (this.failure !== null) return;
     const values = finalValues(this.monitor.groupStates(), options.keys, options.shardCount);
-    const kept = checkProbeTokens(options.clients, options.keys, values);
+    const kept = checkProbeTokens(options.clients, options.keys, values, refusedForSize);
     if (kept !== null) this.fail(kept.invariant, kept.detail);
   }
 
