@@ -42,8 +42,12 @@ const commands: Readonly<Record<string, Command>> = {
     run: async (argv, io) => (await import('./conform.js')).conformCommand(argv, io),
   },
   cluster: {
-    summary: 'run a real cluster: start, stop, status, kill, restart, net, isolate, heal',
+    summary: 'run a real cluster: init, start, stop, status, kill, restart, net, isolate, heal',
     run: async (argv, io) => (await import('./cluster.js')).clusterCommand(argv, io),
+  },
+  node: {
+    summary: 'run one server of a cluster in the foreground (systemd, containers)',
+    run: async (argv, io) => (await import('./node.js')).nodeCommand(argv, io),
   },
   ctl: {
     summary: 'the shard controller: join, leave, move, query',
