@@ -41,7 +41,8 @@ function drawEvent(event: DiagramEvent, y: number, x: (name: string) => number):
     '</g>';
 }
 
-function renderSvg(steps: readonly DiagramStep[]): string {
+/** The steps' sequence diagram as inline SVG (also the explorer's picture of its path). */
+export function renderSvg(steps: readonly DiagramStep[]): string {
   const names = participants(steps);
   const column = new Map(names.map((name, index) => [name, index]));
   const x = (name: string) => marginLeft + columnWidth * (column.get(name)! + 0.5);

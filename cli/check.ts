@@ -93,7 +93,7 @@ const commonFlags: readonly FlagSpec[] = [
   { name: 'help', kind: 'boolean', description: 'show this help' },
 ];
 
-function modelFlags(definition: ModelDefinition): FlagSpec[] {
+export function modelFlags(definition: ModelDefinition): FlagSpec[] {
   return definition.params.map((param) => ({
     name: param.name,
     kind: param.kind === 'boolean' ? 'boolean' : 'value',

@@ -21,6 +21,10 @@ const commands: Readonly<Record<string, Command>> = {
     summary: 're-execute a trace through the spec',
     run: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),
   },
+  explore: {
+    summary: 'walk a model\'s state space in the browser (a local web server)',
+    run: async (argv, io) => (await import('./explore/command.js')).exploreCommand(argv, io),
+  },
   models: {
     summary: 'list the models, their bounds and invariants',
     run: async (argv, io) => (await import('./catalog.js')).modelsCommand(argv, io),
