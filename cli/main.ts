@@ -110,6 +110,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     if (error instanceof Error && error.name === UsageError.name) {
       return fail(`shardkv ${command ? name + ': ' : ''}${error.message}`, exitUsage);
     }
+    // A user's model that throws is invalid input, not a problem found (checker/model-guard).
+    if (error instanceof Error && error.name === 'ModelError') {
+      return fail(`shardkv ${name}: ${error.message}`, exitUsage);
+    }
     const stack = (error as Error).stack;
     const detail = stack ? `\n${stack}` : '';
     return fail(`shardkv: internal error: ${String(error)}`, exitProblem, detail);
