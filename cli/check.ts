@@ -327,7 +327,7 @@ function printSummary(
   const [first] = written;
   const lasso = liveness?.result.result === 'violation' ? liveness.result : undefined;
   if (!context.json) {
-    io.stdout(summaryLine(search, statesPerSecond, exhaustive));
+    io.stdout(summaryLine(search, statesPerSecond, exhaustive, lasso?.property));
     if (written.length > 1) io.stdout(violationError(written));
     if (liveness) io.stdout(livenessLine(liveness.result));
     return;
@@ -416,10 +416,16 @@ export function writeViolation(
   };
 }
 
-function summaryLine(search: Reported, statesPerSecond: number, exhaustive: boolean): string {
+/** `lassoProperty`: the temporal property a lasso violates, so that no line reads "OK". */
+function summaryLine(
+  search: Reported, statesPerSecond: number, exhaustive: boolean, lassoProperty?: string,
+): string {
   const verdict =
     search.result === 'violation'
       ? `VIOLATION of ${search.invariant}`
+      : lassoProperty !== undefined
+        ? `VIOLATION of temporal property ${lassoProperty} (a lasso; no invariant is violated` +
+          `${exhaustive ? ' within the bounds' : ''})`
       : search.result === 'incomplete'
         ? `INCOMPLETE: stopped by ${search.stoppedBy} before the bounded space was exhausted; ` +
           'no violation so far'
