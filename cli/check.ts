@@ -17,6 +17,8 @@ import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } f
 import { catchInterrupt, exitInterrupted, type Interrupt } from './interrupt.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 import { writeTraceFiles } from './trace-files.js';
+import type { RefinementFigures } from '../models/raft/refinement-figures.js';
+import { formatRefinementFigures, refinementFiguresOf } from './check-refinement.js';
 
 const commonFlags: readonly FlagSpec[] = [
   {
@@ -232,7 +234,10 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     : undefined;
   const stopped = interrupt.interrupted && outcome.search.stoppedBy === 'time-limit';
   const search: Reported = stopped ? { ...outcome.search, stoppedBy: 'interrupt' } : outcome.search;
-  printSummary(summary, search, written, liveness);
+  // The figures take a second pass: only after a complete search that found every step mapped.
+  const figures = search.result === 'ok' && !search.stoppedBy
+    ? refinementFiguresOf(prebuilt) : undefined;
+  printSummary(summary, search, written, liveness, figures);
   if (stopped) return exitInterrupted;
   const livenessFailed = liveness?.result.result === 'violation';
   return search.result === 'violation' || livenessFailed ? exitProblem : exitOk;
@@ -316,6 +321,7 @@ function printSummary(
   search: Reported,
   written: readonly WrittenViolation[],
   liveness?: LivenessOutcome,
+  figures?: RefinementFigures,
 ): void {
   const { io, definition, strategy } = context;
   // Exhaustive: every state within the bounds was explored (no stop, no early violation).
@@ -330,6 +336,7 @@ function printSummary(
     io.stdout(summaryLine(search, statesPerSecond, exhaustive, lasso?.property));
     if (written.length > 1) io.stdout(violationError(written));
     if (liveness) io.stdout(livenessLine(liveness.result));
+    if (figures) io.stdout(formatRefinementFigures(figures));
     return;
   }
   io.stdout(
@@ -362,6 +369,7 @@ function printSummary(
       ...(first ? { trace: first.trace, traceLength: first.traceLength } : {}),
       ...(liveness?.trace ? { trace: liveness.trace, traceLength: liveness.traceLength } : {}),
       ...(liveness ? { liveness: livenessSummary(liveness.result) } : {}),
+      ...(figures ? { refinement: figures } : {}),
       ...(first?.witness ? { witness: first.witness } : {}),
       ...(context.continued ? { violations: written } : {}),
     }),
