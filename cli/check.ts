@@ -13,7 +13,9 @@ import {
 import { isModulePath, loadModelModule } from '../checker/load-model.js';
 import { findModel, modelDefinitions, registryModule } from '../models/registry.js';
 import { livenessLine, livenessSummary, runLivenessPass, type LivenessOutcome } from './check-liveness.js';
-import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
+import {
+  helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec, type ParsedArgs,
+} from './args.js';
 import { catchInterrupt, exitInterrupted, type Interrupt } from './interrupt.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 import { writeTraceFiles } from './trace-files.js';
@@ -104,6 +106,16 @@ export function modelFlags(definition: ModelDefinition): FlagSpec[] {
   }));
 }
 
+/** The model's bounds given on the command line, as text (resolveParams parses them). */
+export function givenParams(definition: ModelDefinition, args: ParsedArgs): Record<string, string> {
+  const given: Record<string, string> = {};
+  for (const param of definition.params) {
+    if (param.name in args.values) given[param.name] = args.values[param.name]!;
+    if (args.booleans.has(param.name)) given[param.name] = 'true';
+  }
+  return given;
+}
+
 export function checkHelp(definition?: ModelDefinition): string {
   const models = modelDefinitions.map((candidate) => candidate.name).join(', ');
   const flags = definition ? [...modelFlags(definition), ...commonFlags] : commonFlags;
@@ -164,11 +176,7 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
   }
   if (args.positionals.length > 0)
     throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-  const given: Record<string, string> = {};
-  for (const param of definition.params) {
-    if (param.name in args.values) given[param.name] = args.values[param.name]!;
-    if (args.booleans.has(param.name)) given[param.name] = 'true';
-  }
+  const given = givenParams(definition, args);
   const bug = args.values['bug'];
   const strategy = (args.values['strategy'] ?? 'bfs') as Strategy;
   if (!strategies.includes(strategy)) {

@@ -8,7 +8,7 @@ import { isModulePath, loadModelModule } from '../../checker/load-model.js';
 import type { ModelDefinition } from '../../checker/model.js';
 import { findModel, modelDefinitions } from '../../models/registry.js';
 import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from '../args.js';
-import { describeBounds, modelFlags } from '../check.js';
+import { describeBounds, givenParams, modelFlags } from '../check.js';
 import { exitOk, type Io } from '../io.js';
 import { startExploreServer } from './server.js';
 import { ExploreSession } from './session.js';
@@ -56,13 +56,8 @@ export async function exploreCommand(argv: readonly string[], io: Io): Promise<n
   if (args.positionals.length > 0) {
     throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   }
-  const given: Record<string, string> = {};
-  for (const param of definition.params) {
-    if (param.name in args.values) given[param.name] = args.values[param.name]!;
-    if (args.booleans.has(param.name)) given[param.name] = 'true';
-  }
   const bug = args.values['bug'];
-  const params = resolveParams(definition, bug, given);
+  const params = resolveParams(definition, bug, givenParams(definition, args));
   const model = definition.create(params, bug);
   const session = new ExploreSession(model, positiveNumberFlag(args, 'search-time-limit') ?? 60);
   const title = `${definition.name} ${describeBounds(definition, params)}`.trimEnd() +
