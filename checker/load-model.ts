@@ -9,7 +9,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineModel, type ModelDeclaration, type ParamDeclarations } from './define-model.js';
-import type { ModelDefinition } from './model.js';
+import { guardModel } from './model-guard.js';
+import type { ModelDefinition, Params } from './model.js';
 import { UsageError } from './params.js';
 
 /** A MODEL argument that names a file rather than a registered model. */
@@ -89,14 +90,26 @@ export async function loadModelModule(path: string, name?: string): Promise<Mode
     const listed = values.flatMap((value) => (Array.isArray(value) ? value : [value]));
     const named = listed.find((value) => asDefinition(value)?.name === name);
     if (named === undefined) throw new UsageError(`${path} exports no model named ${name}`);
-    return named as ModelDefinition;
+    return guardedDefinition(asDefinition(named)!, absolute);
   }
   for (const value of values) {
     const definition = asDefinition(value);
-    if (definition) {
-      // A delegating object: the module's own definition stays as it was exported.
-      return Object.create(definition, { modulePath: { value: absolute, enumerable: true } });
-    }
+    if (definition) return guardedDefinition(definition, absolute);
   }
   throw new UsageError(`${path} exports no model definition (see docs/adding-a-model.md)`);
+}
+
+/**
+ * A delegating object (the module's own definition stays as it was exported) whose models
+ * report their failures with the state and action (model-guard.ts).
+ */
+function guardedDefinition(definition: ModelDefinition, absolute: string): ModelDefinition {
+  return Object.create(definition, {
+    modulePath: { value: absolute, enumerable: true },
+    create: {
+      value: (params: Params, bug: string | undefined) =>
+        guardModel(definition.create(params, bug)),
+      enumerable: true,
+    },
+  }) as ModelDefinition;
 }

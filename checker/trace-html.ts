@@ -41,7 +41,8 @@ function drawEvent(event: DiagramEvent, y: number, x: (name: string) => number):
     '</g>';
 }
 
-function renderSvg(steps: readonly DiagramStep[]): string {
+/** The steps' sequence diagram as inline SVG (also the explorer's picture of its path). */
+export function renderSvg(steps: readonly DiagramStep[]): string {
   const names = participants(steps);
   const column = new Map(names.map((name, index) => [name, index]));
   const x = (name: string) => marginLeft + columnWidth * (column.get(name)! + 0.5);
@@ -76,9 +77,13 @@ function renderChanges(trace: Trace, step: number): string {
   return `<pre>${escape(shown.join('\n') || '(no variable changed)')}</pre>`;
 }
 
-/** The page for a replayed trace; `verdict` is replay's one-line result. */
-export function renderTraceHtml(trace: Trace, steps: readonly DiagramStep[], verdict: string):
-  string {
+/**
+ * The page for a replayed trace; `verdict` is replay's one-line result and `witness` the
+ * violated invariant's explanation of the last state ("Why X fails: ..."), when it has one.
+ */
+export function renderTraceHtml(
+  trace: Trace, steps: readonly DiagramStep[], verdict: string, witness?: string,
+): string {
   const title = `${trace.model}${trace.bug ? ` with bug ${trace.bug}` : ''}: ` +
     `${steps.length} step${steps.length === 1 ? '' : 's'}`;
   const loop = trace.loop === undefined ? '' :
@@ -90,7 +95,8 @@ export function renderTraceHtml(trace: Trace, steps: readonly DiagramStep[], ver
 <html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
 <style>${style}</style></head><body>
 <h1>${escape(title)}</h1>
-<p class="summary">${escape(verdict)}</p>${loop}
+<p class="summary">${escape(verdict)}</p>${loop}${witness === undefined ? '' :
+  `\n<p class="summary witness">${escape(witness)}</p>`}
 <div class="diagram">${renderSvg(steps)}</div>
 <h2>Steps</h2>
 <ol class="steps">

@@ -13,13 +13,17 @@ import {
 import { isModulePath, loadModelModule } from '../checker/load-model.js';
 import { findModel, modelDefinitions, registryModule } from '../models/registry.js';
 import { livenessLine, livenessSummary, runLivenessPass, type LivenessOutcome } from './check-liveness.js';
-import { helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
+import {
+  helpText, integerFlag, parseArgs, positiveNumberFlag, type FlagSpec, type ParsedArgs,
+} from './args.js';
 import { catchInterrupt, exitInterrupted, type Interrupt } from './interrupt.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 import { checkpointOptions } from './check-checkpoint.js';
 import type { CheckpointOptions } from '../checker/checkpoint.js';
 import { coverageLines, reportFields, sometimesLines, unreached } from './check-report.js';
 import { writeTraceFiles } from './trace-files.js';
+import type { RefinementFigures } from '../models/raft/refinement-figures.js';
+import { formatRefinementFigures, refinementFiguresOf } from './check-refinement.js';
 
 const commonFlags: readonly FlagSpec[] = [
   {
@@ -125,7 +129,7 @@ const commonFlags: readonly FlagSpec[] = [
   { name: 'help', kind: 'boolean', description: 'show this help' },
 ];
 
-/** A model's bounds as flags (`check` and `mbt` take them alike). */
+/** A model's bounds as flags (`check`, `mbt` and `explore` take them alike). */
 export function modelFlags(definition: ModelDefinition): FlagSpec[] {
   return definition.params.map((param) => ({
     name: param.name,
@@ -133,6 +137,16 @@ export function modelFlags(definition: ModelDefinition): FlagSpec[] {
     valueName: param.kind === 'choice' ? param.choices?.join('|') : 'N',
     description: `${param.description} (default ${param.default})`,
   }));
+}
+
+/** The model's bounds given on the command line, as text (resolveParams parses them). */
+export function givenParams(definition: ModelDefinition, args: ParsedArgs): Record<string, string> {
+  const given: Record<string, string> = {};
+  for (const param of definition.params) {
+    if (param.name in args.values) given[param.name] = args.values[param.name]!;
+    if (args.booleans.has(param.name)) given[param.name] = 'true';
+  }
+  return given;
 }
 
 export function checkHelp(definition?: ModelDefinition): string {
@@ -198,11 +212,7 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
   }
   if (args.positionals.length > 0)
     throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-  const given: Record<string, string> = {};
-  for (const param of definition.params) {
-    if (param.name in args.values) given[param.name] = args.values[param.name]!;
-    if (args.booleans.has(param.name)) given[param.name] = 'true';
-  }
+  const given = givenParams(definition, args);
   const bug = args.values['bug'];
   const strategy = (args.values['strategy'] ?? 'bfs') as Strategy;
   if (!strategies.includes(strategy)) {
@@ -276,7 +286,10 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     : undefined;
   const stopped = interrupt.interrupted && outcome.search.stoppedBy === 'time-limit';
   const search: Reported = stopped ? { ...outcome.search, stoppedBy: 'interrupt' } : outcome.search;
-  printSummary(summary, search, written, liveness);
+  // The figures take a second pass: only after a complete search that found every step mapped.
+  const figures = search.result === 'ok' && !search.stoppedBy
+    ? refinementFiguresOf(prebuilt) : undefined;
+  printSummary(summary, search, written, liveness, figures);
   if (stopped) return exitInterrupted;
   const livenessFailed = liveness?.result.result === 'violation';
   const failed = search.result === 'violation' || livenessFailed || unreached(search).length > 0;
@@ -364,6 +377,7 @@ function printSummary(
   search: Reported,
   written: readonly WrittenViolation[],
   liveness?: LivenessOutcome,
+  figures?: RefinementFigures,
 ): void {
   const { io, definition, strategy } = context;
   // Exhaustive: every state within the bounds was explored (no stop, no early violation).
@@ -375,10 +389,11 @@ function printSummary(
   const [first] = written;
   const lasso = liveness?.result.result === 'violation' ? liveness.result : undefined;
   if (!context.json) {
-    io.stdout(summaryLine(search, statesPerSecond, exhaustive));
+    io.stdout(summaryLine(search, statesPerSecond, exhaustive, lasso?.property));
     if (written.length > 1) io.stdout(violationError(written));
     if (liveness) io.stdout(livenessLine(liveness.result));
     for (const line of [...coverageLines(search), ...sometimesLines(search)]) io.stdout(line);
+    if (figures) io.stdout(formatRefinementFigures(figures));
     return;
   }
   const [vacuous] = sometimesLines(search);
@@ -414,6 +429,7 @@ function printSummary(
       ...(first ? { trace: first.trace, traceLength: first.traceLength } : {}),
       ...(liveness?.trace ? { trace: liveness.trace, traceLength: liveness.traceLength } : {}),
       ...(liveness ? { liveness: livenessSummary(liveness.result) } : {}),
+      ...(figures ? { refinement: figures } : {}),
       ...(first?.witness ? { witness: first.witness } : {}),
       ...(context.continued ? { violations: written } : {}),
       ...reportFields(search),
@@ -469,10 +485,16 @@ export function writeViolation(
   };
 }
 
-function summaryLine(search: Reported, statesPerSecond: number, exhaustive: boolean): string {
+/** `lassoProperty`: the temporal property a lasso violates, so that no line reads "OK". */
+function summaryLine(
+  search: Reported, statesPerSecond: number, exhaustive: boolean, lassoProperty?: string,
+): string {
   const verdict =
     search.result === 'violation'
       ? `VIOLATION of ${search.invariant}`
+      : lassoProperty !== undefined
+        ? `VIOLATION of temporal property ${lassoProperty} (a lasso; no invariant is violated` +
+          `${exhaustive ? ' within the bounds' : ''})`
       : search.result === 'incomplete'
         ? `INCOMPLETE: stopped by ${search.stoppedBy} before the bounded space was exhausted; ` +
           'no violation so far'

@@ -5,7 +5,8 @@
  */
 import { UsageError } from '../checker/params.js';
 import type { NodeReport } from '../impl/process/cluster-status.js';
-import { startCluster } from '../impl/process/cluster-start.js';
+import { resumeCluster, startCluster, type StartResult } from '../impl/process/cluster-start.js';
+import { initSubcommand } from './cluster-init.js';
 import {
   clusterStatus, killNode, openCluster, restartNode, stopCluster,
 } from '../impl/process/cluster-nodes.js';
@@ -36,8 +37,13 @@ const startFlags: readonly FlagSpec[] = [
   valueFlag('max-value-bytes', 'BYTES', 'largest value accepted (default 1 MiB)'),
   valueFlag('timeout', 'SECONDS', 'give up if not ready by then (default 60)'),
   { name: 'trace', kind: 'boolean', description: 'record every actor step under DIR/traces' },
+  { name: 'resume', kind: 'boolean',
+    description: 'start the nodes of the cluster already in DIR that are not running' },
   jsonFlag, helpFlag,
 ];
+/** What `--resume` takes from DIR's cluster file, so it refuses them on the command line. */
+const shapeFlags = ['groups', 'servers', 'controllers', 'shards', 'base-port', 'max-raft-state',
+  'max-value-bytes'];
 
 function print(args: ParsedArgs, io: Io, text: string, json: object): number {
   io.stdout(args.booleans.has('json') ? JSON.stringify(json) : text);
@@ -46,6 +52,15 @@ function print(args: ParsedArgs, io: Io, text: string, json: object): number {
 
 async function start(args: ParsedArgs, io: Io): Promise<number> {
   noPositionals(args);
+  const readyTimeoutMs = (positiveNumberFlag(args, 'timeout') ?? 60) * 1000;
+  if (args.booleans.has('resume')) {
+    const given = shapeFlags.find((name) => args.values[name] !== undefined) ??
+      (args.booleans.has('trace') ? 'trace' : undefined);
+    if (given !== undefined) {
+      throw new UsageError(`--resume takes the cluster as DIR holds it; --${given} cannot change it`);
+    }
+    return printStarted(args, io, await resumeCluster(requireDir(args), readyTimeoutMs));
+  }
   const maxRaftStateBytes = integerFlag(args, 'max-raft-state', 1) ?? null;
   const result = await startCluster({
     directory: requireDir(args),
@@ -62,15 +77,21 @@ async function start(args: ParsedArgs, io: Io): Promise<number> {
     },
     ...(args.values['base-port'] === undefined
       ? {} : { basePort: integerFlag(args, 'base-port', 1, 65535)! }),
-    readyTimeoutMs: (positiveNumberFlag(args, 'timeout') ?? 60) * 1000,
+    readyTimeoutMs,
   });
+  return printStarted(args, io, result);
+}
+
+function printStarted(args: ParsedArgs, io: Io, result: StartResult): number {
   const leader = result.nodes.find(
     (node) => node.role === 'leader' && node.name.startsWith('ctl'));
-  const text = `started ${result.nodes.length} nodes in ${result.directory} ` +
-    `(${result.seconds.toFixed(1)} s; controller leader ${leader?.name})`;
+  const already = result.nodes.length - result.started.length;
+  const text = `started ${result.started.length} nodes in ${result.directory} ` +
+    `(${already > 0 ? `${already} already running; ` : ''}` +
+    `${result.seconds.toFixed(1)} s; controller leader ${leader?.name})`;
   return print(args, io, text, {
     ok: true, dir: result.directory, seconds: Number(result.seconds.toFixed(3)),
-    nodes: result.nodes,
+    started: result.started, nodes: result.nodes,
   });
 }
 
@@ -126,7 +147,10 @@ async function restart(args: ParsedArgs, io: Io): Promise<number> {
 async function net(args: ParsedArgs, io: Io): Promise<number> {
   noPositionals(args);
   const mode = args.values['unreliable'];
-  if (mode !== 'on' && mode !== 'off') throw new UsageError('--unreliable on|off is required');
+  if (mode === undefined) throw new UsageError('--unreliable on|off is required');
+  if (mode !== 'on' && mode !== 'off') {
+    throw new UsageError(`--unreliable takes on or off, not '${mode}'`);
+  }
   const seed = integerFlag(args, 'seed', 0, 2 ** 48);
   const state = await setUnreliable(openCluster(requireDir(args)), mode === 'on', seed);
   const text = mode === 'on' ? `network unreliable (seed ${state.seed})` : 'network reliable';
@@ -147,13 +171,15 @@ async function heal(args: ParsedArgs, io: Io): Promise<number> {
 }
 
 const subcommands: Readonly<Record<string, Subcommand>> = {
+  init: initSubcommand,
   start: {
     usage: 'shardkv cluster start --dir DIR [--groups G] [--servers N] [--controllers C] ' +
       '[--shards S]\n       [--base-port P] [--max-raft-state BYTES] [--max-value-bytes BYTES] ' +
-      '[--trace] [--json]',
+      '[--trace] [--json]\n       shardkv cluster start --dir DIR --resume [--json]',
     summary: 'start a controller group and replica groups as processes on loopback; returns\n' +
       'when every node answers and the controllers have a leader. No group is joined.\n' +
-      'Exit 2 if DIR already holds a cluster.',
+      'Exit 2 if DIR already holds a cluster. --resume starts again the stopped (or\n' +
+      'failed) nodes of the cluster in DIR, from their files.',
     flags: startFlags, run: start,
   },
   stop: {

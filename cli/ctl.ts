@@ -64,14 +64,17 @@ async function withClerk(
   if (unknown !== null) return failed(`shardkv ctl ${name}: ${unknown}`, args, io);
   const session = await openClerk(cluster, 'admin');
   let outcome: Outcome<PublishedConfig>;
+  let problem: string | null;
   try {
     outcome = await action(session, session.deadline(timeoutSeconds));
   } finally {
+    problem = session.connectionProblem();
     await session.close();
   }
   if (outcome.status !== 'ok') {
+    const why = problem === null ? '' : ` (${problem})`;
     const reason = outcome.status === 'unknown'
-      ? `no answer within ${timeoutSeconds} s (${outcome.error})` : outcome.error;
+      ? `no answer within ${timeoutSeconds} s (${outcome.error})${why}` : outcome.error + why;
     return failed(`shardkv ctl ${name}: ${reason}`, args, io);
   }
   const { config, published } = outcome.value;
@@ -127,8 +130,15 @@ function query(args: ParsedArgs, io: Io): Promise<number> {
   if (args.positionals.length > 1) throw new UsageError('expected at most one NUM');
   const text = args.positionals[0];
   const num = text === undefined ? -1 : integerOperand(text, 'NUM');
-  return withClerk(args, io, 'query', [], (session, deadline) =>
-    session.clerk.query(num, deadline));
+  return withClerk(args, io, 'query', [], async (session, deadline) => {
+    const outcome = await session.clerk.query(num, deadline);
+    // The controller answers the latest for a NUM past it (as the MIT lab's Query does): a
+    // NUM the user named that is not recorded is refused here instead.
+    if (num === -1 || outcome.status !== 'ok' || outcome.value.config.num === num) return outcome;
+    const latest = outcome.value.config.num;
+    return { status: 'refused', error: `no configuration ${num} is recorded (the latest is ` +
+      `${latest})` };
+  });
 }
 
 const changeFlags = [dirFlag, waitFlag, timeoutFlag, jsonFlag, helpFlag];

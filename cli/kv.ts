@@ -22,7 +22,11 @@ export const timeoutFlag: FlagSpec = {
 };
 const flags = [dirFlag, timeoutFlag, jsonFlag, helpFlag];
 
-/** Standard input, up to `limitBytes` + 1 bytes (one more tells "too large"). */
+/**
+ * Standard input as the value: up to `limitBytes` + 1 bytes (one more tells "too large", which
+ * sizeRefusal reports). Values are text: bytes that are not UTF-8 are refused (exit 2) rather
+ * than stored altered (each bad byte would become U+FFFD).
+ */
 async function readStandardInput(limitBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
@@ -32,7 +36,40 @@ async function readStandardInput(limitBytes: number): Promise<string> {
     if (total > limitBytes) break;
   }
   process.stdin.destroy();
-  return Buffer.concat(chunks, total).toString('utf8');
+  const bytes = Buffer.concat(chunks, total);
+  if (total > limitBytes) return bytes.toString('utf8');
+  return decodeText(bytes);
+}
+
+export function decodeText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    const offset = firstInvalidByte(bytes);
+    throw new UsageError(`standard input is not UTF-8 text (byte 0x` +
+      `${bytes[offset]!.toString(16).padStart(2, '0')} at offset ${offset}); values are text, ` +
+      `so encode binary data first (e.g. base64)`);
+  }
+}
+
+/**
+ * The offset of the first byte that cannot start or continue UTF-8 (binary search: a prefix
+ * decodes in streaming mode until that byte, whatever follows; a sequence cut short by the
+ * end of input gives the last byte).
+ */
+function firstInvalidByte(bytes: Uint8Array): number {
+  let low = 0;
+  let high = bytes.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, middle), { stream: true });
+      low = middle;
+    } catch {
+      high = middle - 1;
+    }
+  }
+  return Math.min(low, bytes.length - 1);
 }
 
 /** Why this key/value pair is over the cluster's limits, or null. */
@@ -78,6 +115,7 @@ async function operate(
   }
   const session = await openClerk(cluster, 'client');
   let outcome: Outcome<string | void>;
+  let problem: string | null;
   const call = monotonicMicroseconds();
   try {
     const deadline = session.deadline(timeoutSeconds);
@@ -85,16 +123,19 @@ async function operate(
       ? await session.clerk.get(key, deadline)
       : await session.clerk[op](key, value, deadline);
   } finally {
+    problem = session.connectionProblem();
     await session.close();
   }
   if (cluster.file.settings.trace) recordOperation(cluster, op, key, value, call, outcome);
+  const why = problem === null ? '' : ` (${problem})`;
   if (outcome.status === 'refused') {
     const reason = refusalText(outcome.error, limits.maxValueBytes);
-    return failed(`shardkv kv ${op}: ${reason}`, args, io);
+    return failed(`shardkv kv ${op}: ${reason}${why}`, args, io);
   }
   if (outcome.status === 'unknown') {
     const effect = op === 'get' ? '' : `; the ${op} may or may not have taken effect`;
-    return failed(`shardkv kv ${op}: no answer within ${timeoutSeconds} s${effect}`, args, io);
+    return failed(`shardkv kv ${op}: no answer within ${timeoutSeconds} s${why}${effect}`,
+      args, io);
   }
   const json = args.booleans.has('json');
   if (op === 'get') {

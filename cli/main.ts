@@ -25,6 +25,10 @@ const commands: Readonly<Record<string, Command>> = {
     summary: 're-execute a trace through the spec',
     run: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),
   },
+  explore: {
+    summary: 'walk a model\'s state space in the browser (a local web server)',
+    run: async (argv, io) => (await import('./explore/command.js')).exploreCommand(argv, io),
+  },
   models: {
     summary: 'list the models, their bounds and invariants',
     run: async (argv, io) => (await import('./catalog.js')).modelsCommand(argv, io),
@@ -50,8 +54,12 @@ const commands: Readonly<Record<string, Command>> = {
     run: async (argv, io) => (await import('./conform.js')).conformCommand(argv, io),
   },
   cluster: {
-    summary: 'run a real cluster: start, stop, status, kill, restart, net, isolate, heal',
+    summary: 'run a real cluster: init, start, stop, status, kill, restart, net, isolate, heal',
     run: async (argv, io) => (await import('./cluster.js')).clusterCommand(argv, io),
+  },
+  node: {
+    summary: 'run one server of a cluster in the foreground (systemd, containers)',
+    run: async (argv, io) => (await import('./node.js')).nodeCommand(argv, io),
   },
   ctl: {
     summary: 'the shard controller: join, leave, move, query',
@@ -109,6 +117,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     // By name: a command module loaded by import() may hold its own copy of the class.
     if (error instanceof Error && error.name === UsageError.name) {
       return fail(`shardkv ${command ? name + ': ' : ''}${error.message}`, exitUsage);
+    }
+    // A user's model that throws is invalid input, not a problem found (checker/model-guard).
+    if (error instanceof Error && error.name === 'ModelError') {
+      return fail(`shardkv ${name}: ${error.message}`, exitUsage);
     }
     const stack = (error as Error).stack;
     const detail = stack ? `\n${stack}` : '';

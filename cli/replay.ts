@@ -101,10 +101,14 @@ export async function replayCommand(argv: readonly string[], io: Io): Promise<nu
   if (json && mermaid) throw new UsageError('--mermaid prints a diagram, not JSON');
   if ((mermaid || htmlFile !== undefined) && outcome.result !== 'invalid') {
     const verdict = verdictLine(outcome);
+    const why = witness && outcome.result === 'violation'
+      ? `Why ${outcome.invariant} fails: ${witness}` : undefined;
     if (mermaid) io.stdout(renderMermaid(drawn).trimEnd());
-    if (htmlFile !== undefined) writeTextFile(htmlFile, renderTraceHtml(trace, drawn, verdict));
+    if (htmlFile !== undefined) {
+      writeTextFile(htmlFile, renderTraceHtml(trace, drawn, verdict, why));
+    }
     if (json) io.stdout(JSON.stringify({ ok: true, result: outcome.result, html: htmlFile }));
-    else io.stderr(verdict);
+    else io.stderr(why === undefined ? verdict : `${verdict}\n${why}`);
     return exitOk;
   }
   switch (outcome.result) {

@@ -19,6 +19,11 @@ export type ClerkRole = 'client' | 'admin';
 
 export interface ClerkSession {
   readonly clerk: Clerk;
+  /**
+   * Why no node may have answered, from what the transport saw (null: it saw nothing wrong):
+   * a handshake refused for a wrong secret, or nodes that could not be reached.
+   */
+  connectionProblem(): string | null;
   /** The deadline `seconds` from now, in the clerk's clock. */
   deadline(seconds: number): number;
   close(): Promise<void>;
@@ -32,10 +37,11 @@ export async function openClerk(
   const unique = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const name = role === 'client' ? `${clientNamePrefix}${unique}` : `admin-${unique}`;
   const { file } = cluster;
+  const problems = new ConnectionProblems(role);
   const peers = Object.fromEntries(allNodes(file).map((node) => [node, file.addresses[node]!]));
   const transport = await TcpTransport.start({
     name, secret: role === 'client' ? secrets.client : secrets.cluster, peers,
-    reconnectDelayMsMin: 20, reconnectDelayMsMax: 500, log: () => undefined,
+    reconnectDelayMsMin: 20, reconnectDelayMsMax: 500, log: (line) => problems.record(line),
     maxFrameBytes: clientFrameBytes(file.settings) + dataFrameOverheadBytes,
   });
   const clock = new RealClock();
@@ -47,6 +53,7 @@ export async function openClerk(
   });
   return {
     clerk,
+    connectionProblem: () => problems.summary(),
     deadline: (seconds) => clock.now() + seconds * 1000,
     close: async () => {
       clerk.close();
@@ -54,4 +61,31 @@ export async function openClerk(
       await transport.close();
     },
   };
+}
+
+/** The transport's log lines (tcp-transport.ts, connection.ts) that explain a silence. */
+class ConnectionProblems {
+  private readonly unreachable = new Map<string, string>();
+  private wrongSecret: string | null = null;
+
+  constructor(private readonly role: ClerkRole) {}
+
+  record(line: string): void {
+    const refused = /closed the connection with (\S+): .*wrong secret/.exec(line);
+    if (refused !== null) this.wrongSecret = refused[1]!;
+    const unreachable = /cannot reach (\S+) \(([^)]+)\)/.exec(line);
+    if (unreachable !== null) this.unreachable.set(unreachable[1]!, unreachable[2]!);
+  }
+
+  summary(): string | null {
+    const secret = this.role === 'client' ? 'client.secret' : 'cluster.secret';
+    if (this.wrongSecret !== null) {
+      return `${this.wrongSecret} refused the handshake: DIR/${secret} is not this cluster's`;
+    }
+    if (this.unreachable.size === 0) return null;
+    const reached = [...this.unreachable].map(([node, why]) => `${node} (${why})`);
+    return `cannot reach ${reached.join(', ')}: is the cluster running? ` +
+      '(`shardkv cluster status --dir DIR`; `cluster start --dir DIR --resume` starts a ' +
+      'stopped one)';
+  }
 }

@@ -3,7 +3,8 @@
  * process (SIGKILL, a reboot) and the pid can be reused, so on Linux a pid counts only while
  * /proc says that process is a node process of this node and DIR and not a zombie.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type { ClusterPaths } from './paths.js';
 
 /** Whether any process (zombies included) has this pid. */
@@ -55,7 +56,28 @@ export function isNodeProcess(paths: ClusterPaths, name: string, pid: number): b
   // The state follows the command name, which is in parentheses and may hold spaces.
   const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
   if (state === 'Z' || state === 'X') return false;
-  return commandLine.includes(nodeArguments(paths, name).join('\0') + '\0');
+  return namesNode(commandLine.split('\0'), pid, paths, name);
+}
+
+/**
+ * Whether a command line is `... --dir DIR --node NAME ...` for this node: node-main's, or
+ * `shardkv node`'s, whose DIR may be relative to the process's working directory.
+ */
+function namesNode(argv: readonly string[], pid: number, paths: ClusterPaths, name: string) {
+  const directory = flagValue(argv, 'dir');
+  if (directory === undefined || flagValue(argv, 'node') !== name) return false;
+  if (isAbsolute(directory)) return resolve(directory) === paths.root;
+  try {
+    return resolve(readlinkSync(`/proc/${pid}/cwd`), directory) === paths.root;
+  } catch {
+    return false;
+  }
+}
+
+function flagValue(argv: readonly string[], flag: string): string | undefined {
+  const at = argv.indexOf(`--${flag}`);
+  if (at !== -1) return argv[at + 1];
+  return argv.find((arg) => arg.startsWith(`--${flag}=`))?.slice(flag.length + 3);
 }
 
 let procMounted: boolean | null = null;

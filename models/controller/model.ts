@@ -47,6 +47,7 @@ import {
   type ControllerOperation,
 } from '../../spec/controller/state-machine.js';
 import type { Config, Gid } from '../../spec/controller/types.js';
+import { controllerDiagram } from './diagram.js';
 
 export type { RebalanceSummary } from '../../invariants/controller.js';
 
@@ -319,6 +320,7 @@ export function createControllerModel(
       return next === state ? null : next;
     },
     label,
+    diagram: (before, action, after) => controllerDiagram(before, after, label(action)),
     invariants: controllerModelInvariants(bounds.shards),
     codec: { encode, decode: decoder(bounds.shards) },
     variables: (state) => ({

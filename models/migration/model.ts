@@ -27,6 +27,7 @@ import {
   type MigrationBounds,
   type MigrationState,
 } from './model-state.js';
+import { migrationDiagram } from './diagram.js';
 
 export function createMigrationModel(
   bounds: MigrationBounds,
@@ -41,6 +42,8 @@ export function createMigrationModel(
     actions: () => actions,
     next: (state, action) => stepper.next(state, action),
     label: actionLabel,
+    diagram: (before, action, after) => migrationDiagram(before, action, after,
+      actionLabel(action)),
     // A run may end once nothing is in flight and no migration is pending: the clients are
     // done, or wait on shards that every group left (CONTRACT: unassigned shards are served by
     // no one). A stuck migration or message is still a deadlock.

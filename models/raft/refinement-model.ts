@@ -12,6 +12,7 @@ import { extendCodec, liftInvariants } from './model-extension.js';
 import type { RaftBounds, RaftModelState } from './model-state.js';
 import { createRaftModel, type RaftAction } from './model.js';
 import { mapStep, maxTlaSteps, tlaRaftFor } from './refinement.js';
+import { refinementFigures, type RefinementFigures } from './refinement-figures.js';
 import { maximumLogLength, maximumValues } from './tla-state.js';
 import type { RaftOptions } from '../../spec/raft/types.js';
 
@@ -33,11 +34,16 @@ export function refinementRefusal(bounds: RaftBounds, options: RaftOptions): str
   return null;
 }
 
+/** The refinement model, and the second pass that tallies how its steps map. */
+export type RefinementModel = Model<RefinementState, RaftAction> & {
+  mappingFigures(): RefinementFigures;
+};
+
 export function createRefinementModel(
   bounds: RaftBounds,
   options: RaftOptions = {},
   symmetry = false,
-): Model<RefinementState, RaftAction> {
+): RefinementModel {
   const refusal = refinementRefusal(bounds, options);
   assert(refusal === null, `refinement: ${refusal}`);
   const raft = createRaftModel(bounds, options, symmetry);
@@ -45,6 +51,7 @@ export function createRefinementModel(
   const writeView = raft.writeView;
   return {
     name: 'raft',
+    mappingFigures: () => refinementFigures(raft, tla),
     initialStates: () =>
       raft.initialStates().map((initial) => ({ raft: initial, unmapped: false })),
     actions: (state) => raft.actions(state.raft),

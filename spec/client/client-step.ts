@@ -18,7 +18,7 @@
  * - deadline: `unknown` once a request left (it may have taken effect), else `refused`.
  */
 import { assert } from '../assert.js';
-import { unassignedGid } from '../controller/types.js';
+import { unassignedGid, type Config } from '../controller/types.js';
 import { key2shard } from '../group/digest.js';
 import { sameRequest } from '../group/retry-admission.js';
 import { nextServer } from './leader-search.js';
@@ -236,6 +236,17 @@ function handleDeadline(state: ClientState): ClientStep {
     return finish(state, { status: 'unknown', error });
   }
   assert(outstanding.stage !== 'reply', 'an attempt asked for is counted as sent');
-  const error = `${outstanding.op}: the deadline passed before any request was sent`;
-  return finish(state, { status: 'refused', error });
+  return finish(state, { status: 'refused', error: unsentReason(state.config, outstanding) });
+}
+
+/** Why nothing was sent: the shard has no owner in the configuration, or none was learned. */
+function unsentReason(config: Config | null, outstanding: Outstanding): string {
+  if (config !== null) {
+    const shard = key2shard(outstanding.key, config.shards.length);
+    if ((config.shards[shard] ?? unassignedGid) === unassignedGid) {
+      return `${outstanding.op}: shard ${shard} is unassigned in configuration ${config.num} ` +
+        '(no group serves it); no request was sent';
+    }
+  }
+  return `${outstanding.op}: the deadline passed before any request was sent`;
 }

@@ -133,6 +133,15 @@ test('the deadline: unknown once an attempt was asked for, refused before any wa
     error: 'put: the deadline passed before any request was sent' } }]);
 });
 
+test('the deadline with the shard unassigned in the cached configuration says so', () => {
+  // Every group left (or none joined): the shard of 'a' (97 mod 2 = 1) has gid 0.
+  const client = initialClient(settings, 0, 1, config(3, [0, 0]));
+  const unsent = run(client, put, { type: 'deadline' });
+  assert.equal(unsent.effects, [{ type: 'reply', outcome: { status: 'refused',
+    error: 'put: shard 1 is unassigned in configuration 3 (no group serves it); ' +
+      'no request was sent' } }]);
+});
+
 test('a definitive error refuses; a reply to another request is dropped', () => {
   const client = initialClient(settings, 0, 1, config(1, [100, 100]));
   const first = sendOf(stepClient(client, put).effects);

@@ -91,7 +91,8 @@ test('kv on a cluster with no group joined: exit 1 after --timeout, with the rea
     assert.is(run.code, 1);
     // No group serves the shard, so no request left: the clerk knows nothing was written.
     assert.match(run.json<{ error: string }>().error,
-      'shardkv kv put: put: the deadline passed before any request was sent');
+      'shardkv kv put: put: shard 7 is unassigned in configuration 0 (no group serves it); ' +
+      'no request was sent');
   });
 
 test('commands given a DIR without a cluster exit 2; start on a cluster DIR exits 2', async () => {

@@ -74,8 +74,13 @@ export async function withBrowser<T>(use: (browser: Browser) => Promise<T>): Pro
     await session.call('Browser.close').catch(() => undefined);
     return result;
   } finally {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
-    rmSync(folder, { recursive: true, force: true });
+    if (child && child.exitCode === null && child.signalCode === null) {
+      // Wait for the exit: a browser still closing writes into its profile as it is removed.
+      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    }
+    rmSync(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }
 

@@ -6,11 +6,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { breadthFirstSearch } from '../../checker/bfs.js';
 import type { AnyModel } from '../../checker/model.js';
-import { WordWriter } from '../../checker/words.js';
 import type { ModelEnvelope, RaftBounds, RaftModelState } from '../../models/raft/model-state.js';
 import { createRaftModel, raftLabel, type RaftAction } from '../../models/raft/model.js';
 import { createRefinementModel } from '../../models/raft/refinement-model.js';
 import { mapStep, tlaRaftFor, type StepMapping } from '../../models/raft/refinement.js';
+import { forEachMapping } from '../../models/raft/refinement-figures.js';
 import { tlaLabel } from '../../models/raft/tla-variables.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -30,27 +30,9 @@ const raft = tlaRaftFor(3, 1);
 
 /** Every transition from the states within the bounds, with how it maps (null: it does not). */
 function mappingsAt(bounds: RaftBounds): { states: number; mappings: (StepMapping | null)[] } {
-  const explored = createRaftModel(bounds);
-  const key = (state: RaftModelState) => {
-    const out = new WordWriter();
-    explored.codec.encode(state, out);
-    return out.words.subarray(0, out.length).join(',');
-  };
-  const queue = [...explored.initialStates()];
-  const seen = new Set(queue.map(key));
   const mappings: (StepMapping | null)[] = [];
-  for (let head = 0; head < queue.length; head++) {
-    const state = queue[head]!;
-    for (const action of explored.actions(state)) {
-      const next = explored.next(state, action);
-      if (next === null) continue;
-      mappings.push(mapStep(raft, state, action, next));
-      if (!explored.withinBounds!(next) || seen.has(key(next))) continue;
-      seen.add(key(next));
-      queue.push(next);
-    }
-  }
-  return { states: queue.length, mappings };
+  const states = forEachMapping(createRaftModel(bounds), raft, (mapping) => mappings.push(mapping));
+  return { states, mappings };
 }
 
 test('every step maps onto raft.tla at one term, one entry, one message (counts from code)', () => {
@@ -63,6 +45,16 @@ test('every step maps onto raft.tla at one term, one entry, one message (counts 
   }
   // '0': a Sync that only makes the leader's no-op durable (raft.tla has no disk): a stutter.
   assert.equal(histogram, { '0': 528, '1': 13764, '2': 252, '3': 114, '4': 5007 });
+});
+
+test('check --refines prints the mapping figures of its states (exit 0)', async () => {
+  const run = await runCli('check', 'raft', '--refines', 'raft.tla', '--max-term', '1',
+    '--max-restarts', '0', '--max-compactions', '0', '--max-reads', '0', '--quiet');
+  assert.is(run.code, 0, run.stderr);
+  assert.match(run.stdout, '2435 distinct states, 19666 generated');
+  assert.match(run.stdout, 'Refinement: 2,435 states, 19,665 transitions checked, every one ' +
+    'maps: 13,764 onto one raft.tla action, 252 onto two raft.tla actions, 114 onto three ' +
+    'raft.tla actions, 5,007 onto four raft.tla actions, 528 stutters');
 });
 
 test('the refinement model counts the states of the raft model and finds no unmapped step', () => {
