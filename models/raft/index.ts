@@ -17,6 +17,7 @@ import {
   defaultRaftBounds,
   livenessBudgets,
   livenessRaftBounds,
+  staleRepliesRaftBounds,
   presetBoundNames,
   raftParams,
   type PresetBounds,
@@ -34,6 +35,7 @@ export {
   defaultRaftBounds,
   livenessBudgets,
   livenessRaftBounds,
+  staleRepliesRaftBounds,
 } from './params.js';
 
 /** The node options the parameters and the bug select. */
@@ -74,7 +76,7 @@ function createPreset(params: RaftParams, bug: RaftBugName | undefined) {
 
 /** A preset's bounds; a bound flag it sets is refused rather than silently ignored. */
 function presetBounds(
-  preset: 'deep' | 'liveness',
+  preset: 'deep' | 'stale-replies' | 'liveness',
   params: RaftParams,
   fixedBounds: PresetBounds,
 ): RaftBounds {
@@ -108,6 +110,10 @@ function createModel(
   if (params.preset === 'deep') {
     return createRaftModel(presetBounds('deep', params, deepRaftBounds), options, true);
   }
+  if (params.preset === 'stale-replies') {
+    const bounds = presetBounds('stale-replies', params, staleRepliesRaftBounds);
+    return createRaftModel(bounds, options, true);
+  }
   if (params.preset === 'liveness') {
     const bounds = presetBounds('liveness', params, livenessRaftBounds);
     return createRaftLivenessModel(bounds, livenessBudgets, options);
@@ -124,6 +130,9 @@ function boundsInUse(params: RaftParams): Partial<RaftParams> {
   }
   // The deep preset explores every renaming as one state; liveness names servers in fairness.
   if (params.preset === 'deep') return { ...params, ...deepRaftBounds, symmetry: true };
+  if (params.preset === 'stale-replies') {
+    return { ...params, ...staleRepliesRaftBounds, symmetry: true };
+  }
   if (params.preset === 'liveness') return { ...params, ...livenessRaftBounds, symmetry: false };
   return params;
 }

@@ -31,6 +31,14 @@ export const deepRaftBounds: PresetBounds =
   { maxTerm: 2, maxLog: 2, maxMsgs: 2, maxRestarts: 0, maxCompactions: 0, maxReads: 0 };
 
 /**
+ * `--preset stale-replies`: three terms, so one server can lead, be deposed and lead again
+ * while a reply of its first term is still in flight, with two copies in flight and two
+ * entries; no restart, compaction or read, counted up to server renaming.
+ */
+export const staleRepliesRaftBounds: PresetBounds =
+  { maxTerm: 3, maxLog: 2, maxMsgs: 2, maxRestarts: 0, maxCompactions: 0, maxReads: 0 };
+
+/**
  * `--preset liveness` (liveness.ts): LeaderElected and ValueCommitted under weak fairness,
  * with three terms (a leader may be deposed and another elected), room for the no-op and a
  * value, one copy in flight and one crash + restart; one drop and one free election timeout.
@@ -64,10 +72,11 @@ export const raftParams = {
     description:
       "raft.tla: Ongaro's raft.tla exactly (it has no restart, compaction or read bound and " +
       'refuses those flags); deep: two messages in flight, two terms, two entries, up to ' +
-      'server renaming (it sets those bounds and refuses their flags); liveness: ' +
+      'server renaming (it sets those bounds and refuses their flags); stale-replies: deep ' +
+      'with three terms (a leader deposed and elected again meets its old replies); liveness: ' +
       'LeaderElected and ValueCommitted under weak fairness (README, Raft)',
     default: 'none',
-    choices: ['none', 'raft.tla', 'deep', 'liveness'],
+    choices: ['none', 'raft.tla', 'deep', 'stale-replies', 'liveness'],
   }),
   refines: choice({
     description:

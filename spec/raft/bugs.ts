@@ -87,6 +87,18 @@ export const raftBugs = [
     breaks: ['AppliedUpToCommit'],
     bounds: { maxTerm: 1, maxLog: 1, maxRestarts: 0, maxCompactions: 0, maxReads: 0 },
   },
+  {
+    // handleAppendEntriesResponse (replication.ts) heeds a reply of an older term.
+    name: 'accept-stale-append-reply',
+    description:
+      'a leader takes an AppendEntries reply of an older term for one of its own (§5.1 drops ' +
+      'stale replies): a match its log no longer has counts toward a commit',
+    breaks: ['CommittedDurable'],
+    bounds: {
+      maxTerm: 3, maxLog: 2, maxMsgs: 1, maxRestarts: 0, maxCompactions: 0, maxReads: 0,
+      symmetry: true,
+    },
+  },
 ] as const satisfies readonly KnownBug[];
 assertCatalog(raftBugs, raftBugs);
 

@@ -70,7 +70,7 @@ function handleMessage<C, S>(
     case 'AppendEntriesRequest':
       return handleAppendEntriesRequest(current, from, message, options);
     case 'AppendEntriesResponse':
-      return handleAppendEntriesResponse(current, from, message);
+      return handleAppendEntriesResponse(current, from, message, options);
     case 'InstallSnapshotRequest':
       return handleInstallSnapshotRequest(current, from, message, options);
     case 'InstallSnapshotResponse':

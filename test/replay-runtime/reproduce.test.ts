@@ -19,6 +19,7 @@ const reproduced: readonly (readonly [string, string])[] = [
   ['migration', 'delete-before-receipt'],
   ['migration', 'unfreeze-on-recovery'],
   ['migration', 'dedup-ignores-digest'],
+  ['migration', 'one-seq-across-shards'],
   ['migration', 'frozen-source-serves-reads'],
   ['migration', 'accept-stale-epoch'],
   ['migration', 'install-accepts-different-image'],

@@ -31,6 +31,7 @@ import { checkSettled } from './liveness-checks.js';
 import { clusterLayout, serverNames, type SimulationOptions } from './options.js';
 import type { Runtime } from './runtime.js';
 import { SafetyMonitor, type Violation } from './safety-monitor.js';
+import { describeSwarm, drawSwarm, type SwarmDraws } from './swarm.js';
 import { clientName, runClient } from './workload.js';
 import { checkWrites, finalValues } from './write-checks.js';
 
@@ -60,6 +61,8 @@ export interface Failure extends Violation {
 
 export interface SimulationResult {
   readonly seed: number;
+  /** The features the seed drew (swarm.ts). */
+  readonly swarm: SwarmDraws;
   readonly failure: Failure | null;
   readonly simulatedMs: number;
   readonly events: number;
@@ -104,6 +107,8 @@ class Simulation {
   private readonly streams: Record<'admin' | 'clients', Random>;
   /** The servers' snapshot bound, drawn from the seed. */
   private readonly maxRaftStateBytes: number | null;
+  /** The features this seed runs with (swarm.ts). */
+  private readonly swarm: SwarmDraws;
   private readonly traceSinks: Map<string, TraceSink> | null;
   private failure: Failure | null = null;
   /** The clients' operations, counted before the final reads join the history. */
@@ -125,7 +130,11 @@ class Simulation {
     const nemesisRandom = root.split();
     this.streams = { admin: root.split(), clients: root.split() };
     this.maxRaftStateBytes = snapshotBound(root.split());
-    const tuning = { ...runtime.tuning, maxRaftStateBytes: this.maxRaftStateBytes };
+    this.swarm = drawSwarm(root.split());
+    const { preVote, checkQuorum } = this.swarm;
+    const tuning = {
+      preVote, checkQuorum, ...runtime.tuning, maxRaftStateBytes: this.maxRaftStateBytes,
+    };
     this.log = new EventLog(options.keepEventLines);
     this.network = new SimulatedNetwork(this.clock, networkRandom, {},
       (event) => this.logNetworkEvent(event));
@@ -154,7 +163,8 @@ class Simulation {
     const { seed, faults, bug } = this.options;
     const bound = this.maxRaftStateBytes;
     this.log.add(0, 'simulator', `seed ${seed}, faults ${faults}, bug ${bug ?? 'none'}, ` +
-      `snapshots ${bound === null ? 'never' : `over ${bound} bytes of log`}`);
+      `snapshots ${bound === null ? 'never' : `over ${bound} bytes of log`}, ` +
+      describeSwarm(this.swarm));
     for (const name of this.cluster.names) this.cluster.start(name);
     let actorsDone = false;
     this.startActors().then(
@@ -194,6 +204,7 @@ class Simulation {
     const admin = runAdministrator({
       clock: this.clock, log: this.log, gids: options.gids, busyShards,
       shardCount: options.shardCount, stopping: () => this.stopping,
+      sessionExpiry: this.swarm.sessionExpiry,
     }, runtime.createAdminClerk(environment(adminName, adminRandom.split())), adminRandom,
     this.reconfigurations);
     const setup = {
@@ -283,6 +294,7 @@ class Simulation {
     const counts = this.operationCounts;
     return {
       seed: this.options.seed,
+      swarm: this.swarm,
       failure: this.failure,
       simulatedMs: this.clock.now(),
       events: this.events,

@@ -37,6 +37,8 @@ export const shellRuntime: Runtime = {
         Object.fromEntries(gids.map((gid) => [gid, layout.groups[gid]!])), deadline()),
       leave: (gids) => clerk.leave(gids, deadline()),
       move: (shard, gid) => clerk.move(shard, gid, deadline()),
+      expireSessions: (gid, below) =>
+        clerk.expireSessions(layout.groups[gid]!, below, deadline()),
     };
   },
 };
