@@ -88,16 +88,14 @@ export const raftBugs = [
     bounds: { maxTerm: 1, maxLog: 1, maxRestarts: 0, maxCompactions: 0, maxReads: 0 },
   },
   {
-    // handleAppendEntriesResponse (replication.ts) heeds a reply of an older term.
-    name: 'accept-stale-append-reply',
+    // handleVoteResponse (election.ts) counts a granted vote of an older term.
+    name: 'count-stale-vote',
     description:
-      'a leader takes an AppendEntries reply of an older term for one of its own (§5.1 drops ' +
-      'stale replies): a match its log no longer has counts toward a commit',
-    breaks: ['CommittedDurable'],
-    bounds: {
-      maxTerm: 3, maxLog: 2, maxMsgs: 1, maxRestarts: 0, maxCompactions: 0, maxReads: 0,
-      symmetry: true,
-    },
+      'a candidate counts a vote granted in an older term as one for its current term (§5.1 ' +
+      'drops stale replies): with a vote granted to another candidate in this term, two ' +
+      'leaders share the term',
+    breaks: ['ElectionSafety'],
+    bounds: { maxTerm: 2, maxLog: 1, maxRestarts: 0, maxCompactions: 0, maxReads: 0 },
   },
 ] as const satisfies readonly KnownBug[];
 assertCatalog(raftBugs, raftBugs);

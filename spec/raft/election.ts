@@ -144,11 +144,15 @@ export function handleVoteResponse<C, S>(
   node: RaftNode<C, S>,
   from: number,
   response: VoteResponse<C, S>,
+  options: RaftOptions,
 ): Step<C, S> {
   const preVote = response.type === 'PreVoteResponse';
   const expectedRole = preVote ? 'precandidate' : 'candidate';
   const expectedTerm = preVote ? node.currentTerm + 1 : node.currentTerm;
-  if (node.role !== expectedRole || response.term !== expectedTerm || !response.voteGranted) {
+  // count-stale-vote: a vote of an older term passes for one of this term.
+  const stale = response.term < expectedTerm && options.bugs?.['count-stale-vote'] === true;
+  const current = response.term === expectedTerm || stale;
+  if (node.role !== expectedRole || !current || !response.voteGranted) {
     return { node, effects: [] };
   }
   const tallied = maybeWin({ ...node, votesGranted: node.votesGranted | (1 << from) });

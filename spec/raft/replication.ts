@@ -247,14 +247,8 @@ export function handleAppendEntriesResponse<C, S>(
   node: RaftNode<C, S>,
   from: number,
   response: AppendEntriesResponse<C, S>,
-  options: RaftOptions,
 ): Step<C, S> {
-  // accept-stale-append-reply: a reply to an older term's request passes for a current one.
-  const stale = response.term < node.currentTerm &&
-    options.bugs?.['accept-stale-append-reply'] === true;
-  if ((response.term !== node.currentTerm && !stale) || node.role !== 'leader') {
-    return { node, effects: [] };
-  }
+  if (response.term !== node.currentTerm || node.role !== 'leader') return { node, effects: [] };
   const nextIndex = node.nextIndex.slice();
   const matchIndex = node.matchIndex.slice();
   if (response.success) {

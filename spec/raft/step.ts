@@ -66,11 +66,11 @@ function handleMessage<C, S>(
       return handleVoteRequest(current, from, message, options);
     case 'RequestVoteResponse':
     case 'PreVoteResponse':
-      return handleVoteResponse(current, from, message);
+      return handleVoteResponse(current, from, message, options);
     case 'AppendEntriesRequest':
       return handleAppendEntriesRequest(current, from, message, options);
     case 'AppendEntriesResponse':
-      return handleAppendEntriesResponse(current, from, message, options);
+      return handleAppendEntriesResponse(current, from, message);
     case 'InstallSnapshotRequest':
       return handleInstallSnapshotRequest(current, from, message, options);
     case 'InstallSnapshotResponse':

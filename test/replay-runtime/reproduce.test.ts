@@ -13,6 +13,7 @@ const reproduced: readonly (readonly [string, string])[] = [
   ['raft', 'forget-vote-on-restart'],
   ['raft', 'follower-skips-apply'],
   ['raft', 'truncate-on-every-append'],
+  ['raft', 'count-stale-vote'],
   ['migration', 'skip-freeze'],
   ['migration', 'dedup-not-migrated'],
   ['migration', 'reinstall-overwrites'],

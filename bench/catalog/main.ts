@@ -1,0 +1,106 @@
+/**
+ * `npm run catalog`: regenerates the bug x tool matrix (issue 24 item 8) in docs/catalog.md
+ * (between its matrix markers) and its claims in traces/catalog-matrix.json, which
+ * test/catalog/matrix.test.ts checks at CI budgets. For every catalogued bug (`shardkv bugs`)
+ * it runs `check`, `simulate --seeds 1..1000`, `replay --runtime` of the kept trace, `mbt`
+ * (when this build has the command) and `conform` of the simulator's failing seed, traced.
+ * A generator, not a test: it may take hours at the full budget. Where a tool cannot see a
+ * bug (reasons.ts), the simulator and conform are not run and the cell is the reason.
+ *
+ *   npm run catalog -- [--seeds A..B] [--only NAME,NAME] [--skip simulate,conform]
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { reasonOf, type Tool } from './reasons.js';
+import { renderMatrix, type MatrixRow } from './render.js';
+import {
+  checkCell, conformCell, isMiss, mbtCell, mbtExists, replayCell, simulateCell,
+  type CatalogBug,
+} from './tools.js';
+
+const docsFile = 'docs/catalog.md';
+const claimsFile = 'traces/catalog-matrix.json';
+const begin = '<!-- matrix:begin (npm run catalog writes this table) -->';
+const end = '<!-- matrix:end -->';
+const checkSecondsMax = 1_800;
+const toolSecondsMax = 600;
+const simulateSecondsMax = 6 * 3_600;
+
+function flag(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index < 0 ? undefined : process.argv[index + 1];
+}
+
+function parseSeeds(text: string | undefined): [number, number] {
+  const match = /^(\d+)\.\.(\d+)$/.exec(text ?? '1..1000');
+  if (match === null) throw new Error(`--seeds takes A..B, got ${text}`);
+  return [Number(match[1]), Number(match[2])];
+}
+
+function catalog(): CatalogBug[] {
+  const text = execFileSync(process.execPath, ['bin/shardkv.js', 'bugs', '--json'],
+    { encoding: 'utf8' });
+  return JSON.parse(text.trim().split('\n').at(-1)!) as CatalogBug[];
+}
+
+function rowOf(bug: CatalogBug, seeds: [number, number], skip: readonly Tool[], mbt: boolean) {
+  const runs = (tool: Tool) => !skip.includes(tool);
+  const row: MatrixRow = { bug: bug.name, model: bug.model, cells: {} };
+  if (runs('check')) row.cells.check = checkCell(bug, checkSecondsMax);
+  const simulateReason = reasonOf('simulate', bug.name);
+  if (runs('simulate') && simulateReason === undefined) {
+    row.cells.simulate = simulateCell(bug, seeds, simulateSecondsMax);
+  }
+  if (runs('replay')) row.cells.replay = replayCell(bug, toolSecondsMax);
+  if (runs('mbt')) {
+    row.cells.mbt = mbt ? mbtCell(bug, toolSecondsMax)
+      : { missed: 'not run: this build has no `shardkv mbt` command' };
+  }
+  const failing = row.cells.simulate;
+  if (runs('conform') && failing !== undefined && !isMiss(failing)) {
+    row.cells.conform = conformCell(bug, failing.seed, toolSecondsMax);
+  }
+  return row;
+}
+
+function main(): void {
+  const seeds = parseSeeds(flag('seeds'));
+  const only = flag('only')?.split(',');
+  const skip = (flag('skip')?.split(',') ?? []) as Tool[];
+  const mbt = mbtExists();
+  const catalogued = catalog();
+  const bugs = catalogued.filter((bug) => only === undefined || only.includes(bug.name));
+  const previous = readClaims();
+  const rows: MatrixRow[] = [];
+  for (const bug of bugs) {
+    const row = rowOf(bug, seeds, skip, mbt);
+    // A skipped tool keeps the cell of the last run, so one column can be regenerated alone.
+    const kept = previous.find((old) => old.bug === bug.name);
+    row.cells = { ...kept?.cells, ...row.cells };
+    rows.push(row);
+    process.stderr.write(`catalog: ${bug.name} done\n`);
+  }
+  // Catalog order; a bug not run this time keeps its last row.
+  const all = catalogued.flatMap((bug) => {
+    const row = rows.find((candidate) => candidate.bug === bug.name) ??
+      previous.find((old) => old.bug === bug.name);
+    return row === undefined ? [] : [row];
+  });
+  writeFileSync(claimsFile, JSON.stringify({ seeds, rows: all }, null, 2) + '\n');
+  const docs = readFileSync(docsFile, 'utf8');
+  const from = docs.indexOf(begin);
+  const to = docs.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${docsFile} has no matrix markers`);
+  const table = renderMatrix(all, seeds);
+  writeFileSync(docsFile, docs.slice(0, from + begin.length) + '\n' + table + docs.slice(to));
+}
+
+function readClaims(): MatrixRow[] {
+  try {
+    return (JSON.parse(readFileSync(claimsFile, 'utf8')) as { rows: MatrixRow[] }).rows;
+  } catch {
+    return [];
+  }
+}
+
+main();
