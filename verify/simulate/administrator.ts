@@ -6,7 +6,7 @@
  * It waits for each request's outcome; a refused or unknown one leaves its belief of the
  * membership as it was (a later request may then be refused, which changes nothing).
  * In the seeds that draw session expiry (swarm.ts) it also expires client sessions: each
- * time one more (the session floor rises by one), through every group's log in turn, as
+ * time two more (the session floor rises by two), through every group's log in turn, as
  * an operator reclaims the dedup records of clients that went away.
  */
 import type { Random } from '../../impl/io/random.js';
@@ -46,8 +46,10 @@ export interface AdministratorStatistics {
 export const reconfigureIntervalMs: readonly [number, number] = [50, 600];
 /** With session expiry, one request in this many raises the floor... */
 export const expiryOneIn = 3;
-/** ...at most this many times a run, so that most clients keep their sessions. */
-export const expiriesMax = 4;
+/** ...by this many sessions... */
+export const expirySessionsPerStep = 2;
+/** ...at most this many times a run, so that some clients keep their sessions. */
+export const expiriesMax = 3;
 
 type Request =
   | { readonly type: 'join' | 'leave'; readonly gids: readonly number[] }
@@ -67,13 +69,15 @@ export async function runAdministrator(
     : setup.gids.map((gid) => ({ type: 'join', gids: [gid] }));
   for (const request of first) await perform(setup, clerk, request, members, statistics);
   let floor = 0;
+  let expiries = 0;
   while (!setup.stopping()) {
     const [min, max] = reconfigureIntervalMs;
     await setup.clock.sleep(min + random.nextInt(max - min + 1));
     if (setup.stopping()) break;
     // The draw happens only in expiry seeds, so that the other seeds run as before.
-    if (setup.sessionExpiry && floor < expiriesMax && random.nextInt(expiryOneIn) === 0) {
-      floor++;
+    if (setup.sessionExpiry && expiries < expiriesMax && random.nextInt(expiryOneIn) === 0) {
+      expiries++;
+      floor += expirySessionsPerStep;
       for (const gid of setup.gids) {
         await perform(setup, clerk, { type: 'expire', gid, below: floor }, members, statistics);
       }
