@@ -7,7 +7,8 @@
  * A generator, not a test: it may take hours at the full budget. Where a tool cannot see a
  * bug (reasons.ts), the simulator and conform are not run and the cell is the reason.
  *
- *   npm run catalog -- [--seeds A..B] [--only NAME,NAME] [--skip simulate,conform]
+ *   npm run catalog -- [--seeds A..B] [--simulate-seconds S] [--only NAME,NAME]
+ *                      [--skip simulate,conform]
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,8 @@ const begin = '<!-- matrix:begin (npm run catalog writes this table) -->';
 const end = '<!-- matrix:end -->';
 const checkSecondsMax = 1_800;
 const toolSecondsMax = 600;
-const simulateSecondsMax = 6 * 3_600;
+/** `--simulate-seconds S`: stop a bug's seed search after S s (its cell says how far it got). */
+const simulateSecondsDefault = 6 * 3_600;
 
 function flag(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
@@ -43,13 +45,18 @@ function catalog(): CatalogBug[] {
   return JSON.parse(text.trim().split('\n').at(-1)!) as CatalogBug[];
 }
 
-function rowOf(bug: CatalogBug, seeds: [number, number], skip: readonly Tool[], mbt: boolean) {
+interface Budget {
+  readonly seeds: [number, number];
+  readonly simulateSeconds: number;
+}
+
+function rowOf(bug: CatalogBug, budget: Budget, skip: readonly Tool[], mbt: boolean) {
   const runs = (tool: Tool) => !skip.includes(tool);
   const row: MatrixRow = { bug: bug.name, model: bug.model, cells: {} };
   if (runs('check')) row.cells.check = checkCell(bug, checkSecondsMax);
   const simulateReason = reasonOf('simulate', bug.name);
   if (runs('simulate') && simulateReason === undefined) {
-    row.cells.simulate = simulateCell(bug, seeds, simulateSecondsMax);
+    row.cells.simulate = simulateCell(bug, budget.seeds, budget.simulateSeconds);
   }
   if (runs('replay')) row.cells.replay = replayCell(bug, toolSecondsMax);
   if (runs('mbt')) {
@@ -65,6 +72,7 @@ function rowOf(bug: CatalogBug, seeds: [number, number], skip: readonly Tool[], 
 
 function main(): void {
   const seeds = parseSeeds(flag('seeds'));
+  const simulateSeconds = Number(flag('simulate-seconds') ?? simulateSecondsDefault);
   const only = flag('only')?.split(',');
   const skip = (flag('skip')?.split(',') ?? []) as Tool[];
   const mbt = mbtExists();
@@ -73,7 +81,7 @@ function main(): void {
   const previous = readClaims();
   const rows: MatrixRow[] = [];
   for (const bug of bugs) {
-    const row = rowOf(bug, seeds, skip, mbt);
+    const row = rowOf(bug, { seeds, simulateSeconds }, skip, mbt);
     // A skipped tool keeps the cell of the last run, so one column can be regenerated alone.
     const kept = previous.find((old) => old.bug === bug.name);
     row.cells = { ...kept?.cells, ...row.cells };

@@ -101,7 +101,13 @@ export function simulateCell(
   const result = run(['simulate', '--seeds', `${seeds[0]}..${seeds[1]}`, '--bug', bug.name,
     '--json'], timeoutSeconds);
   const json = result.json;
-  if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
+  if (json === null && result.timedOut) {
+    // The search was stopped: say how far it got (its summary lines on stderr, one a seed).
+    const passed = result.stderr.split('\n').filter((line) => / ok; /.test(line)).length;
+    return { missed: `seeds ${seeds[0]}..${seeds[0] + passed - 1} pass (stopped after ` +
+      `${timeoutSeconds} s)` };
+  }
+  if (json === null) return { missed: 'no summary (failed)' };
   if (json['ok'] === true) return { missed: `seeds ${seeds[0]}..${seeds[1]} pass` };
   const runs = json['runs'] as { invariant?: string }[];
   return {
