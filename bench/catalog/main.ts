@@ -7,23 +7,29 @@
  * A generator, not a test: it may take hours at the full budget. Where a tool cannot see a
  * bug (reasons.ts), the simulator and conform are not run and the cell is the reason.
  *
- *   npm run catalog -- [--seeds A..B] [--simulate-seconds S] [--only NAME,NAME]
- *                      [--skip simulate,conform]
+ *   npm run catalog -- [--seeds A..B] [--simulate-seconds S] [--check-seconds S]
+ *                      [--simulate-results DIR] [--only NAME,NAME] [--skip simulate,conform]
+ *                      [--claims FILE]
+ *
+ * --simulate-results DIR reads searches run before (DIR/NAME.out and NAME.err: the stdout and
+ * stderr of `shardkv simulate --seeds A..B --bug NAME --json`) instead of searching again.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { reasonOf, type Tool } from './reasons.js';
 import { renderMatrix, type MatrixRow } from './render.js';
 import {
-  checkCell, conformCell, isMiss, mbtCell, mbtExists, replayCell, simulateCell,
+  checkCell, conformCell, isMiss, mbtCell, mbtExists, replayCell, savedSimulateCell, simulateCell,
   type CatalogBug,
 } from './tools.js';
 
 const docsFile = 'docs/catalog.md';
-const claimsFile = 'traces/catalog-matrix.json';
+/** `--claims FILE`: where the claims go (parallel runs on parts of the catalog). */
+const claimsDefault = 'traces/catalog-matrix.json';
 const begin = '<!-- matrix:begin (npm run catalog writes this table) -->';
 const end = '<!-- matrix:end -->';
-const checkSecondsMax = 1_800;
+/** `--check-seconds S`: the check's --time-limit (an incomplete check is a miss). */
+const checkSecondsDefault = 1_800;
 const toolSecondsMax = 600;
 /** `--simulate-seconds S`: stop a bug's seed search after S s (its cell says how far it got). */
 const simulateSecondsDefault = 6 * 3_600;
@@ -48,15 +54,19 @@ function catalog(): CatalogBug[] {
 interface Budget {
   readonly seeds: [number, number];
   readonly simulateSeconds: number;
+  readonly checkSeconds: number;
+  readonly simulateResults: string | undefined;
 }
 
 function rowOf(bug: CatalogBug, budget: Budget, skip: readonly Tool[], mbt: boolean) {
   const runs = (tool: Tool) => !skip.includes(tool);
   const row: MatrixRow = { bug: bug.name, model: bug.model, cells: {} };
-  if (runs('check')) row.cells.check = checkCell(bug, checkSecondsMax);
+  if (runs('check')) row.cells.check = checkCell(bug, budget.checkSeconds);
   const simulateReason = reasonOf('simulate', bug.name);
   if (runs('simulate') && simulateReason === undefined) {
-    row.cells.simulate = simulateCell(bug, budget.seeds, budget.simulateSeconds);
+    const saved = budget.simulateResults === undefined ? undefined
+      : savedSimulateCell(bug, budget.seeds, budget.simulateResults);
+    row.cells.simulate = saved ?? simulateCell(bug, budget.seeds, budget.simulateSeconds);
   }
   if (runs('replay')) row.cells.replay = replayCell(bug, toolSecondsMax);
   if (runs('mbt')) {
@@ -73,15 +83,18 @@ function rowOf(bug: CatalogBug, budget: Budget, skip: readonly Tool[], mbt: bool
 function main(): void {
   const seeds = parseSeeds(flag('seeds'));
   const simulateSeconds = Number(flag('simulate-seconds') ?? simulateSecondsDefault);
+  const checkSeconds = Number(flag('check-seconds') ?? checkSecondsDefault);
   const only = flag('only')?.split(',');
   const skip = (flag('skip')?.split(',') ?? []) as Tool[];
   const mbt = mbtExists();
   const catalogued = catalog();
   const bugs = catalogued.filter((bug) => only === undefined || only.includes(bug.name));
-  const previous = readClaims();
+  const claimsFile = flag('claims') ?? claimsDefault;
+  const previous = readClaims(claimsFile);
   const rows: MatrixRow[] = [];
   for (const bug of bugs) {
-    const row = rowOf(bug, { seeds, simulateSeconds }, skip, mbt);
+    const simulateResults = flag('simulate-results');
+    const row = rowOf(bug, { seeds, simulateSeconds, checkSeconds, simulateResults }, skip, mbt);
     // A skipped tool keeps the cell of the last run, so one column can be regenerated alone.
     const kept = previous.find((old) => old.bug === bug.name);
     row.cells = { ...kept?.cells, ...row.cells };
@@ -103,7 +116,7 @@ function main(): void {
   writeFileSync(docsFile, docs.slice(0, from + begin.length) + '\n' + table + docs.slice(to));
 }
 
-function readClaims(): MatrixRow[] {
+function readClaims(claimsFile: string): MatrixRow[] {
   try {
     return (JSON.parse(readFileSync(claimsFile, 'utf8')) as { rows: MatrixRow[] }).rows;
   } catch {

@@ -53,7 +53,12 @@ export function cellText(row: MatrixRow, tool: Tool): string {
   if (cell !== undefined && !('missed' in cell)) return finding(tool, cell);
   const reason = reasonOf(tool, row.bug);
   if (reason !== undefined) return `cannot see it, because ${reason}`;
-  if (tool === 'conform' && cell === undefined) return 'not run: no failing simulator seed';
+  if (tool === 'conform' && cell === undefined) {
+    const failing = row.cells.simulate;
+    return failing !== undefined && !('missed' in failing)
+      ? `not run in this generation (\`npm run catalog -- --only ${row.bug}\` runs it)`
+      : 'not run: no failing simulator seed';
+  }
   return cell === undefined ? 'not run' : `not found: ${(cell as Miss).missed}`;
 }
 

@@ -4,7 +4,7 @@
  * what the command reported; anything else is null (the caller writes the stated reason).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -42,7 +42,8 @@ export interface Miss {
   readonly missed: string;
 }
 
-const cli = join(import.meta.dirname, '..', '..', '..', 'bin', 'shardkv.js');
+/** The built CLI of the checkout `npm run catalog` runs in (its working directory). */
+const cli = join(process.cwd(), 'bin', 'shardkv.js');
 /** A JSON run prints its summary as the last line of stdout (CONTRACT). */
 function run(args: readonly string[], timeoutSeconds: number) {
   const started = performance.now();
@@ -100,14 +101,22 @@ export function simulateCell(
 ): SimulateFinding | Miss {
   const result = run(['simulate', '--seeds', `${seeds[0]}..${seeds[1]}`, '--bug', bug.name,
     '--json'], timeoutSeconds);
-  const json = result.json;
-  if (json === null && result.timedOut) {
+  if (result.json === null && !result.timedOut) return { missed: 'no summary (failed)' };
+  return simulateVerdict(result.json, result.stderr, seeds, `stopped after ${timeoutSeconds} s`);
+}
+
+/** What a `simulate --json` run printed: its summary JSON, or its stderr when stopped. */
+function simulateVerdict(
+  json: Record<string, unknown> | null,
+  stderr: string,
+  seeds: readonly [number, number],
+  stopped: string,
+): SimulateFinding | Miss {
+  if (json === null) {
     // The search was stopped: say how far it got (its summary lines on stderr, one a seed).
-    const passed = result.stderr.split('\n').filter((line) => / ok; /.test(line)).length;
-    return { missed: `seeds ${seeds[0]}..${seeds[0] + passed - 1} pass (stopped after ` +
-      `${timeoutSeconds} s)` };
+    const passed = stderr.split('\n').filter((line) => / ok; /.test(line)).length;
+    return { missed: `seeds ${seeds[0]}..${seeds[0] + passed - 1} pass (${stopped})` };
   }
-  if (json === null) return { missed: 'no summary (failed)' };
   if (json['ok'] === true) return { missed: `seeds ${seeds[0]}..${seeds[1]} pass` };
   const runs = json['runs'] as { invariant?: string }[];
   return {
@@ -115,6 +124,33 @@ export function simulateCell(
     invariant: String(runs.at(-1)?.invariant),
     seconds: Number(json['seconds']),
   };
+}
+
+/**
+ * A search run before (`--simulate-results DIR`): DIR/NAME.out holds the stdout of
+ * `shardkv simulate --seeds A..B --bug NAME --json` and DIR/NAME.err its stderr.
+ */
+export function savedSimulateCell(
+  bug: CatalogBug,
+  seeds: readonly [number, number],
+  folder: string,
+): SimulateFinding | Miss {
+  const read = (extension: string) => {
+    const file = join(folder, `${bug.name}.${extension}`);
+    return existsSync(file) ? readFileSync(file, 'utf8') : null;
+  };
+  const out = read('out');
+  const err = read('err');
+  if (out === null && err === null) {
+    return { missed: `not searched (no saved search in ${folder})` };
+  }
+  let json: Record<string, unknown> | null = null;
+  try {
+    json = JSON.parse(out?.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
+  } catch {
+    json = null;
+  }
+  return simulateVerdict(json, err ?? '', seeds, 'the search was stopped');
 }
 
 /** `shardkv replay --runtime` of the kept trace. */
