@@ -59,7 +59,9 @@ export function cellText(row: MatrixRow, tool: Tool): string {
       ? `not run in this generation (\`npm run catalog -- --only ${row.bug}\` runs it)`
       : 'not run: no failing simulator seed';
   }
-  return cell === undefined ? 'not run' : `not found: ${(cell as Miss).missed}`;
+  if (cell === undefined) return 'not run';
+  const missed = (cell as Miss).missed;
+  return missed.startsWith('not ') ? missed : `not found: ${missed}`;
 }
 
 const escape = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');

@@ -83,7 +83,12 @@ export function checkCell(bug: CatalogBug, timeoutSeconds: number): CheckFinding
       '--time-limit', String(timeoutSeconds), '--out', out], timeoutSeconds + 60);
     const json = result.json;
     if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
-    if (json['result'] !== 'violation') return { missed: `result ${String(json['result'])}` };
+    if (json['result'] !== 'violation') {
+      const stopped = json['stoppedBy'] === undefined ? ''
+        : ` (stopped by its ${String(json['stoppedBy'])} of ${timeoutSeconds} s after ` +
+          `${String(json['distinctStates'])} states)`;
+      return { missed: `result ${String(json['result'])}${stopped}` };
+    }
     return {
       invariant: String(json['invariant'] ?? json['property']),
       steps: Number(json['traceLength']),
