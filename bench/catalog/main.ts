@@ -58,7 +58,13 @@ interface Budget {
   readonly simulateResults: string | undefined;
 }
 
-function rowOf(bug: CatalogBug, budget: Budget, skip: readonly Tool[], mbt: boolean) {
+function rowOf(
+  bug: CatalogBug,
+  budget: Budget,
+  skip: readonly Tool[],
+  mbt: boolean,
+  kept: MatrixRow | undefined,
+) {
   const runs = (tool: Tool) => !skip.includes(tool);
   const row: MatrixRow = { bug: bug.name, model: bug.model, cells: {} };
   if (runs('check')) row.cells.check = checkCell(bug, budget.checkSeconds);
@@ -73,7 +79,8 @@ function rowOf(bug: CatalogBug, budget: Budget, skip: readonly Tool[], mbt: bool
     row.cells.mbt = mbt ? mbtCell(bug, toolSecondsMax)
       : { missed: 'not run: this build has no `shardkv mbt` command' };
   }
-  const failing = row.cells.simulate;
+  // A skipped simulate column keeps its last seed: conform can run on it alone.
+  const failing = row.cells.simulate ?? kept?.cells.simulate;
   if (runs('conform') && failing !== undefined && !isMiss(failing)) {
     row.cells.conform = conformCell(bug, failing.seed, toolSecondsMax);
   }
@@ -94,9 +101,10 @@ function main(): void {
   const rows: MatrixRow[] = [];
   for (const bug of bugs) {
     const simulateResults = flag('simulate-results');
-    const row = rowOf(bug, { seeds, simulateSeconds, checkSeconds, simulateResults }, skip, mbt);
     // A skipped tool keeps the cell of the last run, so one column can be regenerated alone.
     const kept = previous.find((old) => old.bug === bug.name);
+    const budget = { seeds, simulateSeconds, checkSeconds, simulateResults };
+    const row = rowOf(bug, budget, skip, mbt, kept);
     row.cells = { ...kept?.cells, ...row.cells };
     rows.push(row);
     process.stderr.write(`catalog: ${bug.name} done\n`);
