@@ -71,6 +71,8 @@ export class Clerk {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly retryPauseMs: number;
   private readonly attemptTimeouts: AttemptTimeouts;
+  /** Group callers for the operator's group commands, by their servers. */
+  private readonly groupCallers = new Map<string, GroupCaller>();
 
   constructor(private readonly options: ClerkOptions) {
     this.retryPauseMs = options.retryPauseMs ?? 25;
@@ -140,6 +142,24 @@ export class Clerk {
     }
   }
 
+  /**
+   * The operator's session expiry: the group of `servers` expires every session below
+   * `below` through its log (its expire-sessions command; servers take it from the admin).
+   */
+  expireSessions(servers: readonly string[], below: number, deadline: number) {
+    return this.serially(async (): Promise<Outcome<number>> => {
+      const attempts: Attempts = { sent: false };
+      const body = { type: 'group', command: { type: 'expire-sessions', below } } as const;
+      const reply = await this.groupCaller(servers).ask(servers, body, deadline, attempts);
+      if (reply === null) return timedOut(attempts, 'expire-sessions');
+      if (reply.type === 'refused') return refused(reply.error);
+      if (reply.type !== 'group-result' || reply.result.type !== 'expired') {
+        return refused('expire-sessions: unexpected reply');
+      }
+      return ok(reply.result.records);
+    });
+  }
+
   /** A server's status, asked of that server directly. */
   async status(node: string, deadline: number): Promise<Outcome<ServerStatus>> {
     const attempts: Attempts = { sent: false };
@@ -154,6 +174,19 @@ export class Clerk {
   /** Stops: requests in flight resolve as unanswered. The transport is the caller's. */
   close(): void {
     this.channel.close();
+  }
+
+  /** The caller that remembers the leader of the group of `servers`. */
+  private groupCaller(servers: readonly string[]): GroupCaller {
+    const name = servers.join(',');
+    let caller = this.groupCallers.get(name);
+    if (caller === undefined) {
+      caller = new GroupCaller(this.channel, this.options.clock, this.options.timers,
+        this.options.random,
+        { attemptTimeouts: this.attemptTimeouts, retryPauseMs: this.retryPauseMs });
+      this.groupCallers.set(name, caller);
+    }
+    return caller;
   }
 
   private serially<T>(operation: () => Promise<T>): Promise<T> {

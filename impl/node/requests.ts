@@ -126,6 +126,8 @@ function refusalOf(host: RequestHost, from: string, body: RequestBody): string |
       if (kind !== 'group') return `${host.name} is not a group server`;
       const type = (body.command as GroupCommand).type;
       if (type === 'client') return 'a key/value request goes as kv';
+      // Session expiry is the operator's decision; the migration commands the driver's.
+      if (type === 'expire-sessions') return host.isAdmin(from) ? null : 'not authorized';
       return host.isController(from) ? null : 'not authorized';
     }
   }

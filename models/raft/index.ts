@@ -19,6 +19,7 @@ import {
   livenessRaftBounds,
   quorumLivenessBudgets,
   quorumLivenessRaftBounds,
+  staleRepliesRaftBounds,
   presetBoundNames,
   raftParams,
   type PresetBounds,
@@ -38,6 +39,7 @@ export {
   livenessRaftBounds,
   quorumLivenessBudgets,
   quorumLivenessRaftBounds,
+  staleRepliesRaftBounds,
 } from './params.js';
 
 /** The node options the parameters and the bug select. */
@@ -78,7 +80,7 @@ function createPreset(params: RaftParams, bug: RaftBugName | undefined) {
 
 /** A preset's bounds; a bound flag it sets is refused rather than silently ignored. */
 function presetBounds(
-  preset: 'deep' | 'liveness' | 'liveness-9.6',
+  preset: 'deep' | 'stale-replies' | 'liveness' | 'liveness-9.6',
   params: RaftParams,
   fixedBounds: PresetBounds,
 ): RaftBounds {
@@ -112,6 +114,10 @@ function createModel(
   if (params.preset === 'deep') {
     return createRaftModel(presetBounds('deep', params, deepRaftBounds), options, true);
   }
+  if (params.preset === 'stale-replies') {
+    const bounds = presetBounds('stale-replies', params, staleRepliesRaftBounds);
+    return createRaftModel(bounds, options, true);
+  }
   if (params.preset === 'liveness') {
     const bounds = presetBounds('liveness', params, livenessRaftBounds);
     return createRaftLivenessModel(bounds, livenessBudgets, options);
@@ -133,6 +139,9 @@ function boundsInUse(params: RaftParams): Partial<RaftParams> {
   }
   // The deep preset explores every renaming as one state; liveness names servers in fairness.
   if (params.preset === 'deep') return { ...params, ...deepRaftBounds, symmetry: true };
+  if (params.preset === 'stale-replies') {
+    return { ...params, ...staleRepliesRaftBounds, symmetry: true };
+  }
   if (params.preset === 'liveness') return { ...params, ...livenessRaftBounds, symmetry: false };
   if (params.preset === 'liveness-9.6') {
     return { ...params, ...quorumLivenessRaftBounds, symmetry: false, preVote: true,

@@ -31,6 +31,14 @@ export const deepRaftBounds: PresetBounds =
   { maxTerm: 2, maxLog: 2, maxMsgs: 2, maxRestarts: 0, maxCompactions: 0, maxReads: 0 };
 
 /**
+ * `--preset stale-replies`: three terms, so one server can lead, be deposed and lead again
+ * while a reply of its first term is still in flight, with two copies in flight and two
+ * entries; no restart, compaction or read, counted up to server renaming.
+ */
+export const staleRepliesRaftBounds: PresetBounds =
+  { maxTerm: 3, maxLog: 2, maxMsgs: 2, maxRestarts: 0, maxCompactions: 0, maxReads: 0 };
+
+/**
  * `--preset liveness` (liveness.ts): LeaderElected and ValueCommitted under weak fairness,
  * with three terms (a leader may be deposed and another elected), room for the no-op and a
  * value, one copy in flight and one crash + restart; one drop and one free election timeout.
@@ -75,11 +83,13 @@ export const raftParams = {
     description:
       "raft.tla: Ongaro's raft.tla exactly (it has no restart, compaction or read bound and " +
       'refuses those flags); deep: two messages in flight, two terms, two entries, up to ' +
-      'server renaming (it sets those bounds and refuses their flags); liveness: ' +
-      'LeaderElected and ValueCommitted under weak fairness (docs/models.md, Raft); liveness-9.6: ' +
-      'the same with PreVote and CheckQuorum, and LeaderStepsDown for an isolated leader',
+      'server renaming (it sets those bounds and refuses their flags); stale-replies: deep ' +
+      'with three terms (a leader deposed and elected again meets its old replies); liveness: ' +
+      'LeaderElected and ValueCommitted under weak fairness (docs/models.md, Raft); ' +
+      'liveness-9.6: the same with PreVote and CheckQuorum, and LeaderStepsDown for an ' +
+      'isolated leader',
     default: 'none',
-    choices: ['none', 'raft.tla', 'deep', 'liveness', 'liveness-9.6'],
+    choices: ['none', 'raft.tla', 'deep', 'stale-replies', 'liveness', 'liveness-9.6'],
   }),
   refines: choice({
     description:

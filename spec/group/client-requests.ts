@@ -22,7 +22,7 @@ import type { MigrationBugs } from '../migration/bugs.js';
 import { key2shard, requestDigest } from './digest.js';
 import { readValue, withShard } from './group.js';
 import { exceedsValueLimit, type SizeLimits } from './size-policy.js';
-import type { Applied, ClientRequest, GroupResult, GroupState } from './types.js';
+import type { Applied, ClientRequest, DedupRecord, GroupResult, GroupState } from './types.js';
 
 const operations: readonly string[] = ['get', 'put', 'append'];
 
@@ -56,7 +56,10 @@ export function applyClientRequest(
     return { state: group, result: { type: 'error', error: 'session-expired' } };
   }
   const digest = requestDigest(request);
-  const previous = record.dedup.get(request.client);
+  // one-seq-across-shards: the group keeps one record per client, whichever shard it is in.
+  const previous = bugs['one-seq-across-shards']
+    ? latestRecordOf(group, request.client)
+    : record.dedup.get(request.client);
   if (previous !== undefined && previous.seq === request.seq) {
     // dedup-ignores-digest: another request under the same (client, seq) passes for a retry.
     if (previous.digest !== digest && !bugs['dedup-ignores-digest']) {
@@ -82,8 +85,35 @@ export function applyClientRequest(
     request.op === 'get' ? before : request.op === 'put' ? request.value : before + request.value;
   const kv = request.op === 'get' ? record.kv : record.kv.set(request.key, after);
   const dedup = record.dedup.set(client, { client, seq, digest, result: after });
-  const state = withShard(group, shard, { ...record, kv, dedup });
+  const others = bugs['one-seq-across-shards'] ? withoutRecordsOf(group, client) : group;
+  const state = withShard(others, shard, { ...record, kv, dedup });
   return { state, result: { type: 'value', value: after } };
+}
+
+/** one-seq-across-shards: the client's record of highest seq among the serving shards. */
+function latestRecordOf(group: GroupState, client: number): DedupRecord | undefined {
+  let latest: DedupRecord | undefined;
+  for (const record of group.shards) {
+    const held = record.phase === 'serving' ? record.dedup.get(client) : undefined;
+    if (held !== undefined && (latest === undefined || held.seq > latest.seq)) latest = held;
+  }
+  return latest;
+}
+
+/**
+ * one-seq-across-shards: the serving shards without the client's record, so that its one
+ * record moves to the shard of its latest request. A shard that moves away later travels
+ * without it, and its new owner applies a late duplicate of the client's earlier request
+ * there again (frozen images stay as they are: their digest is bound).
+ */
+function withoutRecordsOf(group: GroupState, client: number): GroupState {
+  let state = group;
+  for (const [shard, record] of group.shards.entries()) {
+    if (record.phase !== 'serving' || record.dedup.get(client) === undefined) continue;
+    const dedup = record.dedup.filter((holder) => holder !== client);
+    state = withShard(state, shard, { ...record, dedup });
+  }
+  return state;
 }
 
 /**

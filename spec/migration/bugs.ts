@@ -95,6 +95,16 @@ export const migrationBugs = [
     bounds: { maxReuses: 1 },
   },
   {
+    // group applyClientRequest: one dedup record per client for all the group's shards.
+    name: 'one-seq-across-shards',
+    description:
+      'a group keeps one dedup record per client, its highest seq, for all its shards: the ' +
+      "record moves to the shard of the client's latest request and leaves with it (frozen, " +
+      'moved), so a late duplicate of an earlier request to another shard is applied again',
+    breaks: ['ExactlyOnce'],
+    bounds: { clients: 1, maxDuplicates: 1 },
+  },
+  {
     // group freezeShard: a source that deleted the shard answers with an empty image. Only a
     // driver that asks a source after its delete gets that answer: checked behind one.
     name: 'migrate-returns-empty-after-gc',

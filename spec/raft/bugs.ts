@@ -96,6 +96,16 @@ export const raftBugs = [
     breaks: ['LeaderElected'],
     bounds: { preset: 'liveness-9.6' },
   },
+  {
+    // handleVoteResponse (election.ts) counts a granted vote of an older term.
+    name: 'count-stale-vote',
+    description:
+      'a candidate counts a vote granted in an older term as one for its current term (§5.1 ' +
+      'drops stale replies): with a vote granted to another candidate in this term, two ' +
+      'leaders share the term',
+    breaks: ['ElectionSafety'],
+    bounds: { maxTerm: 2, maxLog: 1, maxRestarts: 0, maxCompactions: 0, maxReads: 0 },
+  },
 ] as const satisfies readonly KnownBug[];
 assertCatalog(raftBugs, raftBugs);
 

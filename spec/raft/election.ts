@@ -152,7 +152,10 @@ export function handleVoteResponse<C, S>(
   // pre-candidate expects its own term, so it never counts a grant).
   const wrongTerm = options.bugs?.['prevote-response-term'] === true;
   const expectedTerm = preVote && !wrongTerm ? node.currentTerm + 1 : node.currentTerm;
-  if (node.role !== expectedRole || response.term !== expectedTerm || !response.voteGranted) {
+  // count-stale-vote: a vote of an older term passes for one of this term.
+  const stale = response.term < expectedTerm && options.bugs?.['count-stale-vote'] === true;
+  const current = response.term === expectedTerm || stale;
+  if (node.role !== expectedRole || !current || !response.voteGranted) {
     return { node, effects: [] };
   }
   const tallied = maybeWin({ ...node, votesGranted: node.votesGranted | (1 << from) });

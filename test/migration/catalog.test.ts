@@ -38,6 +38,7 @@ const shortest: Record<string, Record<string, number>> = {
     OneImagePerIdentity: 13, NoLostWrite: 14, ExactlyOnce: 15, ReadsCurrent: 17,
   },
   'dedup-ignores-digest': { ExactlyOnce: 3 },
+  'one-seq-across-shards': { ExactlyOnce: 7 },
   'migrate-returns-empty-after-gc': { OneImagePerIdentity: 13 },
 };
 const livenessBug = 'recovery-needs-source-after-delete';

@@ -36,6 +36,9 @@ const expected = [
   { bug: 'snapshot-rollback', invariant: 'CommitMonotonic', length: 20, slow: false },
   // s2 learns that the no-op of term 1 committed and never applies it.
   { bug: 'follower-skips-apply', invariant: 'AppliedUpToCommit', length: 10, slow: false },
+  // §5.1: s2's vote of term 1 for s1 reaches s1 as a candidate of term 2, while s3 votes
+  // for s2 in term 2: s1 and s2 both lead term 2.
+  { bug: 'count-stale-vote', invariant: 'ElectionSafety', length: 9, slow: false },
 ] as const;
 
 /**

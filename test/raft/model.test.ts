@@ -7,7 +7,9 @@ import type { Model } from '../../checker/model.js';
 import { resolveParams } from '../../checker/params.js';
 import { WordReader, WordWriter } from '../../checker/words.js';
 import { raftCodec, renameServers, writeRaftView } from '../../models/raft/codec.js';
-import { deepRaftBounds, defaultRaftBounds, raftDefinition } from '../../models/raft/index.js';
+import {
+  deepRaftBounds, defaultRaftBounds, raftDefinition, staleRepliesRaftBounds,
+} from '../../models/raft/index.js';
 import type { RaftBounds, RaftModelState } from '../../models/raft/model-state.js';
 import type { RaftOptions } from '../../spec/raft/types.js';
 import {
@@ -315,6 +317,22 @@ test('--preset deep: two copies in flight, two terms, two entries, up to renamin
   const given = resolveParams(raftDefinition, undefined, { preset: 'deep', 'max-msgs': '3' });
   assert.throws(() => raftDefinition.create(given, undefined), /--preset deep sets --max-msgs/);
 });
+
+test('--preset stale-replies: three terms, two entries, two copies; it finds count-stale-vote',
+  () => {
+    const params = resolveParams(raftDefinition, undefined, { preset: 'stale-replies' });
+    const model = raftDefinition.create(params, undefined) as Model<RaftModelState, RaftAction>;
+    assert.is(model.writeView !== undefined, true, 'symmetry is on');
+    assert.equal(staleRepliesRaftBounds, {
+      maxTerm: 3, maxLog: 2, maxMsgs: 2, maxRestarts: 0, maxCompactions: 0, maxReads: 0,
+    });
+    const bounds = { ...defaultRaftBounds, ...staleRepliesRaftBounds };
+    const bugs = { 'count-stale-vote': true };
+    const found = breadthFirstSearch(createRaftModel(bounds, { bugs }, true) as never);
+    assert.is(found.result, 'violation');
+    assert.is(found.invariant, 'ElectionSafety');
+    assert.is(found.path?.actionIndexes.length, 9);
+  });
 
 test('truncate-on-every-append needs two messages in flight: one copy never reorders', () => {
   // The twoTerms bounds above (one copy in flight) pass with the bug: 286,944 states, as

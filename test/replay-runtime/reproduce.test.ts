@@ -6,29 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { keptTrace, replayKept } from './helpers.js';
 
-/** The catalog bugs whose kept counterexample the runtime reproduces (DESIGN §3). */
-const reproduced: readonly (readonly [string, string])[] = [
-  ['raft', 'commit-prev-term'],
-  ['raft', 'vote-ignores-log'],
-  ['raft', 'forget-vote-on-restart'],
-  ['raft', 'follower-skips-apply'],
-  ['raft', 'truncate-on-every-append'],
-  // ReadIndex is driven (issue 23): the runtime's reads are measured as the model's.
-  ['raft', 'read-without-quorum'],
-  ['migration', 'skip-freeze'],
-  ['migration', 'dedup-not-migrated'],
-  ['migration', 'reinstall-overwrites'],
-  ['migration', 'delete-before-receipt'],
-  ['migration', 'unfreeze-on-recovery'],
-  ['migration', 'dedup-ignores-digest'],
-  ['migration', 'frozen-source-serves-reads'],
-  ['migration', 'accept-stale-epoch'],
-  ['migration', 'install-accepts-different-image'],
-  ['migration', 'migrate-returns-empty-after-gc'],
-  // The controller group's real servers (issue 23): the rebalance measured on what applied.
-  ['controller', 'non-minimal-rebalance'],
-  ['controller', 'non-minimal-by-gid-order'],
-];
+import { reproduced } from './reproduced.js';
 
 for (const [model, bug] of reproduced) {
   test(`${bug}: the trace's violation reproduces in the runtime at the trace's last step`,

@@ -78,7 +78,8 @@ test('--events writes every event line of the run; --history is a history linche
     assert.is(run.code, 0, run.stdout);
     const lines = readFileSync(events, 'utf8').trimEnd().split('\n');
     assert.match(lines[0]!,
-      /^0 simulator seed 4, faults none, bug none, snapshots (never|over \d+ bytes of log)$/);
+      /^0 simulator seed 4, faults none, bug none, snapshots (never|over \d+ bytes of log), /);
+    assert.match(lines[0]!, /, prevote (on|off), checkquorum (on|off), session expiry (on|off)$/);
     assert.ok(lines.length > 2_000, `${lines.length} lines`);
     assert.ok(lines.every((line) => /^\d+ \S+ \S/.test(line)), 'time, node, what');
     // The run's last event: the simulator's own line, a frame, or a timer that fired.

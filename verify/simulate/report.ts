@@ -57,6 +57,7 @@ export function failureLines(result: SimulationResult, options: SimulationOption
 export function runRecord(result: SimulationResult): Record<string, unknown> {
   return {
     seed: result.seed,
+    swarm: result.swarm,
     ok: result.failure === null,
     simulatedSeconds: Number(seconds(result.simulatedMs)),
     events: result.events,

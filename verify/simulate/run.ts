@@ -39,6 +39,7 @@ import {
 import type { Runtime } from './runtime.js';
 import { SafetyMonitor, type Violation } from './safety-monitor.js';
 import { serverValueLimit } from './large-values.js';
+import { describeSwarm, drawSwarm, type SwarmDraws } from './swarm.js';
 import { clientName, runClient, type KeyValueClerk } from './workload.js';
 import type { AdminClerk } from './administrator.js';
 import { ControllerAnswers, queryHistory } from './answer-checks.js';
@@ -71,6 +72,8 @@ export interface Failure extends Violation {
 
 export interface SimulationResult {
   readonly seed: number;
+  /** The features the seed drew (swarm.ts). */
+  readonly swarm: SwarmDraws;
   readonly failure: Failure | null;
   readonly simulatedMs: number;
   readonly events: number;
@@ -118,6 +121,8 @@ class Simulation {
   private readonly streams: Record<'admin' | 'clients', Random>;
   /** The servers' snapshot bound, drawn from the seed. */
   private readonly maxRaftStateBytes: number | null;
+  /** The features this seed runs with (swarm.ts). */
+  private readonly swarm: SwarmDraws;
   private readonly traceSinks: Map<string, TraceSink> | null;
   private failure: Failure | null = null;
   /** The clients' operations, counted before the final reads join the history. */
@@ -145,8 +150,10 @@ class Simulation {
     const nemesisRandom = root.split();
     this.streams = { admin: root.split(), clients: root.split() };
     this.maxRaftStateBytes = snapshotBound(root.split());
+    this.swarm = drawSwarm(root.split());
+    const { preVote, checkQuorum } = this.swarm;
     const tuning = {
-      ...runtime.tuning, maxRaftStateBytes: this.maxRaftStateBytes,
+      preVote, checkQuorum, ...runtime.tuning, maxRaftStateBytes: this.maxRaftStateBytes,
       ...serverValueLimit(options.valueBytes),
     };
     this.log = new EventLog(options.keepEventLines);
@@ -183,7 +190,8 @@ class Simulation {
     const { seed, faults, bug } = this.options;
     const bound = this.maxRaftStateBytes;
     this.log.add(0, 'simulator', `seed ${seed}, faults ${faults}, bug ${bug ?? 'none'}, ` +
-      `snapshots ${bound === null ? 'never' : `over ${bound} bytes of log`}`);
+      `snapshots ${bound === null ? 'never' : `over ${bound} bytes of log`}, ` +
+      describeSwarm(this.swarm));
     for (const name of this.cluster.names) this.cluster.start(name);
     let actorsDone = false;
     this.startActors().then(
@@ -275,6 +283,7 @@ class Simulation {
     const admin = runAdministrator({
       clock: this.clock, log: this.log, gids: options.gids, busyShards,
       shardCount: options.shardCount, stopping: () => this.stopping, told: this.told,
+      sessionExpiry: this.swarm.sessionExpiry,
     }, this.adminClerk, adminRandom, this.reconfigurations);
     const setup = {
       clock: this.clock, log: this.log, history: this.history, keys: options.keys,
@@ -374,6 +383,7 @@ class Simulation {
     const counts = this.operationCounts;
     return {
       seed: this.options.seed,
+      swarm: this.swarm,
       failure: this.failure,
       simulatedMs: this.clock.now(),
       events: this.events,

@@ -38,6 +38,8 @@ export const shellRuntime: Runtime = {
       leave: (gids) => clerk.leave(gids, deadline()),
       move: (shard, gid) => clerk.move(shard, gid, deadline()),
       query: (num) => clerk.query(num, deadline()),
+      expireSessions: (gid, below) =>
+        clerk.expireSessions(layout.groups[gid]!, below, deadline()),
     };
   },
 };

@@ -31,6 +31,9 @@ export interface WorkloadSetup {
   readonly stopping: () => boolean;
 }
 
+/** The groups' refusal of a client whose session the administrator expired. */
+const sessionExpiredError = 'session-expired';
+
 /** A client waits up to this long between two operations. */
 export const thinkTimeMsMax = 20;
 
@@ -71,6 +74,8 @@ export async function runClient(
       // Refused counts as unknown too: an earlier attempt of the request may have applied.
       history.unknown(operation);
       log.add(clock.now(), name, `${outcome.status} ${op} ${key}: ${outcome.error}`);
+      // The operator expired this client's session: it is done (it would be refused again).
+      if (outcome.status === 'refused' && outcome.error === sessionExpiredError) break;
     }
   }
   return issued;

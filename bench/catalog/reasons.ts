@@ -1,0 +1,65 @@
+/**
+ * Why a tool cannot see a catalogued bug: the stated reasons of the bug x tool matrix
+ * (docs/catalog.md). The generator skips a tool where a reason is stated here (its cell is
+ * the reason), and test/catalog/matrix.test.ts checks that no reason stands beside a claimed
+ * finding. A cell with neither a finding nor a reason is printed as "not found", never
+ * left empty.
+ */
+
+export type Tool = 'check' | 'simulate' | 'replay' | 'mbt' | 'conform';
+
+const controllerOnly =
+  'a non-minimal rebalance is correct behaviour (only more moves): no runtime check asks for ' +
+  'the fewest moves, and the runtime replays no controller-model trace';
+const needsContext =
+  'the bug shows only behind its context (a driver that asks a source after its delete), ' +
+  'and the runtime runs one switch at a time';
+const noReuse = 'the runtime clerk never reuses a seq for another request (spec/client numbers ' +
+  'each request once), so no runtime run meets the bug';
+
+/** Per tool, per bug: why that tool cannot see that bug. */
+export const cannotSee: Readonly<Record<Tool, Readonly<Record<string, string>>>> = {
+  check: {},
+  simulate: {
+    'non-minimal-rebalance': controllerOnly,
+    'non-minimal-by-gid-order': controllerOnly,
+    'dedup-ignores-digest': noReuse,
+    'install-accepts-different-image': needsContext,
+    'migrate-returns-empty-after-gc': needsContext,
+    'prevote-raises-term': 'the simulator does not check NoTermRaisedAlone (a term raised by a ' +
+      'lone pre-candidate is a harmless disruption that no client sees)',
+    'vote-during-lease': 'the simulator does not check LeaseRespected (a deposed healthy ' +
+      'leader costs an election, which no client sees)',
+  },
+  replay: {
+    'non-minimal-rebalance': controllerOnly,
+    'non-minimal-by-gid-order': controllerOnly,
+    'prevote-raises-term': 'replay --runtime drives the raft model without PreVote ' +
+      '(the runtime adapter replays the plain model\'s actions)',
+    'vote-during-lease': 'replay --runtime drives the raft model without CheckQuorum ' +
+      '(the runtime adapter replays the plain model\'s actions)',
+    'read-without-quorum': 'replay --runtime does not replay ReadIndex requests',
+    'snapshot-rollback': 'the runtime shell stops the rollback with an assertion before the ' +
+      'invariant can fail (test/replay-runtime divergence test)',
+    'recovery-needs-source-after-delete': 'a liveness lasso: replay --runtime replays the ' +
+      'prefix but cannot show that the loop runs forever',
+    'expiry-forgets-session': 'replay --runtime does not replay ExpireSessions (the runtime ' +
+      'has no such model action; the simulator issues expiry through the administrator)',
+  },
+  mbt: {},
+  conform: {
+    'non-minimal-rebalance': controllerOnly,
+    'non-minimal-by-gid-order': controllerOnly,
+    'dedup-ignores-digest': noReuse,
+    'install-accepts-different-image': needsContext,
+    'migrate-returns-empty-after-gc': needsContext,
+    'prevote-raises-term': 'no simulator seed shows it (above), so there is no traced ' +
+      'failing seed to conform',
+    'vote-during-lease': 'no simulator seed shows it (above), so there is no traced failing ' +
+      'seed to conform',
+  },
+};
+
+export function reasonOf(tool: Tool, bug: string): string | undefined {
+  return cannotSee[tool][bug];
+}

@@ -1,0 +1,209 @@
+/**
+ * One cell of the bug x tool matrix: runs the real `shardkv` command (bin/shardkv.js, the
+ * built CLI) for one catalogued bug and one tool, and reads its JSON summary. A finding is
+ * what the command reported; anything else is null (the caller writes the stated reason).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface CatalogBug {
+  readonly name: string;
+  readonly model: string;
+  readonly breaks: readonly string[];
+}
+
+export interface CheckFinding {
+  readonly invariant: string;
+  readonly steps: number;
+  readonly states: number;
+  readonly seconds: number;
+}
+export interface SimulateFinding {
+  readonly seed: number;
+  readonly invariant: string;
+  readonly seconds: number;
+}
+export interface ReplayFinding {
+  readonly invariant: string;
+  readonly step: number;
+}
+export interface ConformFinding {
+  readonly seed: number;
+  readonly divergence: string;
+}
+export interface MbtFinding {
+  readonly summary: string;
+}
+
+/** A tool that did not find the bug: what it said instead. */
+export interface Miss {
+  readonly missed: string;
+}
+
+/** The built CLI of the checkout `npm run catalog` runs in (its working directory). */
+const cli = join(process.cwd(), 'bin', 'shardkv.js');
+/** A JSON run prints its summary as the last line of stdout (CONTRACT). */
+function run(args: readonly string[], timeoutSeconds: number) {
+  const started = performance.now();
+  const child = spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8', timeout: timeoutSeconds * 1000, maxBuffer: 256 * 1024 * 1024,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const last = child.stdout.trim().split('\n').at(-1) ?? '';
+  let json: Record<string, unknown> | null = null;
+  try {
+    json = JSON.parse(last) as Record<string, unknown>;
+  } catch {
+    json = null;
+  }
+  const timedOut = child.error !== undefined || child.signal !== null;
+  return { status: child.status, json, seconds, timedOut, stderr: child.stderr };
+}
+
+function withTemporary<T>(use: (folder: string) => T): T {
+  const folder = mkdtempSync(join(tmpdir(), 'shardkv-catalog-'));
+  try {
+    return use(folder);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+export function keptTracePath(bug: CatalogBug): string {
+  return join('traces', bug.model, `${bug.name}.trace.json`);
+}
+
+/** `shardkv check MODEL --bug NAME` at the catalog's bounds (liveness on where the model has it). */
+export function checkCell(bug: CatalogBug, timeoutSeconds: number): CheckFinding | Miss {
+  return withTemporary((folder) => {
+    const out = join(folder, 'found.trace.json');
+    const result = run(['check', bug.model, '--bug', bug.name, '--quiet', '--json',
+      '--time-limit', String(timeoutSeconds), '--out', out], timeoutSeconds + 60);
+    const json = result.json;
+    if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
+    if (json['result'] !== 'violation') {
+      const stopped = json['stoppedBy'] === undefined ? ''
+        : ` (stopped by its ${String(json['stoppedBy'])} of ${timeoutSeconds} s after ` +
+          `${String(json['distinctStates'])} states)`;
+      return { missed: `result ${String(json['result'])}${stopped}` };
+    }
+    return {
+      invariant: String(json['invariant'] ?? json['property']),
+      steps: Number(json['traceLength']),
+      states: Number(json['distinctStates']),
+      seconds: Number(json['seconds']),
+    };
+  });
+}
+
+/** `shardkv simulate --seeds FIRST..LAST --bug NAME`: the first failing seed. */
+export function simulateCell(
+  bug: CatalogBug,
+  seeds: readonly [number, number],
+  timeoutSeconds: number,
+): SimulateFinding | Miss {
+  const result = run(['simulate', '--seeds', `${seeds[0]}..${seeds[1]}`, '--bug', bug.name,
+    '--json'], timeoutSeconds);
+  if (result.json === null && !result.timedOut) return { missed: 'no summary (failed)' };
+  return simulateVerdict(result.json, result.stderr, seeds, `stopped after ${timeoutSeconds} s`);
+}
+
+/** What a `simulate --json` run printed: its summary JSON, or its stderr when stopped. */
+function simulateVerdict(
+  json: Record<string, unknown> | null,
+  stderr: string,
+  seeds: readonly [number, number],
+  stopped: string,
+): SimulateFinding | Miss {
+  if (json === null) {
+    // The search was stopped: say how far it got (its summary lines on stderr, one a seed).
+    const passed = stderr.split('\n').filter((line) => / ok; /.test(line)).length;
+    return { missed: `seeds ${seeds[0]}..${seeds[0] + passed - 1} pass (${stopped})` };
+  }
+  if (json['ok'] === true) return { missed: `seeds ${seeds[0]}..${seeds[1]} pass` };
+  const runs = json['runs'] as { invariant?: string }[];
+  return {
+    seed: Number(json['failedSeed']),
+    invariant: String(runs.at(-1)?.invariant),
+    seconds: Number(json['seconds']),
+  };
+}
+
+/**
+ * A search run before (`--simulate-results DIR`): DIR/NAME.out holds the stdout of
+ * `shardkv simulate --seeds A..B --bug NAME --json` and DIR/NAME.err its stderr.
+ */
+export function savedSimulateCell(
+  bug: CatalogBug,
+  seeds: readonly [number, number],
+  folder: string,
+): SimulateFinding | Miss {
+  const read = (extension: string) => {
+    const file = join(folder, `${bug.name}.${extension}`);
+    return existsSync(file) ? readFileSync(file, 'utf8') : null;
+  };
+  const out = read('out');
+  const err = read('err');
+  if (out === null && err === null) {
+    return { missed: `not searched (no saved search in ${folder})` };
+  }
+  let json: Record<string, unknown> | null = null;
+  try {
+    json = JSON.parse(out?.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
+  } catch {
+    json = null;
+  }
+  return simulateVerdict(json, err ?? '', seeds, 'the search was stopped');
+}
+
+/** `shardkv replay --runtime` of the kept trace. */
+export function replayCell(bug: CatalogBug, timeoutSeconds: number): ReplayFinding | Miss {
+  const trace = keptTracePath(bug);
+  if (!existsSync(trace)) return { missed: `no kept trace ${trace}` };
+  const result = run(['replay', '--runtime', trace, '--json'], timeoutSeconds);
+  const json = result.json;
+  if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
+  if (json['result'] !== 'reproduced') {
+    const unevaluated = json['unevaluated'] === undefined ? ''
+      : ` (${String(json['unevaluated'])} is not evaluated in the runtime)`;
+    return { missed: String(json['detail'] ?? json['error'] ?? json['result']) + unevaluated };
+  }
+  return { invariant: String(json['invariant']), step: Number(json['step']) };
+}
+
+/** `shardkv simulate --seed N --trace DIR`, then `shardkv conform DIR`: the first divergence. */
+export function conformCell(
+  bug: CatalogBug,
+  seed: number,
+  timeoutSeconds: number,
+): ConformFinding | Miss {
+  return withTemporary((folder) => {
+    run(['simulate', '--seed', String(seed), '--bug', bug.name, '--trace', folder, '--json'],
+      timeoutSeconds);
+    const result = run(['conform', folder, '--json'], timeoutSeconds);
+    const json = result.json;
+    if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
+    if (json['ok'] === true) return { missed: `the traced seed ${seed} conforms` };
+    return { seed, divergence: String(json['error'] ?? json['divergence']) };
+  });
+}
+
+/** Whether this build has `shardkv mbt` (another branch builds it; issue 24). */
+export function mbtExists(): boolean {
+  return run(['mbt', '--help'], 60).status === 0;
+}
+
+/** `shardkv mbt MODEL --bug NAME --json`. */
+export function mbtCell(bug: CatalogBug, timeoutSeconds: number): MbtFinding | Miss {
+  const result = run(['mbt', bug.model, '--bug', bug.name, '--json'], timeoutSeconds);
+  const json = result.json;
+  if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
+  if (json['ok'] === true) return { missed: 'mbt passes' };
+  return { summary: String(json['error'] ?? json['invariant'] ?? 'found') };
+}
+
+export function isMiss(cell: object): cell is Miss {
+  return 'missed' in cell;
+}

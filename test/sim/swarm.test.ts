@@ -1,0 +1,48 @@
+// Issue 24 item 3: swarm testing (VOPR's per-seed options). Each seed draws whether its
+// servers run PreVote and CheckQuorum and whether the administrator expires sessions; the
+// draws come from a stream split after every other one, so they are the seed's alone, and
+// the run names them in its first event line.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { SeededRandom } from '../../impl/random/seeded-random.js';
+import { simulationOptions } from '../../verify/simulate/options.js';
+import { runSimulation } from '../../verify/simulate/run.js';
+import { shellRuntime } from '../../verify/simulate/shell-runtime.js';
+import { describeSwarm, drawSwarm, type SwarmDraws } from '../../verify/simulate/swarm.js';
+
+/** The seed's swarm stream: the seventh split of its root, as run.ts takes it. */
+function drawsOf(seed: number): SwarmDraws {
+  const root = new SeededRandom(seed);
+  for (let stream = 0; stream < 6; stream++) root.split();
+  return drawSwarm(root.split());
+}
+
+test('the first 100 seeds draw every combination; about a quarter expire sessions', () => {
+  const draws = Array.from({ length: 100 }, (_, index) => drawsOf(index + 1));
+  const combinations = new Set(draws.map((draw) => describeSwarm(draw)));
+  assert.is(combinations.size, 8);
+  const expiring = draws.filter((draw) => draw.sessionExpiry).length;
+  assert.ok(expiring > 10 && expiring < 40, `${expiring} of 100 seeds expire sessions`);
+  assert.equal(drawsOf(2), drawsOf(2));
+});
+
+test('seed 2 expires sessions through the groups\' logs, and the correct code passes', async () => {
+  assert.equal(drawsOf(2), { preVote: true, checkQuorum: true, sessionExpiry: true });
+  const result = await runSimulation(simulationOptions(2, { keepEventLines: true }),
+    shellRuntime);
+  assert.equal(result.swarm, drawsOf(2));
+  assert.is(result.failure, null);
+  const lines = result.lines!;
+  assert.match(lines[0]!, /prevote on, checkquorum on, session expiry on$/);
+  assert.ok(lines.some((line) => / admin ok expire-sessions below 2 at 100$/.test(line)),
+    'the administrator expired sessions 0 and 1 at group 100');
+  assert.ok(lines.some((line) => /session-expired/.test(line)), 'an expired client was refused');
+});
+
+test('seed 1 runs without PreVote and CheckQuorum, and the correct code passes', async () => {
+  assert.equal(drawsOf(1), { preVote: false, checkQuorum: false, sessionExpiry: false });
+  const result = await runSimulation(simulationOptions(1), shellRuntime);
+  assert.is(result.failure, null);
+});
+
+test.run();
