@@ -167,22 +167,25 @@ export function probeToken(index: number): string {
   return `<c${index}.probe>`;
 }
 
-/** The size policy's refusal (`simulate --value-bytes`): an answer, and nothing written. */
-const sizeRefusal = 'value-too-large';
+/**
+ * Refusals that are the group's definite answer and write nothing: the size policy's
+ * (`simulate --value-bytes`) and an expired session's (the swarm's session expiry).
+ */
+const definiteRefusals: readonly string[] = ['value-too-large', 'session-expired'];
 
 /**
  * ClientProgress, first half: every client appends its probe token, all at once, each of
- * which must be answered ok (the clerk gives up at clientProbeMs), or refused by the size
- * policy when its key is full: that too is the group's answer. The appends join the history;
- * `checkProbeTokens` reads the values once they are done. The clients refused for size are
- * added to `refusedForSize`.
+ * which must be answered ok (the clerk gives up at clientProbeMs), or refused definitely (its
+ * key is full, or its session expired): that too is the group's answer. The appends join the
+ * history; `checkProbeTokens` reads the values once they are done. The clients refused are
+ * added to `refused`.
  */
 export async function probeClients(
   clerks: readonly KeyValueClerk[],
   keys: readonly string[],
   history: HistoryRecorder,
   clientName: (index: number) => string,
-  refusedForSize: Set<number>,
+  refused: Set<number>,
 ): Promise<Violation | null> {
   const outcomes = await Promise.all(clerks.map(async (clerk, index) => {
     const key = keys[index % keys.length]!;
@@ -190,11 +193,13 @@ export async function probeClients(
     const outcome = await clerk.append(key, probeToken(index));
     if (outcome.status === 'ok') history.returned(operation);
     else history.unknown(operation);
-    if (outcome.status === 'refused' && outcome.error === sizeRefusal) refusedForSize.add(index);
+    if (outcome.status === 'refused' && definiteRefusals.includes(outcome.error)) {
+      refused.add(index);
+    }
     return { index, key, outcome };
   }));
   const failed = outcomes.find(({ index, outcome }) =>
-    outcome.status !== 'ok' && !refusedForSize.has(index));
+    outcome.status !== 'ok' && !refused.has(index));
   if (failed === undefined) return null;
   const { index, key, outcome } = failed;
   const error = outcome.status === 'ok' ? '' : `: ${outcome.error}`;
@@ -207,23 +212,23 @@ export async function probeClients(
 
 /**
  * ClientProgress, second half: each acknowledged probe token is in its key's value exactly
- * once, and one refused for size is not in it at all.
+ * once, and one refused is not in it at all.
  */
 export function checkProbeTokens(
   clients: number,
   keys: readonly string[],
   values: ReadonlyMap<string, string>,
-  refusedForSize: ReadonlySet<number> = new Set(),
+  refused: ReadonlySet<number> = new Set(),
 ): Violation | null {
   for (let index = 0; index < clients; index++) {
     const key = keys[index % keys.length]!;
     const value = values.get(key) ?? '';
     const count = value.split(probeToken(index)).length - 1;
-    const refused = refusedForSize.has(index);
-    if (count === (refused ? 0 : 1)) continue;
+    const wasRefused = refused.has(index);
+    if (count === (wasRefused ? 0 : 1)) continue;
     return {
       invariant: 'ClientProgress',
-      detail: `key ${JSON.stringify(key)} holds the ${refused ? 'refused' : 'acknowledged'} ` +
+      detail: `key ${JSON.stringify(key)} holds the ${wasRefused ? 'refused' : 'acknowledged'} ` +
         `probe ${probeToken(index)} ${count} times`,
     };
   }

@@ -243,14 +243,14 @@ class Simulation {
       probeAdministrator(this.adminClerk!, this.clock, options.gids, busyShards, this.told));
     await this.driveUntilSettled(() =>
       queryHistory((num) => this.adminClerk!.query(num), this.told));
-    const refusedForSize = new Set<number>();
+    const refused = new Set<number>();
     await this.driveUntilSettled(() => probeClients(this.clientClerks, options.keys,
-      this.history, clientName, refusedForSize));
+      this.history, clientName, refused));
     const settledAt = this.clock.now() + settleTimeMs;
     await this.drive(() => this.clock.now() >= settledAt);
     if (this.failure !== null) return;
     const values = finalValues(this.monitor.groupStates(), options.keys, options.shardCount);
-    const kept = checkProbeTokens(options.clients, options.keys, values, refusedForSize);
+    const kept = checkProbeTokens(options.clients, options.keys, values, refused);
     if (kept !== null) this.fail(kept.invariant, kept.detail);
   }
 
