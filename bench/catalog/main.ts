@@ -77,7 +77,7 @@ function rowOf(
   if (runs('replay')) row.cells.replay = replayCell(bug, toolSecondsMax);
   if (runs('mbt')) {
     row.cells.mbt = mbt ? mbtCell(bug, toolSecondsMax)
-      : { missed: 'not run: this build has no `shardkv mbt` command' };
+      : { missed: 'not run: `shardkv mbt` drives the correct spec only (it takes no --bug yet)' };
   }
   // A skipped simulate column keeps its last seed: conform can run on it alone.
   const failing = row.cells.simulate ?? kept?.cells.simulate;

@@ -59,7 +59,8 @@ function run(args: readonly string[], timeoutSeconds: number) {
     json = null;
   }
   const timedOut = child.error !== undefined || child.signal !== null;
-  return { status: child.status, json, seconds, timedOut, stderr: child.stderr };
+  const { status, stdout, stderr } = child;
+  return { status, json, seconds, timedOut, stdout, stderr };
 }
 
 function withTemporary<T>(use: (folder: string) => T): T {
@@ -190,9 +191,10 @@ export function conformCell(
   });
 }
 
-/** Whether this build has `shardkv mbt` (another branch builds it; issue 24). */
+/** Whether this build's `shardkv mbt` can run a catalog bug (`--bug`). */
 export function mbtExists(): boolean {
-  return run(['mbt', '--help'], 60).status === 0;
+  const help = run(['mbt', 'raft', '--help'], 60);
+  return help.status === 0 && help.stdout.includes('--bug');
 }
 
 /** `shardkv mbt MODEL --bug NAME --json`. */

@@ -23,5 +23,6 @@ export const reproduced: readonly (readonly [string, string])[] = [
   // The controller group's real servers: the rebalance measured on what applied.
   ['controller', 'non-minimal-rebalance'],
   ['controller', 'non-minimal-by-gid-order'],
+  ['controller', 'query-answers-older'],
 ];
 

@@ -49,5 +49,10 @@ export const simulatorBugSeeds: readonly SimulatorBugSeed[] = [
     bug: 'expiry-forgets-session', seed: 101, invariant: 'Linearizability',
     detail: /not-linearizable on key "d"/,
   },
+  // One dedup record per client for all shards: once the shard holding it moves, a late
+  // duplicate of an earlier request to another shard is applied again.
+  {
+    bug: 'one-seq-across-shards', seed: 190, invariant: 'ExactlyOnce',
+    detail: /key "c" holds the write <c0\.11> twice/,
+  },
 ];
-
