@@ -28,8 +28,9 @@ test('a PreVote bug that blocks elections: check finds a LeaderElected lasso', (
   assert.ok(result.lasso!.loop > 0, 'a lasso: a prefix and a loop');
 });
 
+// Seed 2: the first whose swarm draws run PreVote (seed 1 runs without it, so the bug is idle).
 test('a PreVote bug that blocks elections: simulate fails LeaderAfterHeal', async () => {
-  const run = await runSimulation(simulationOptions(1, { bug: 'prevote-response-term' }),
+  const run = await runSimulation(simulationOptions(2, { bug: 'prevote-response-term' }),
     shellRuntime);
   assert.is(run.failure?.invariant, 'LeaderAfterHeal', run.failure?.detail);
   assert.match(run.failure!.detail, /has no leader 6000 ms after the faults were repaired/);
