@@ -39,10 +39,17 @@ function offences(files: readonly string[], rules: readonly Rule[]): string[] {
   return found;
 }
 
+// The one exception: checker/checkpoint.ts writes and reads `check --checkpoint`'s file (TLC's
+// -checkpoint), fsynced and renamed. Moving that behind an interface the CLI injects is open.
+const checkpointFile = join('checker', 'checkpoint.ts');
+
 test('checker/ touches no network, disk, child process or unseeded randomness', () => {
   const files = sourceFiles('checker');
   assert.ok(files.length > 10, `found only ${files.length} checker files`);
-  assert.equal(offences(files, [network, disk, processes, unseeded]), []);
+  const others = files.filter((file) => file !== checkpointFile);
+  assert.ok(others.length < files.length, 'the checkpoint file is where this test expects it');
+  assert.equal(offences(others, [network, disk, processes, unseeded]), []);
+  assert.equal(offences([checkpointFile], [network, processes, unseeded]), []);
 });
 
 test('the node shell, the clerk, the simulated adapters and the WAL read no real clock, timer or entropy', () => {
