@@ -44,20 +44,22 @@ export interface Miss {
 
 /** The built CLI of the checkout `npm run catalog` runs in (its working directory). */
 const cli = join(process.cwd(), 'bin', 'shardkv.js');
-/** A JSON run prints its summary as the last line of stdout (CONTRACT). */
+/** A JSON run prints its summary as the last line of stdout (CONTRACT); null without one. */
+function lastJsonLine(stdout: string): Record<string, unknown> | null {
+  try {
+    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
 function run(args: readonly string[], timeoutSeconds: number) {
   const started = performance.now();
   const child = spawnSync(process.execPath, [cli, ...args], {
     encoding: 'utf8', timeout: timeoutSeconds * 1000, maxBuffer: 256 * 1024 * 1024,
   });
   const seconds = (performance.now() - started) / 1000;
-  const last = child.stdout.trim().split('\n').at(-1) ?? '';
-  let json: Record<string, unknown> | null = null;
-  try {
-    json = JSON.parse(last) as Record<string, unknown>;
-  } catch {
-    json = null;
-  }
+  const json = lastJsonLine(child.stdout);
   const timedOut = child.error !== undefined || child.signal !== null;
   const { status, stdout, stderr } = child;
   return { status, json, seconds, timedOut, stdout, stderr };
@@ -150,13 +152,7 @@ export function savedSimulateCell(
   if (out === null && err === null) {
     return { missed: `not searched (no saved search in ${folder})` };
   }
-  let json: Record<string, unknown> | null = null;
-  try {
-    json = JSON.parse(out?.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
-  } catch {
-    json = null;
-  }
-  return simulateVerdict(json, err ?? '', seeds, 'the search was stopped');
+  return simulateVerdict(lastJsonLine(out ?? ''), err ?? '', seeds, 'the search was stopped');
 }
 
 /** `shardkv replay --runtime` of the kept trace. */
