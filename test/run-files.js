@@ -6,8 +6,12 @@
 // order does not matter. Prints one line per passing file, the whole output of a failing one,
 // the slowest ten files, and a totals line that test/run.js reads:
 //   "Files: F, tests: N, passed: P"
-// Usage: node test/run-files.js [PATTERN] [--jobs N] [--record]
+// Two tiers: a file whose head says `// @tier full` (a sweep: every seed, every bug's whole
+// search, every worker count) runs only with --full (`npm run test:full`, what CI runs); the
+// quick tier (`npm test`) is every other file.
+// Usage: node test/run-files.js [PATTERN] [--jobs N] [--full] [--record]
 //   PATTERN  a regular expression over the paths under test/ (default: every *.test.ts)
+//   --full   runs the full tier's files too
 //   --record rewrites test/durations.json with the times of this run
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -20,10 +24,13 @@ const unmeasuredSeconds = Number.POSITIVE_INFINITY;
 const slowestShown = 10;
 
 function parseArguments(argv) {
-  const options = { pattern: '.*\\.test\\.ts$', jobs: availableParallelism(), record: false };
+  const options = {
+    pattern: '.*\\.test\\.ts$', jobs: availableParallelism(), record: false, full: false,
+  };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
     if (argument === '--record') options.record = true;
+    else if (argument === '--full') options.full = true;
     else if (argument === '--jobs') {
       options.jobs = Number(argv[index + 1]);
       index += 1;
@@ -42,6 +49,13 @@ function testFiles(pattern) {
     .filter((name) => name.endsWith('.test.ts') && matcher.test(name))
     .map((name) => join('test', name))
     .sort();
+}
+
+const fullTierMark = /^\/\/ @tier full\b/m;
+
+// The mark must sit in the file's opening comment, where a reader looks for it.
+function isFullTier(file) {
+  return fullTierMark.test(readFileSync(file, 'utf8').slice(0, 2000));
 }
 
 function knownDurations() {
@@ -120,10 +134,12 @@ async function main() {
   const durations = knownDurations();
   const estimate = (file) => durations[file]?.seconds ?? unmeasuredSeconds;
   // Longest first; unmeasured (Infinity - Infinity is NaN) and equal ones by name.
-  const queue = testFiles(options.pattern)
+  const matching = testFiles(options.pattern);
+  const queue = matching.filter((file) => options.full || !isFullTier(file))
     .sort((a, b) => estimate(b) - estimate(a) || (a < b ? -1 : 1));
   if (queue.length === 0) {
-    console.error(`test/run-files.js: no test file matches ${options.pattern}`);
+    console.error(`test/run-files.js: no test file of this tier matches ${options.pattern}` +
+      (options.full ? '' : ' (--full adds the full tier)'));
     process.exit(2);
   }
   const started = performance.now();
@@ -153,6 +169,10 @@ async function main() {
   }
   const total = results.reduce((sum, r) => sum + r.total, 0);
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
+  const leftToFull = matching.length - queue.length;
+  if (leftToFull > 0) {
+    console.log(`${leftToFull} files of the full tier not run here (npm run test:full runs them)`);
+  }
   console.log(`Files: ${results.length}, tests: ${total}, passed: ${passed}`);
   process.exit(results.every((r) => r.failed === 0) ? 0 : 1);
 }

@@ -2,7 +2,7 @@
 // Runs the uvu suite under c8 (coverage thresholds for spec/, invariants/, models/, checker/)
 // and ends with the line CI reads: "N passed, N failed". test/run-files.js runs the files in
 // parallel processes; c8 sets NODE_V8_COVERAGE, which every child inherits, so its report and
-// thresholds cover all of them. Usage: node test/run.js [PATTERN] [--jobs N] [--record]
+// thresholds cover all of them. Usage: node test/run.js [PATTERN] [--jobs N] [--full] [--record]
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

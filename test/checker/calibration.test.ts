@@ -1,3 +1,4 @@
+// @tier full: every strategy and worker count against TLC's counts.
 // Calibration against TLC: DieHard and TwoPhase state counts for every strategy and worker
 // count (issue 2). TLC, Stateright and SPIN agree on these figures.
 import { test } from 'uvu';

@@ -1,3 +1,4 @@
+// @tier full: the default check of every model (two minutes of CPU).
 // `shardkv check-all` (what `npm start` runs): the default bounded check of every model, raft
 // and migration included, the longest part of the CLI tests. A file of its own, so that the
 // parallel test runner can run it beside the rest of them.

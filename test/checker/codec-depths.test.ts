@@ -1,3 +1,4 @@
+// @tier full: the codec round trip at every depth of every model.
 // The codec round-trip on states at every depth (issue 10 item 6): decode(encode(s)) equals
 // s, encodes to the same words and prints the same variables. Two samples per model:
 // - every state of a small but complete bounded space, found by a plain breadth-first search

@@ -1,3 +1,4 @@
+// @tier full: every model at 1, 2 and 4 workers (minutes of CPU).
 // Results that do not depend on the number of workers (issue 11, point 2): the parallel BFS
 // finishes the level of a violation and keeps, for every state, the parent on its least path,
 // so 1 and 2 workers report the same counts and the same counterexample. The pinned counts

@@ -1,3 +1,4 @@
+// @tier full: every migration bug's whole search at its catalog bounds.
 // The `migration` model's known bugs (DESIGN §3's catalog, issue 10 item 4): BFS at each
 // bug's bounds finds a violation of EVERY invariant its catalog entry names, the kept
 // counterexample replays, and recovery-needs-source-after-delete, which breaks no invariant,

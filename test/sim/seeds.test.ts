@@ -1,3 +1,4 @@
+// @tier full: the 300-seed sweep of the simulator.
 // Issue 12: `shardkv simulate --seeds 1..300` passes on the correct code, in CI. The built
 // binary runs it (the test script builds dist/ first), in two processes of 150 seeds each so
 // that both cores work; without the coverage collector, which would only slow it down.
