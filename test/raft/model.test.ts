@@ -1,5 +1,6 @@
-// The `raft` model: pinned state counts, symmetry, the codec, the persist discipline, and a
-// behaviour within the default bounds that covers what they must include (issue 3).
+// The `raft` model: symmetry, the codec, the persist discipline, the presets, and a behaviour
+// within the default bounds that covers what they must include (issue 3). Its pinned state
+// counts are in model-counts.test.ts, of the full tier.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { breadthFirstSearch } from '../../checker/bfs.js';
@@ -11,6 +12,7 @@ import {
   deepRaftBounds, defaultRaftBounds, raftDefinition, staleRepliesRaftBounds,
 } from '../../models/raft/index.js';
 import type { RaftBounds, RaftModelState } from '../../models/raft/model-state.js';
+import { small, twoTerms } from './small-bounds.js';
 import type { RaftOptions } from '../../spec/raft/types.js';
 import {
   createRaftModel,
@@ -20,43 +22,6 @@ import {
   type RaftAction,
 } from '../../models/raft/model.js';
 
-const small: RaftBounds = {
-  servers: 3,
-  values: 1,
-  maxTerm: 1,
-  maxLog: 1,
-  maxMsgs: 1,
-  maxRestarts: 1,
-  maxCompactions: 1,
-  maxReads: 1,
-};
-const twoTerms: RaftBounds = {
-  ...small,
-  maxTerm: 2,
-  maxLog: 2,
-  maxRestarts: 0,
-  maxCompactions: 0,
-  maxReads: 0,
-};
-
-// Counts pinned from this code itself (no independent source: raft.tla has no no-op entry,
-// reads or snapshots); the raft.tla preset is what is calibrated against TLC.
-for (const [name, bounds, distinct, symmetric] of [
-  // Counts grew when the disk followed spec/raft's SyncDuty (a leader's append and a commit
-  // index are written before they are durable; Sync makes them so): 77,785 and 84,168 before.
-  ['one term, a restart, a compaction, a read', small, 116017, 19400],
-  ['two terms, two entries', twoTerms, 286944, 47890],
-] as const) {
-  test(`${name}: ${distinct} distinct states, ${symmetric} up to server renaming, all ok`, () => {
-    const plain = breadthFirstSearch(createRaftModel(bounds) as never);
-    const reduced = breadthFirstSearch(createRaftModel(bounds, {}, true) as never);
-    assert.is(plain.result, 'ok');
-    assert.is(reduced.result, 'ok');
-    assert.is(plain.distinctStates, distinct);
-    assert.is(reduced.distinctStates, symmetric);
-    assert.is(reduced.depth, plain.depth);
-  });
-}
 
 test('a leader change after a commit needs two entries: the new leader appends its no-op', () => {
   const bounds = { ...defaultRaftBounds, maxLog: 2 };
@@ -333,18 +298,5 @@ test('--preset stale-replies: three terms, two entries, two copies; it finds cou
     assert.is(found.invariant, 'ElectionSafety');
     assert.is(found.path?.actionIndexes.length, 9);
   });
-
-test('truncate-on-every-append needs two messages in flight: one copy never reorders', () => {
-  // The twoTerms bounds above (one copy in flight) pass with the bug: 286,944 states, as
-  // without it (a count from this code itself); the deep bounds (two copies) find it.
-  const bugs = { 'truncate-on-every-append': true };
-  const oneCopy = breadthFirstSearch(createRaftModel(twoTerms, { bugs }) as never);
-  assert.is(oneCopy.result, 'ok');
-  assert.is(oneCopy.distinctStates, 286944);
-  const deep = { ...twoTerms, ...deepRaftBounds };
-  const twoCopies = breadthFirstSearch(createRaftModel(deep, { bugs }, true) as never);
-  assert.is(twoCopies.result, 'violation');
-  assert.is(twoCopies.invariant, 'CommittedDurable');
-});
 
 test.run();
