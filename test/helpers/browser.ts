@@ -66,7 +66,9 @@ export async function withBrowser<T>(use: (browser: Browser) => Promise<T>): Pro
         '--remote-debugging-pipe',
         'about:blank',
       ],
-      { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
+      // Its own process group, so that the renderer and helper processes, which outlive a
+      // closed browser for a moment and write into the profile, can be killed with it.
+      { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true },
     );
     const session = new DevtoolsSession(child);
     const browser = await session.openPage();
@@ -74,14 +76,21 @@ export async function withBrowser<T>(use: (browser: Browser) => Promise<T>): Pro
     await session.call('Browser.close').catch(() => undefined);
     return result;
   } finally {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      // Wait for the exit: a browser still closing writes into its profile as it is removed.
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    }
-    rmSync(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    if (child) await killGroup(child);
+    rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
+}
+
+/** Kills the browser's whole process group and waits for the browser itself to exit. */
+async function killGroup(child: ChildProcess): Promise<void> {
+  const running = child.exitCode === null && child.signalCode === null;
+  const exited = running ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // ESRCH: the group is gone already.
+  }
+  await exited;
 }
 
 interface Reply {
