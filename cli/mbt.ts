@@ -1,5 +1,6 @@
 /**
- * `shardkv mbt MODEL [bounds...] [--walks N --depth D --seed S | --paths N]`: model-based
+ * `shardkv mbt MODEL [bounds...] [--walks N --depth D --seed S | --paths N] [--bug NAME]`:
+ * model-based
  * testing of the runtime (verify/mbt). Exit 0 the runtime followed every schedule, 1 it
  * diverged (the shrunk trace is written for `replay --runtime`), 2 usage.
  */
@@ -15,6 +16,11 @@ import { writeTraceFiles } from './trace-files.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
 const commonFlags: readonly FlagSpec[] = [
+  {
+    name: 'bug', kind: 'value', valueName: 'NAME',
+    description: 'switch a catalog bug on in the model and the runtime (see `shardkv bugs`); ' +
+      'applies its documented bounds',
+  },
   { name: 'walks', kind: 'value', valueName: 'N', description: 'random walks (default 100)' },
   { name: 'depth', kind: 'value', valueName: 'D', description: 'steps per walk at most (default 30)' },
   { name: 'seed', kind: 'value', valueName: 'S', description: 'seed of the walks (default 1)' },
@@ -34,7 +40,7 @@ const commonFlags: readonly FlagSpec[] = [
 export function mbtHelp(definition?: ModelDefinition): string {
   return helpText(
     `shardkv mbt ${definition?.name ?? runtimeModels.join('|')} [bounds...] ` +
-      '[--walks N --depth D --seed S | --paths N] [--out FILE] [--json]',
+      '[--walks N --depth D --seed S | --paths N] [--bug NAME] [--out FILE] [--json]',
     'Drives the runtime\'s real node code (held network, name-fired timers, memory disks, a\n' +
       'still clock) along schedules the model generates, one action at a time; after every\n' +
       'step compares the runtime\'s state with the spec\'s and evaluates the invariants on it.\n' +
@@ -73,12 +79,15 @@ export async function mbtCommand(argv: readonly string[], io: Io): Promise<numbe
     if (param.name in args.values) given[param.name] = args.values[param.name]!;
     if (args.booleans.has(param.name)) given[param.name] = 'true';
   }
-  const params = resolveParams(definition, undefined, given);
+  const bug = args.values['bug'];
+  const params = resolveParams(definition, bug, given);
   const paths = integerFlag(args, 'paths', 1);
   if (paths !== undefined && ['walks', 'depth', 'seed'].some((flag) => flag in args.values)) {
     throw new UsageError('--paths replaces --walks, --depth and --seed: give one or the other');
   }
-  const target: MbtTarget = { name, params, model: definition.create(params, undefined) };
+  const target: MbtTarget = {
+    name, params, model: definition.create(params, bug), ...(bug !== undefined ? { bug } : {}),
+  };
   const adapter = undrivenActions(target);
   const undriven = adapter.undriven;
   const drivable = drivableBy(adapter);
@@ -104,7 +113,7 @@ export async function mbtCommand(argv: readonly string[], io: Io): Promise<numbe
   });
   const seconds = (Date.now() - started) / 1000;
   const rate = Math.round(outcome.steps / Math.max(seconds, 1e-3) * 60);
-  const summary = { model: name, params, schedules: outcome.schedules, steps: outcome.steps,
+  const summary = { model: name, ...(bug !== undefined ? { bug } : {}), params, schedules: outcome.schedules, steps: outcome.steps,
     seconds, stepsPerMinute: rate, undriven, refusals: adapter.refusals ?? [] };
   if (outcome.result === 'clean') {
     io.stdout(`OK: ${outcome.schedules} schedules, ${outcome.steps} steps through the runtime ` +
@@ -113,7 +122,7 @@ export async function mbtCommand(argv: readonly string[], io: Io): Promise<numbe
     if (json) io.stdout(JSON.stringify({ ok: true, ...summary }));
     return exitOk;
   }
-  const out = args.values['out'] ?? `mbt-${name}.trace.json`;
+  const out = args.values['out'] ?? `mbt-${name}${bug !== undefined ? `-${bug}` : ''}.trace.json`;
   writeTraceFiles(out, outcome.trace);
   // The steps by label; the file holds every state (`shardkv replay FILE` prints them).
   for (const step of outcome.trace.steps) io.stdout(`Step ${step.step}: ${step.label}`);

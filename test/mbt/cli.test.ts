@@ -3,6 +3,9 @@
 // as one line with exit 2.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 
 test('a clean run: the summary line and exit 0', async () => {
@@ -19,6 +22,19 @@ test('migration says what it does not drive, and why', async () => {
   assert.is(summary.ok, true);
   assert.is(summary.schedules, 5);
   assert.is(summary.refusals.length, 1);
+});
+
+test('--bug switches the catalog bug on in the runtime: mbt sees it, the trace names it', async () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'mbt-bug-')), 'bug.trace.json');
+  const run = await runCli('mbt', 'raft', '--bug', 'follower-skips-apply', '--walks', '20',
+    '--depth', '20', '--quiet', '--json', '--out', out);
+  assert.is(run.code, 1, run.stderr);
+  assert.match(run.stdout, 'AppliedUpToCommit is violated in the runtime\'s state');
+  assert.is(run.json<{ bug: string }>().bug, 'follower-skips-apply');
+  assert.is(JSON.parse(readFileSync(out, 'utf8')).bug, 'follower-skips-apply');
+  const unknown = await runCli('mbt', 'raft', '--bug', 'no-such-bug');
+  assert.is(unknown.code, 2);
+  assert.match(unknown.stderr, "model raft has no bug 'no-such-bug'");
 });
 
 test('usage errors exit 2 with one line', async () => {

@@ -20,8 +20,14 @@ import {
 export interface MbtTarget {
   readonly name: string;
   readonly params: Params;
-  /** The model without a bug: mbt tests the runtime against the correct spec. */
+  /**
+   * The model, with `bug` when one is given: its schedules reach the bug's actions, and the
+   * runtime runs the same catalog bug switched on (as `replay --runtime` does), so mbt sees
+   * the bug as an invariant failing on the runtime's state or as a divergence.
+   */
   readonly model: AnyModel;
+  /** A catalog bug switched on in the runtime (and in `model`); none tests the correct code. */
+  readonly bug?: string;
   /** Planted shell faults (tests only). */
   readonly faults?: Partial<ShellFaults>;
 }
@@ -52,14 +58,14 @@ type Failure = Exclude<RuntimeReplayOutcome, { result: 'clean' }>;
 
 /** What the runtime cannot be driven by, and why (the adapter says; nothing is started). */
 export function undrivenActions(target: MbtTarget): Adapter {
-  return createAdapter(target.name, target.params, target.model, null, target.faults);
+  return createAdapter(target.name, target.params, target.model, target.bug ?? null, target.faults);
 }
 
 /** Drives fresh nodes along `path`; the outcome and the number of steps driven. */
 export async function drivePath(target: MbtTarget, path: Path): Promise<RuntimeReplayOutcome> {
   const { model } = target;
   const { states, actions } = executePath(model, path);
-  const adapter = createAdapter(target.name, target.params, model, null, target.faults);
+  const adapter = createAdapter(target.name, target.params, model, target.bug ?? null, target.faults);
   try {
     return await driveSchedule(model, adapter, { actions, states, counterparts: new Set() },
       actions.map((action) => model.label(action)));
@@ -89,7 +95,7 @@ export async function runMbt(
       const cut = { ...path, actionIndexes: path.actionIndexes.slice(0, outcome.step) };
       const shrunk = await shrink(target, cut, outcome);
       const trace = buildTrace(target.model,
-        { model: target.name, params: target.params, bug: undefined }, shrunk.path, undefined);
+        { model: target.name, params: target.params, bug: target.bug }, shrunk.path, undefined);
       return { result: 'diverged', schedules: count, steps, found: outcome.step, trace,
         step: shrunk.failure.step, reason: failureReason(shrunk.failure) };
     }
