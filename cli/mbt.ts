@@ -1,8 +1,7 @@
 /**
  * `shardkv mbt MODEL [bounds...] [--walks N --depth D --seed S | --paths N] [--bug NAME]`:
- * model-based
- * testing of the runtime (verify/mbt). Exit 0 the runtime followed every schedule, 1 it
- * diverged (the shrunk trace is written for `replay --runtime`), 2 usage.
+ * model-based testing of the runtime (verify/mbt). Exit 0 the runtime followed every
+ * schedule, 1 it diverged (the shrunk trace is written for `replay --runtime`), 2 usage.
  */
 import type { ModelDefinition } from '../checker/model.js';
 import { resolveParams, UsageError } from '../checker/params.js';
@@ -113,8 +112,9 @@ export async function mbtCommand(argv: readonly string[], io: Io): Promise<numbe
   });
   const seconds = (Date.now() - started) / 1000;
   const rate = Math.round(outcome.steps / Math.max(seconds, 1e-3) * 60);
-  const summary = { model: name, ...(bug !== undefined ? { bug } : {}), params, schedules: outcome.schedules, steps: outcome.steps,
-    seconds, stepsPerMinute: rate, undriven, refusals: adapter.refusals ?? [] };
+  const summary = { model: name, ...(bug !== undefined ? { bug } : {}), params,
+    schedules: outcome.schedules, steps: outcome.steps, seconds, stepsPerMinute: rate, undriven,
+    refusals: adapter.refusals ?? [] };
   if (outcome.result === 'clean') {
     io.stdout(`OK: ${outcome.schedules} schedules, ${outcome.steps} steps through the runtime ` +
       `in ${seconds.toFixed(1)} s (${rate} steps/min): after every step the runtime held the ` +

@@ -3,10 +3,10 @@
 // as one line with exit 2.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
+import { scratchDirectory } from '../helpers/scratch.js';
 
 test('a clean run: the summary line and exit 0', async () => {
   const run = await runCli('mbt', 'raft', '--walks', '3', '--depth', '10', '--quiet');
@@ -25,7 +25,7 @@ test('migration says what it does not drive, and why', async () => {
 });
 
 test('--bug switches the catalog bug on in the runtime: mbt sees it, the trace names it', async () => {
-  const out = join(mkdtempSync(join(tmpdir(), 'mbt-bug-')), 'bug.trace.json');
+  const out = join(scratchDirectory('shardkv-mbt-bug-'), 'bug.trace.json');
   const run = await runCli('mbt', 'raft', '--bug', 'follower-skips-apply', '--walks', '20',
     '--depth', '20', '--quiet', '--json', '--out', out);
   assert.is(run.code, 1, run.stderr);
