@@ -42,6 +42,22 @@ function configDigest(config: Config): string {
   return digest;
 }
 
+/**
+ * The history's digest, memoised on its array: most steps keep the array (only a new
+ * configuration makes a new one), so the history is digested once per configuration, not
+ * once per applied entry.
+ */
+const historyDigests = new WeakMap<readonly Config[], string>();
+
+function historyDigest(configs: readonly Config[]): string {
+  let digest = historyDigests.get(configs);
+  if (digest === undefined) {
+    digest = fnv1a64(configs.map(configDigest).join(','));
+    historyDigests.set(configs, digest);
+  }
+  return digest;
+}
+
 export function groupStateDigest(state: GroupState): string {
   return fnv1a64(JSON.stringify([state.gid, state.sessionFloor, state.shards.map(shardDigest)]));
 }
@@ -51,7 +67,7 @@ export function controllerStateDigest(state: ControllerState): string {
   const sessions = Object.keys(state.sessions).sort()
     .map((client) => [client, state.sessions[client]]);
   return fnv1a64(JSON.stringify([state.current, state.next, state.nextClient,
-    state.configs.map(configDigest), sessions]));
+    historyDigest(state.configs), sessions]));
 }
 
 /** The digest a replica's applied state has at one index, and who was seen holding it. */
