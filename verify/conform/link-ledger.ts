@@ -15,7 +15,6 @@
 import { createHash } from 'node:crypto';
 import type { Message } from '../../spec/raft/types.js';
 import type { TraceRecord } from '../../impl/trace/schema.js';
-import { messageText } from '../../impl/trace/record-text.js';
 import { canonicalText } from './canonical.js';
 import { MalformedTraceError, shown, type Divergence } from './divergence.js';
 import { readNodeTrace } from './load.js';
@@ -60,8 +59,12 @@ export function shellDivergence(record: Delivery['record'], what: string, expect
   };
 }
 
+/**
+ * Plain JSON of the message as parsed (an ordered map as its tree, which both sides rebuilt
+ * alike from the same entries): the fastest text that changes with the content.
+ */
 const hashOf = (message: Message<unknown, unknown>): string =>
-  createHash('sha1').update(messageText(message)).digest('base64');
+  createHash('sha1').update(JSON.stringify(message)).digest('base64');
 
 /** Whether a step's saves hold back the sends after them (SyncDuty `beforeSends`). */
 function gatesSends(record: TraceRecord): boolean {
