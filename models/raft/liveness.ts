@@ -39,8 +39,11 @@ import type { Fairness, Model, TemporalProperty } from '../../checker/model.js';
 import { assert } from '../../spec/assert.js';
 import { isUpToDate, lastLogIndex, lastLogTerm } from '../../spec/raft/log.js';
 import { extendCodec, liftInvariants } from './model-extension.js';
-import { commandAt, type ModelNode, type RaftBounds, type RaftModelState } from './model-state.js';
+import {
+  commandAt, patchState, type ModelNode, type RaftBounds, type RaftModelState,
+} from './model-state.js';
 import { createRaftModel, raftLabel, type RaftAction } from './model.js';
+import { withoutMessagesOf } from './network.js';
 import { serverName } from './printing.js';
 import { quorum } from '../../spec/raft/node.js';
 import type { RaftOptions } from '../../spec/raft/types.js';
@@ -154,17 +157,27 @@ function clientSends(state: RaftModelState, server: number, value: number): bool
   return !valueHeld(state.servers[server]!, value);
 }
 
+/**
+ * Whether the servers not isolated are too few for a quorum (two servers, one cut off): Raft
+ * then promises neither a leader nor a commit, so LeaderElected and ValueCommitted hold.
+ */
+function noQuorumLeft(state: LivenessState): boolean {
+  const size = state.raft.servers.length;
+  return state.isolated >= 0 && size - 1 < quorum(size);
+}
+
 export const raftLivenessProperties: readonly TemporalProperty<LivenessState>[] = [
   {
     name: 'LeaderElected',
     kind: 'leadsTo',
     trigger: (state) => !leaderOfHighestTerm(state.raft),
-    holds: (state) => leaderOfHighestTerm(state.raft),
+    holds: (state) => leaderOfHighestTerm(state.raft) || noQuorumLeft(state),
   },
   {
     name: 'ValueCommitted',
     kind: 'eventually',
-    holds: (state) => state.raft.committed.some((record) => record.command !== null),
+    holds: (state) => noQuorumLeft(state) ||
+      state.raft.committed.some((record) => record.command !== null),
   },
 ];
 
@@ -199,10 +212,24 @@ export function raftLivenessFairness(
   };
 }
 
-/** Whether the isolation stops this step: a delivery from or to the isolated server. */
+/**
+ * Whether the isolation stops this step: a client request to the isolated server (its
+ * clients are cut off too, so their traffic cannot keep an isolated leader's log changing).
+ */
 function cutOff(state: LivenessState, action: RaftAction): boolean {
-  if (state.isolated < 0 || action.type !== 'Deliver') return false;
-  return action.envelope.from === state.isolated || action.envelope.to === state.isolated;
+  return state.isolated >= 0 && action.type === 'ClientRequest' &&
+    action.server === state.isolated;
+}
+
+/**
+ * The network loses what the isolated server sends and what is sent to it, at once: a
+ * message to it waiting in the bag for ever would fill the copies in flight, and every fair
+ * heartbeat of an isolated leader would then leave the bounds.
+ */
+function isolatedNetwork(raft: RaftModelState, isolated: number): RaftModelState {
+  if (isolated < 0) return raft;
+  const messages = withoutMessagesOf(raft.messages, isolated);
+  return messages === raft.messages ? raft : patchState(raft, { messages });
 }
 
 /** The budgets' successor of a step, or null when the environment forbids it. */
@@ -246,13 +273,16 @@ export function createRaftLivenessModel(
     actions: (state) => [...raft.actions(state.raft), ...isolate],
     next: (state, action) => {
       if (action.type === 'Isolate') {
-        return state.isolated < 0 ? { ...state, isolated: action.server } : null;
+        if (state.isolated >= 0) return null;
+        return { ...state, raft: isolatedNetwork(state.raft, action.server),
+          isolated: action.server };
       }
       if (cutOff(state, action)) return null;
       const budgetsNext = budgetsAfter(state, action, budgets, options);
       if (budgetsNext === null) return null;
       const next = raft.next(state.raft, action);
-      return next === null ? null : { ...state, raft: next, ...budgetsNext };
+      if (next === null) return null;
+      return { ...state, raft: isolatedNetwork(next, state.isolated), ...budgetsNext };
     },
     label: (action) => action.type === 'Isolate'
       ? `Isolate(${serverName(action.server)})` : raft.label(action),

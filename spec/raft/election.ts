@@ -50,8 +50,10 @@ export function handleElectionTimeout<C, S>(
     if (options.checkQuorum !== true) return { node, effects: [] };
     const heard = countVotes(node.recentlyActive | (1 << node.id));
     if (heard >= quorum(node.clusterSize)) {
-      // A new period of listening starts (unchanged when it already had), timed afresh.
-      const next = node.recentlyActive === 0 ? node : { ...node, recentlyActive: 0 };
+      // A new period of listening starts (unchanged when it already had), timed afresh; the
+      // bug leader-never-steps-down keeps the old period, so a quorum heard once counts for ever.
+      const keep = node.recentlyActive === 0 || options.bugs?.['leader-never-steps-down'] === true;
+      const next = keep ? node : { ...node, recentlyActive: 0 };
       return { node: next, effects: [resetElectionTimer] };
     }
     return { node: becomeFollower(node, node.currentTerm, null), effects: [resetElectionTimer] };
