@@ -25,8 +25,9 @@
  * Crashes (Restart) are unfair and bounded by maxRestarts: "no crash after some point".
  *
  * `--preset liveness-9.6` runs it with PreVote and CheckQuorum (dissertation §9.6) and one
- * more environment step, Isolate(i) (at most maxIsolations, unfair): from then on no message
- * from or to server i is delivered, for good. It adds the property
+ * more environment step, Isolate(i) (at most maxIsolations, unfair): from then on the network
+ * loses every message from or to server i and no client reaches it, for good (LeaderElected
+ * and ValueCommitted then hold if the others are no quorum). It adds the property
  * - LeaderStepsDown: an isolated leader eventually stops leading ("isolated leader ~> not
  *   leader"): a CheckQuorum leader's election timer fires, weakly fair, and finds no quorum;
  * and lone timeouts then wake the most up-to-date server that is not isolated, whose votes
