@@ -75,10 +75,11 @@ function highestTerm(servers: readonly ModelNode[]): number {
   return highest;
 }
 
-/** Some server leads the highest term any server has reached. */
-export function leaderOfHighestTerm(state: RaftModelState): boolean {
+/** Some server (other than `isolated`) leads the highest term any server has reached. */
+export function leaderOfHighestTerm(state: RaftModelState, isolated = -1): boolean {
   const term = highestTerm(state.servers);
-  return state.servers.some((server) => server.role === 'leader' && server.currentTerm === term);
+  return state.servers.some((server) => server.role === 'leader' &&
+    server.currentTerm === term && server.id !== isolated);
 }
 
 /**
@@ -119,9 +120,12 @@ function designatedServer(servers: readonly ModelNode[], isolated: number): numb
   return best.id;
 }
 
-/** A lone timeout of `server`: nobody leads the highest term and no election can finish. */
+/**
+ * A lone timeout of `server`: nobody leads the highest term and no election can finish. An
+ * isolated leader counts for nobody: the others hear no heartbeat from it and time out.
+ */
 export function loneTimeout(state: RaftModelState, server: number, isolated = -1): boolean {
-  if (leaderOfHighestTerm(state)) return false;
+  if (leaderOfHighestTerm(state, isolated)) return false;
   const term = highestTerm(state.servers);
   for (const node of state.servers) {
     if (node.role === 'candidate' && node.currentTerm === term &&

@@ -8,7 +8,12 @@ import { checkLiveness } from '../../checker/liveness.js';
 import type { AnyModel, Model } from '../../checker/model.js';
 import { resolveParams } from '../../checker/params.js';
 import { raftDefinition } from '../../models/raft/index.js';
-import type { LivenessAction, LivenessState } from '../../models/raft/liveness.js';
+import {
+  leaderOfHighestTerm,
+  loneTimeout,
+  type LivenessAction,
+  type LivenessState,
+} from '../../models/raft/liveness.js';
 
 const twoServers = () => {
   const params = resolveParams(raftDefinition, undefined,
@@ -20,7 +25,7 @@ test('liveness-9.6 at two servers: the correct code keeps all three properties',
   const result = checkLiveness(twoServers() as AnyModel);
   assert.is(result.result, 'ok');
   assert.equal(result.properties, ['LeaderElected', 'ValueCommitted', 'LeaderStepsDown']);
-  assert.is(result.distinctStates, 2335);
+  assert.is(result.distinctStates, 2341);
 });
 
 test('after Isolate(s1) its sends are lost and its clients cut off; s2 still acts', () => {
@@ -40,6 +45,18 @@ test('after Isolate(s1) its sends are lost and its clients cut off; s2 still act
   run({ type: 'Timeout', server: 1 });
   const asked = model.next(state, { type: 'Heartbeat', server: 1, peer: 0 });
   assert.equal(asked, state, 'the pre-vote request to s1 is lost: nothing changes');
+});
+
+test('an isolated leader counts for nobody: the others time out alone (lone timeout)', () => {
+  const initial = twoServers().initialStates()[0]!.raft;
+  const [s1, s2] = initial.servers;
+  const raft = { ...initial,
+    servers: [{ ...s1!, role: 'leader' as const, currentTerm: 1 }, { ...s2!, currentTerm: 1 }] };
+  assert.ok(leaderOfHighestTerm(raft));
+  assert.is(leaderOfHighestTerm(raft, 0), false);
+  assert.is(loneTimeout(raft, 1), false, 's1 leads term 1 and is heard');
+  assert.is(loneTimeout(raft, 1, 0), true, 's1 leads term 1, cut off');
+  assert.is(loneTimeout(raft, 0, 0), false, 'the isolated server is never woken');
 });
 
 test.run();
