@@ -199,6 +199,8 @@ export function mbtCell(bug: CatalogBug, timeoutSeconds: number): MbtFinding | M
   const json = result.json;
   if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
   if (json['ok'] === true) return { missed: 'mbt passes' };
+  // A divergence writes a trace; an error without one (a usage or internal error) found nothing.
+  if (json['trace'] === undefined) return { missed: String(json['error'] ?? 'failed') };
   return { summary: String(json['error'] ?? json['invariant'] ?? 'found') };
 }
 
