@@ -285,7 +285,7 @@ function startLevel(level: number): void {
   levelInProgress = level;
 }
 
-port.on('message', (message: CoordinatorMessage) => {
+function handle(message: CoordinatorMessage): void {
   switch (message.type) {
     case 'level':
       checkViolations = message.checkViolations;
@@ -295,6 +295,27 @@ port.on('message', (message: CoordinatorMessage) => {
     case 'drain':
       drain();
       return;
+  }
+}
+
+/**
+ * A model that throws (model-guard.ts) stops every worker, and the parent rethrows its error
+ * as one thread would: an uncaught error would end this worker alone, as a bare 'error' event
+ * without the error's class, while the others went on with their level.
+ */
+function reportFailure(error: unknown): void {
+  requestStop(StopReason.Failed);
+  const failure: WorkerMessage = error instanceof Error
+    ? { type: 'failed', name: error.name, message: error.message, stack: error.stack ?? '' }
+    : { type: 'failed', name: 'Error', message: String(error), stack: '' };
+  port.postMessage(failure);
+}
+
+port.on('message', (message: CoordinatorMessage) => {
+  try {
+    handle(message);
+  } catch (error) {
+    reportFailure(error);
   }
 });
 port.postMessage({ type: 'ready' } satisfies WorkerMessage);
