@@ -21,7 +21,7 @@ import {
   type WorkerSetup,
 } from './parallel-protocol.js';
 import { isDeadlock, violatedInvariant } from './search.js';
-import { SharedFingerprintSet, storedWord } from './shared-fingerprint-set.js';
+import { SharedFingerprintSet } from './shared-fingerprint-set.js';
 import { StateQueue } from './state-store.js';
 import { sameWords, WordReader, WordWriter } from './words.js';
 
@@ -120,8 +120,7 @@ function decodeWords(words: Int32Array, start: number, end: number): unknown {
  * words[start, end): a new state is queued and checked (its object when the caller has one).
  */
 function insert(words: Int32Array, start: number, end: number, state: unknown): void {
-  const high = storedWord(fingerprint.high);
-  const low = storedWord(fingerprint.low);
+  const { high, low } = fingerprint;
   if (tableFull) {
     setAside.push(high);
     setAside.push(low);

@@ -1,9 +1,19 @@
 // The checker's storage: words, the plain codec, fingerprints, the visited set and queues.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readCheckpoint, writeCheckpoint } from '../../checker/checkpoint.js';
 import { FingerprintSet } from '../../checker/fingerprint-set.js';
-import { fingerprint, fingerprintHex, fingerprintWords } from '../../checker/fingerprint.js';
+import {
+  fingerprint,
+  fingerprintHex,
+  fingerprintWords,
+  nonZeroWord,
+} from '../../checker/fingerprint.js';
+import { SharedFingerprintSet } from '../../checker/shared-fingerprint-set.js';
 import { plainCodec, readPlain, writePlain } from '../../checker/plain-codec.js';
 import { emptyQueueEntry, ParentTable, StateQueue } from '../../checker/state-store.js';
 import { WordReader, WordWriter } from '../../checker/words.js';
@@ -62,10 +72,42 @@ test('fingerprints: deterministic, never zero, sensitive to every word and to le
   const seen = new Set<string>([base]);
   for (const words of [[1, 2, 4], [1, 3, 3], [2, 2, 3], [1, 2, 3, 0], [1, 2], []]) {
     fingerprintWords(Int32Array.from(words), 0, words.length);
-    assert.ok(fingerprint.high !== 0 || fingerprint.low !== 0);
+    assert.ok(fingerprint.high !== 0 && fingerprint.low !== 0);
     seen.add(fingerprintHex(fingerprint.high, fingerprint.low));
   }
   assert.is(seen.size, 7);
+});
+
+// Zero marks an empty slot. One thread stored (0, x) while workers stored (1, x), so a
+// checkpoint resumed on the other worker count saw that state as new (issue 22, point 2).
+test('a zero fingerprint word is a one, for every search and in old checkpoints', () => {
+  assert.is(nonZeroWord(0), 1);
+  assert.is(nonZeroWord(1), 1);
+  assert.is(nonZeroWord(-1), -1);
+  const directory = mkdtempSync(join(tmpdir(), 'shardkv-storage-'));
+  try {
+    writeCheckpoint(directory, {
+      identity: 'zero-words', level: 0, statesGenerated: 3, depth: 0, sometimesMask: 0,
+      visited: Int32Array.of(0, 5, 7, 0, 3, 4), frontier: new Int32Array(0), frontierCount: 0,
+    });
+    const options = { directory, everySeconds: 0, resume: true, identity: 'zero-words' };
+    const visited = readCheckpoint(options)!.visited;
+    assert.equal([...visited], [1, 5, 7, 1, 3, 4]);
+    const shared = new SharedFingerprintSet();
+    shared.restore(visited);
+    const single = new FingerprintSet();
+    for (let index = 0; index < visited.length; index += 2) {
+      assert.ok(single.add(visited[index]!, visited[index + 1]!));
+    }
+    for (const set of [shared, single]) {
+      assert.not.ok(set.add(1, 5));
+      assert.not.ok(set.add(7, 1));
+      assert.ok(set.add(2, 2));
+    }
+    assert.is(shared.size, 3);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 });
 
 test('the fingerprint set grows and keeps every member', () => {
