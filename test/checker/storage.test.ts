@@ -119,9 +119,20 @@ test('the fingerprint set grows and keeps every member', () => {
     assert.ok(set.has(index, index * 7));
   }
   assert.not.ok(set.has(5001, 5001 * 7));
-  assert.ok(set.bytes >= 5000 * 8);
+  // Grown by half at four fifths full: 53 to 80 % full, 10 to 15 bytes a fingerprint.
+  assert.ok(set.bytes >= 5000 * 10 && set.bytes <= 5000 * 15.1, `${set.bytes} bytes`);
   assert.throws(() => set.add(0, 0), /zero fingerprint/);
-  assert.throws(() => new FingerprintSet(3), /power of two/);
+  assert.throws(() => new FingerprintSet(1), /at least two slots/);
+});
+
+test('the fingerprint set: the last slot wraps to the first, any capacity', () => {
+  const set = new FingerprintSet(5);
+  // A low word of 0 leaves the hash the high word: 0xffffffff is the last slot's home.
+  for (const high of [-1, -2, -3]) assert.ok(set.add(high, 0));
+  for (const high of [-1, -2, -3]) assert.ok(set.has(high, 0));
+  assert.not.ok(set.has(-4, 0));
+  assert.not.ok(set.add(-2, 0));
+  assert.is(set.size, 3);
 });
 
 test('state queues: FIFO by shift, LIFO by pop, entries of any length', () => {
@@ -157,6 +168,26 @@ test('parent table: paths are rebuilt from the initial state', () => {
   assert.is(path.actionIndexes[0], 0);
   assert.is(path.actionIndexes.at(-1), 5);
   assert.throws(() => parents.parentOf(-3), /no state with id/);
+  // Action indexes take a byte each, in chunks of 65,536 entries.
+  assert.is(parents.bytes, 2 * 65536 * 5);
+});
+
+test('parent table: a larger action index widens every chunk, keeping the others', () => {
+  const parents = new ParentTable();
+  for (let id = 0; id < 70000; id++) parents.add(id - 1, id % 200);
+  parents.add(5, 300);
+  assert.is(parents.bytes, 2 * 65536 * 6);
+  parents.add(6, 70000);
+  assert.is(parents.bytes, 2 * 65536 * 8);
+  for (const id of [0, 199, 65535, 65536, 69999]) {
+    assert.is(parents.actionOf(id), id % 200);
+    assert.is(parents.parentOf(id), id - 1);
+  }
+  assert.is(parents.actionOf(70000), 300);
+  assert.is(parents.actionOf(70001), 70000);
+  parents.relink(3, 1, 99);
+  assert.equal([parents.parentOf(3), parents.actionOf(3)], [1, 99]);
+  assert.throws(() => parents.add(0, -1), /action index -1/);
 });
 
 test('word writer strings and numbers round-trip', () => {
