@@ -12,7 +12,7 @@
  *
  * Results do not depend on the number of workers: a level is finished before the next
  * starts, so the set of states at each depth, and with it every count, is that of one
- * thread. Workers keep no parent links (8 bytes a state less): when a level holds a
+ * thread. Workers keep no parent links (5 bytes a state less): when a level holds a
  * violation, the search stops at its end, as on one thread, and the counterexample (the
  * least shortest path, explorer.ts) is rebuilt by one-thread BFS up to that level, which
  * also supplies the verdict. With --continue the counts are the whole space's and the first
