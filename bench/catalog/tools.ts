@@ -187,18 +187,16 @@ export function conformCell(
   });
 }
 
-/** Whether this build's `shardkv mbt` can run a catalog bug (`--bug`). */
-export function mbtExists(): boolean {
-  const help = run(['mbt', 'raft', '--help'], 60);
-  return help.status === 0 && help.stdout.includes('--bug');
-}
-
 /** `shardkv mbt MODEL --bug NAME --json`. */
 export function mbtCell(bug: CatalogBug, timeoutSeconds: number): MbtFinding | Miss {
-  const result = run(['mbt', bug.model, '--bug', bug.name, '--json'], timeoutSeconds);
+  const out = join(tmpdir(), `shardkv-catalog-mbt-${bug.name}.trace.json`);
+  const result = run(['mbt', bug.model, '--bug', bug.name, '--out', out, '--json'],
+    timeoutSeconds);
   const json = result.json;
   if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
-  if (json['ok'] === true) return { missed: 'mbt passes' };
+  if (json['ok'] === true) {
+    return { missed: `not found in ${json['schedules']} walks (${json['steps']} steps)` };
+  }
   // A divergence writes a trace; an error without one (a usage or internal error) found nothing.
   if (json['trace'] === undefined) return { missed: String(json['error'] ?? 'failed') };
   return { summary: String(json['error'] ?? json['invariant'] ?? 'found') };
