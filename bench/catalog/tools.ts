@@ -187,11 +187,20 @@ export function conformCell(
   });
 }
 
-/** `shardkv mbt MODEL --bug NAME --json`. */
+/**
+ * The walks mbt takes for a bug: raft's steps are cheap (a few hundred thousand a minute), so
+ * its bugs get 1,000 walks of depth 40; migration and controller steps commit through a
+ * controller group, and their bugs get mbt's default 100 walks of depth 30.
+ */
+export function mbtArguments(bug: Pick<CatalogBug, 'model' | 'name'>): string[] {
+  const walks = bug.model === 'raft' ? ['--walks', '1000', '--depth', '40'] : [];
+  return ['mbt', bug.model, '--bug', bug.name, ...walks];
+}
+
+/** `shardkv mbt MODEL --bug NAME --json` at the catalog's walks. */
 export function mbtCell(bug: CatalogBug, timeoutSeconds: number): MbtFinding | Miss {
   const out = join(tmpdir(), `shardkv-catalog-mbt-${bug.name}.trace.json`);
-  const result = run(['mbt', bug.model, '--bug', bug.name, '--out', out, '--json'],
-    timeoutSeconds);
+  const result = run([...mbtArguments(bug), '--out', out, '--json'], timeoutSeconds);
   const json = result.json;
   if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
   if (json['ok'] === true) {
