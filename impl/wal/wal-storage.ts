@@ -25,6 +25,7 @@ import { assert } from '../../spec/assert.js';
 import { jsonCodec, type Codec } from '../io/codec.js';
 import type { Entry, HardState, Snapshot } from '../../spec/raft/types.js';
 import type { LoadedState, Storage, StorageSizes } from '../io/storage.js';
+import { concatenateBytes } from './bytes.js';
 import { describeRecovery, type RecoveryEvent } from './errors.js';
 import { joinPath, type FileHandle, type FileSystem } from './file-system.js';
 import {
@@ -367,7 +368,7 @@ export class WalStorage<C, S> implements Storage<C, S> {
     if (segment.handle === null) {
       segment.handle = await this.fileSystem.open(this.pathOf(segment), 'append');
     }
-    const bytes = chunks.length === 1 ? chunks[0]! : concatenate(chunks);
+    const bytes = chunks.length === 1 ? chunks[0]! : concatenateBytes(chunks);
     await segment.handle.append(bytes);
     segment.unflushedBytes -= bytes.length;
   }
@@ -420,15 +421,4 @@ export class WalStorage<C, S> implements Storage<C, S> {
   private pathOf(segment: Segment): string {
     return joinPath(this.directory, segment.name);
   }
-}
-
-function concatenate(chunks: readonly Uint8Array[]): Uint8Array {
-  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const result = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    result.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return result;
 }
