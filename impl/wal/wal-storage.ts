@@ -194,6 +194,7 @@ export class WalStorage<C, S> implements Storage<C, S> {
   async prepareSnapshot(snapshot: Snapshot<S>, pause: () => Promise<void>): Promise<void> {
     this.assertWritable();
     const { lastIncludedIndex, lastIncludedTerm, data } = snapshot;
+    if (lastIncludedIndex <= this.snapshotIndex) return;
     const pieces = this.snapshotCodec.encodePieces?.(data) ?? [this.snapshotCodec.encode(data)];
     const record = await snapshotRecordPieces(lastIncludedIndex, lastIncludedTerm, pieces, pause);
     const name = preparedSnapshotName(lastIncludedIndex);
