@@ -16,7 +16,12 @@ function isPlainObject(value: object): value is Record<string, unknown> {
     typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }
 
-/** The JSON text of `value` in order, in pieces; undefined when JSON would omit it. */
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function isOmitted(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+
+/** The JSON text of `value`, in pieces in order (callers leave out what JSON omits). */
 function* textPieces(value: unknown): Generator<string, void, undefined> {
   if (typeof value !== 'object' || value === null) {
     yield stringifyWithMaps(value) ?? 'null';
@@ -35,15 +40,14 @@ function* textPieces(value: unknown): Generator<string, void, undefined> {
     yield '[';
     for (const [index, element] of value.entries()) {
       if (index > 0) yield ',';
-      yield* textPieces(element === undefined || typeof element === 'function' ||
-        typeof element === 'symbol' ? null : element);
+      yield* textPieces(isOmitted(element) ? null : element);
     }
     yield ']';
   } else if (isPlainObject(value)) {
     yield '{';
     let first = true;
     for (const [key, field] of Object.entries(value)) {
-      if (field === undefined || typeof field === 'function' || typeof field === 'symbol') continue;
+      if (isOmitted(field)) continue;
       yield `${first ? '' : ','}${JSON.stringify(key)}:`;
       first = false;
       yield* textPieces(field);

@@ -20,7 +20,9 @@ function buildTable(): Uint32Array {
 export const crc32cStart = 0xffffffff;
 
 /** The running value after `bytes[start, end)` more. */
-export function crc32cUpdate(crc: number, bytes: Uint8Array, start = 0, end = bytes.length): number {
+export function crc32cUpdate(
+  crc: number, bytes: Uint8Array, start = 0, end = bytes.length,
+): number {
   let value = crc;
   for (let index = start; index < end; index++) {
     value = table[(value ^ bytes[index]!) & 0xff]! ^ (value >>> 8);

@@ -99,7 +99,7 @@ export class WalStorage<C, S> implements Storage<C, S> {
   private syncChain: Promise<void> = Promise.resolve();
   private failure: unknown = null;
   /** Prepared snapshots not taken yet, by index; at most one per index. */
-  private prepared = new Map<number, PreparedSnapshot<S>>();
+  private readonly prepared = new Map<number, PreparedSnapshot<S>>();
   /** The names of prepared snapshots being written (not in `prepared` until durable). */
   private readonly writingPrepared = new Set<string>();
 
@@ -212,7 +212,7 @@ export class WalStorage<C, S> implements Storage<C, S> {
     if (this.phase !== 'open') return;
     // Overtaken while it was written: never taken. (A leftover is removed by load() too.)
     if (lastIncludedIndex <= this.snapshotIndex) {
-      this.pending.push({ kind: 'remove-prepared', name });
+      this.removePrepared(name);
       return;
     }
     this.prepared.set(lastIncludedIndex, {
@@ -232,7 +232,7 @@ export class WalStorage<C, S> implements Storage<C, S> {
       this.pending.push({ kind: 'take-prepared', name: prepared.name, lastIncludedIndex });
       this.snapshotBytes = prepared.bytes;
     } else {
-      if (prepared !== undefined) this.pending.push({ kind: 'remove-prepared', name: prepared.name });
+      if (prepared !== undefined) this.removePrepared(prepared.name);
       const data = this.snapshotCodec.encode(snapshot.data);
       const payload = encodeSnapshot({ lastIncludedIndex, lastIncludedTerm, data });
       const record = encodeRecord(RecordType.Snapshot, payload);
@@ -275,8 +275,13 @@ export class WalStorage<C, S> implements Storage<C, S> {
     for (const [preparedIndex, prepared] of this.prepared) {
       if (preparedIndex > index) continue;
       this.prepared.delete(preparedIndex);
-      if (preparedIndex !== index) this.pending.push({ kind: 'remove-prepared', name: prepared.name });
+      if (preparedIndex !== index) this.removePrepared(prepared.name);
     }
+  }
+
+  /** A prepared snapshot's file goes with the next sync (load() removes a leftover anyway). */
+  private removePrepared(name: string): void {
+    this.pending.push({ kind: 'remove-prepared', name });
   }
 
   private assertWritable(): void {
