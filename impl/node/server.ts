@@ -46,8 +46,11 @@ import { encodeFrame, type ReplyBody } from './wire.js';
 
 type Node = RaftNode<unknown, unknown>;
 
-/** CONTRACT: a node's log stays within 8 x --max-raft-state. */
-const logBoundFactor = 8;
+/**
+ * A snapshot that comes due while one is prepared is taken in the step once the log holds this
+ * many times --max-raft-state: half CONTRACT's 8 x, room for what arrives until it is durable.
+ */
+const urgentSnapshotFactor = 4;
 type RaftInput = Input<unknown, unknown>;
 type RaftEffect = Effect<unknown, unknown>;
 
@@ -274,15 +277,16 @@ export class NodeServer implements Server {
    * in the background first (serialised and fsynced between pauses), and only then is the
    * snapshot input queued, taking the prepared point: the state is immutable, later applies
    * make new objects. One preparation at a time; one that came due meanwhile follows it,
-   * unless the log already holds more than CONTRACT allows (8 x BYTES): then the next step
-   * takes one at once, serialised and written in the step as without `pause`.
+   * unless the log already holds more than half what CONTRACT allows (urgentSnapshotFactor):
+   * then the next step takes one at once, serialised and written in the step as without
+   * `pause`.
    */
   private snapshotDue(): void {
     const pause = this.options.environment.pause;
     if (pause === undefined) return this.loop!.requestSnapshot();
     if (this.preparing) {
       const bound = this.context.tuning.maxRaftStateBytes ?? 0;
-      if (this.storage.sizes().logBytes > logBoundFactor * bound) this.loop!.requestSnapshot();
+      if (this.storage.sizes().logBytes > urgentSnapshotFactor * bound) this.loop!.requestSnapshot();
       this.dueWhilePreparing = true;
       return;
     }
