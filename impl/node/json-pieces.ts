@@ -4,7 +4,8 @@
  * prepareSnapshot) instead of in one stretch that blocks the node's timers. The bytes are
  * those of the one-piece encoding exactly. Ordered maps, arrays and plain objects are walked;
  * anything else (strings, numbers, objects with a toJSON) is a leaf handed to
- * stringifyWithMaps, with JSON.stringify's rules for what a leaf of undefined becomes.
+ * stringifyWithMaps, with JSON.stringify's rules for what a leaf of undefined becomes; a long
+ * string is cut in slices.
  */
 import { encodeText, isOrderedMap, mapJsonCodec, mapTag, stringifyWithMaps } from './json-maps.js';
 
@@ -21,8 +22,28 @@ function isOmitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
+/**
+ * A long string's JSON text in pieces: JSON escapes one character at a time, so the pieces of
+ * the slices are the whole's, as long as no cut splits a surrogate pair.
+ */
+function* stringPieces(value: string): Generator<string, void, undefined> {
+  yield '"';
+  for (let start = 0; start < value.length;) {
+    let end = Math.min(value.length, start + pieceBytes);
+    const last = value.charCodeAt(end - 1);
+    if (end < value.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield JSON.stringify(value.slice(start, end)).slice(1, -1);
+    start = end;
+  }
+  yield '"';
+}
+
 /** The JSON text of `value`, in pieces in order (callers leave out what JSON omits). */
 function* textPieces(value: unknown): Generator<string, void, undefined> {
+  if (typeof value === 'string' && value.length > pieceBytes) {
+    yield* stringPieces(value);
+    return;
+  }
   if (typeof value !== 'object' || value === null) {
     yield stringifyWithMaps(value) ?? 'null';
     return;

@@ -37,6 +37,8 @@ function groupLikeState(valueBytes: number) {
     kv = kv.set(`key-${index}`, String.fromCharCode(65 + index).repeat(valueBytes));
   }
   kv = kv.set('quote"and\\slash\u2028é', 'line\nbreak \ud83d\ude00');
+  // Long strings are cut in slices: pairs across a cut, escapes and multi-byte text.
+  kv = kv.set('long', `${'é"\\\n'.repeat(20_000)}x${'\ud83d\ude00'.repeat(70_000)}`);
   let dedup = BTreeMap.empty<number, unknown>();
   dedup = dedup.set(7, { client: 7, seq: 3, digest: 12, result: 'x', refused: undefined });
   return {
