@@ -43,10 +43,16 @@ export async function snapshotRecordPieces(
   const head = new ByteWriter(recordHeaderBytes + 16).u32(0).u32(payloadBytes)
     .u8(RecordType.Snapshot).u53(lastIncludedIndex).u53(lastIncludedTerm).finish();
   let crc = crc32cUpdate(crc32cStart, head, 4);
+  sincePause = 0;
   for (const piece of dataPieces) {
     for (let start = 0; start < piece.length; start += snapshotPieceBytes) {
-      crc = crc32cUpdate(crc, piece, start, Math.min(piece.length, start + snapshotPieceBytes));
-      await pause();
+      const end = Math.min(piece.length, start + snapshotPieceBytes);
+      crc = crc32cUpdate(crc, piece, start, end);
+      sincePause += end - start;
+      if (sincePause >= snapshotPieceBytes) {
+        sincePause = 0;
+        await pause();
+      }
     }
   }
   new DataView(head.buffer, head.byteOffset).setUint32(0, crc32cFinish(crc), true);
