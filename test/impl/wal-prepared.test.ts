@@ -47,12 +47,24 @@ function groupLikeState(valueBytes: number) {
   };
 }
 
-function openStorage(directory: string, events: RecoveryEvent[] = []) {
+function openStorage(directory: string, events: RecoveryEvent[] = [], files = fileSystem) {
   return new WalStorage<unknown, unknown>({
-    fileSystem, directory, commandCodec: mapJsonCodec(), snapshotCodec: mapJsonSnapshotCodec(),
-    onRecovery: (event) => events.push(event),
+    fileSystem: files, directory, commandCodec: mapJsonCodec(),
+    snapshotCodec: mapJsonSnapshotCodec(), onRecovery: (event) => events.push(event),
   });
 }
+
+/** A new storage holding `count` synced entries of term 1. */
+async function storageWithEntries(directory: string, count: number, files = fileSystem) {
+  const storage = openStorage(directory, [], files);
+  await storage.load();
+  storage.appendEntries(1, entries(1, count, 1));
+  await storage.sync();
+  return storage;
+}
+
+const preparedIn = (directory: string) =>
+  readdirSync(directory).filter((name) => name.endsWith('.prepared'));
 
 const decoder = new TextDecoder();
 
@@ -84,10 +96,7 @@ test('a snapshot record built in pieces is the one-piece record byte for byte', 
 test('a prepared snapshot is taken by the saveSnapshot of it: loads back, no file left',
   async () => {
     const directory = freshDirectory();
-    const storage = openStorage(directory);
-    await storage.load();
-    storage.appendEntries(1, entries(1, 6, 1));
-    await storage.sync();
+    const storage = await storageWithEntries(directory, 6);
     const snapshot: Snapshot<unknown> = {
       lastIncludedIndex: 5, lastIncludedTerm: 1, data: groupLikeState(50_000),
     };
@@ -117,10 +126,15 @@ test('a prepared snapshot is taken by the saveSnapshot of it: loads back, no fil
 
 test('a prepared snapshot another one overtakes is removed, never taken', async () => {
   const directory = freshDirectory();
-  const storage = openStorage(directory);
-  await storage.load();
-  storage.appendEntries(1, entries(1, 8, 1));
-  await storage.sync();
+  // A snapshot saved while a prepared one is being written overtakes it.
+  let overtake = () => undefined as void;
+  const files = new (class extends NodeFileSystem {
+    override open(path: string, mode: 'append' | 'truncate') {
+      if (path.endsWith('.prepared')) overtake();
+      return super.open(path, mode);
+    }
+  })();
+  const storage = await storageWithEntries(directory, 8, files);
   const early = { lastIncludedIndex: 3, lastIncludedTerm: 1, data: { applied: 3 } };
   await storage.prepareSnapshot(early, pause);
   // The same index with other data (an installed snapshot, say): written in the step.
@@ -128,22 +142,20 @@ test('a prepared snapshot another one overtakes is removed, never taken', async 
   await storage.prepareSnapshot(other, pause);
   storage.saveSnapshot({ ...other, data: { applied: 4, installed: true } });
   await storage.sync();
-  assert.equal(readdirSync(directory).filter((name) => name.endsWith('.prepared')), []);
-  // Prepared after a later snapshot was saved: removed with the next sync.
-  await storage.prepareSnapshot({ lastIncludedIndex: 4, lastIncludedTerm: 1, data: {} }, pause);
+  assert.equal(preparedIn(directory), []);
+  overtake = () => storage.saveSnapshot({ lastIncludedIndex: 7, lastIncludedTerm: 1, data: 7 });
+  await storage.prepareSnapshot({ lastIncludedIndex: 6, lastIncludedTerm: 1, data: 6 }, pause);
+  assert.equal(preparedIn(directory), ['snapshot-6.prepared'], 'written, then overtaken');
   await storage.sync();
-  assert.equal(readdirSync(directory).filter((name) => name.endsWith('.prepared')), []);
+  assert.equal(preparedIn(directory), [], 'removed with the next sync');
   await storage.close();
   const loaded = await openStorage(directory).load();
-  assert.equal(loaded.snapshot?.data, { applied: 4, installed: true });
+  assert.equal(loaded.snapshot?.data, 7);
 });
 
 test('a leftover prepared snapshot is removed on load and reported', async () => {
   const directory = freshDirectory();
-  const storage = openStorage(directory);
-  await storage.load();
-  storage.appendEntries(1, entries(1, 4, 1));
-  await storage.sync();
+  const storage = await storageWithEntries(directory, 4);
   await storage.prepareSnapshot({ lastIncludedIndex: 2, lastIncludedTerm: 1, data: {} }, pause);
   await storage.close();
   const events: RecoveryEvent[] = [];
