@@ -111,8 +111,8 @@ function latestRecordOf(group: GroupState, client: number): DedupRecord | undefi
 
 /**
  * one-seq-across-shards: the serving shards without the client's record, so that its one
- * record moves to the shard of its latest request. A shard that moves away later travels
- * without it, and its new owner applies a late duplicate of the client's earlier request
+ * record moves to the shard of its latest write. A shard that moves away later travels
+ * without it, and its new owner applies a late duplicate of the client's earlier write
  * there again (frozen images stay as they are: their digest is bound).
  */
 function withoutRecordsOf(group: GroupState, client: number): GroupState {
