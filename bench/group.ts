@@ -37,7 +37,7 @@ function putCost(group: GroupState, puts: number): number {
     const request = { client: 0, seq: seq + 1, op: 'put', key: `n${seq}`, value: 'w' } as const;
     const applied = applyGroupCommand(state, { type: 'client', request }, noMigrationBugs,
       unboundedSizes);
-    if (applied.result.type !== 'value') throw new Error(`put refused: ${applied.result.type}`);
+    if (applied.result.type !== 'ok') throw new Error(`put refused: ${applied.result.type}`);
     state = applied.state;
   }
   return ((performance.now() - start) * 1e6) / puts;

@@ -2,9 +2,10 @@
  * The invariants about what clients' requests did (DESIGN §3), over proof-only history that
  * the `migration` model keeps as the groups answer (as ongardie/raft.tla marks its history
  * variables): `ghost[s]`, the value of shard s's key under the writes that took effect, in
- * the order they took effect; per request slot (client c's request i at c * ops + i) how
- * often it took effect, its first result and whether that effect was the client's
- * replacement request; and two flags set by the step that answered.
+ * the order they took effect; per write slot (client c's request i at c * ops + i) how
+ * often it took effect, its first result ('' for ok: a write answers no value) and whether
+ * that effect was the client's replacement request; and two flags set by the step that
+ * answered. A get takes no effect and has no slot: ReadsCurrent checks each of its answers.
  *
  * The runtime has none of this: no live server knows which writes took effect in which order
  * across groups. So the simulator checks its clients' history at the end of a run instead
@@ -23,7 +24,7 @@ export interface EffectHistory {
   readonly applied: readonly number[];
   readonly first: readonly (string | null)[];
   readonly firstReused: readonly boolean[];
-  /** Some Get, when it took effect, returned another value than ghost's at that point. */
+  /** Some Get's answer was another value than ghost's at that point. */
   readonly staleRead: boolean;
   /** Some client request was answered by a copy that was not serving (frozen or deleted). */
   readonly unservedAnswer: boolean;
@@ -91,18 +92,19 @@ export function explainNoLostWrite(script: ScriptReading, view: EffectsView): st
   return 'every holder has the value of the writes that took effect';
 }
 
-/** ReadsCurrent: every Get, when it took effect, returned the value of the writes before it. */
+/** ReadsCurrent: every answer to a Get was the value of the writes before it. */
 export const readsCurrent = (view: EffectsView) => !view.history.staleRead;
 
-/** The Get whose first result is not the value of the writes before it (at the flag's step). */
+/**
+ * An acknowledged Get whose value is not the writes' value now (the flag was set at the step
+ * that answered it, when the value may have been another; the reply may also have been lost).
+ */
 export function explainReadsCurrent(script: ScriptReading, view: EffectsView): string {
-  const { first, firstReused, ghost } = view.history;
-  for (let client = 0; client < script.clients; client++) {
-    for (let seq = 0; seq < script.ops; seq++) {
-      const slot = client * script.ops + seq;
-      const result = first[slot];
-      const request = script.requestOf(client, seq, firstReused[slot] ?? false);
-      if (result === null || result === undefined || request.op !== 'get') continue;
+  const { ghost } = view.history;
+  for (const [client, record] of view.clients.entries()) {
+    for (const [seq, result] of record.results.entries()) {
+      const request = script.requestOf(client, seq, record.reusedSeq === seq);
+      if (request.op !== 'get') continue;
       const shard = key2shard(request.key, script.shards);
       if (result === ghost[shard]) continue;
       return `client ${client}'s Get ${seq} of key ${quoted(request.key)} (shard ${shard}) ` +
@@ -118,17 +120,19 @@ export const onlyServerAnswers = (view: EffectsView) => !view.history.unservedAn
 export const explainOnlyServerAnswers = () => 'a frozen or deleted copy answered a client request';
 
 /**
- * ExactlyOnce: each (client, seq) takes effect at most once, every reply carries the first
- * result, and a request that a client saw acknowledged is the one that took effect (not
- * another request under the same seq).
+ * ExactlyOnce: each write (client, seq) takes effect at most once, every reply carries the
+ * first result, and a write that a client saw acknowledged is the one that took effect (not
+ * another request under the same seq). A get takes no effect (ReadsCurrent checks it).
  */
 export function exactlyOnce(script: ScriptReading, view: EffectsView): boolean {
   const { applied, first, firstReused } = view.history;
   if (applied.some((count) => count > 1)) return false;
   return view.clients.every((client, index) =>
     client.results.every((result, seq) => {
+      const reused = client.reusedSeq === seq;
+      if (script.requestOf(index, seq, reused).op === 'get') return true;
       const slot = index * script.ops + seq;
-      return first[slot] === result && firstReused[slot] === (client.reusedSeq === seq);
+      return first[slot] === result && firstReused[slot] === reused;
     }));
 }
 
@@ -141,11 +145,14 @@ export function explainExactlyOnce(script: ScriptReading, view: EffectsView): st
   }
   for (const [client, record] of view.clients.entries()) {
     for (const [seq, result] of record.results.entries()) {
+      if (script.requestOf(client, seq, record.reusedSeq === seq).op === 'get') continue;
       const slot = client * script.ops + seq;
+      if (first[slot] === null) {
+        return `client ${client}'s request ${seq} was acknowledged but never took effect`;
+      }
       if (first[slot] !== result) {
-        const firstText = first[slot] === null ? 'none' : quoted(first[slot]!);
         return `client ${client} got ${quoted(result)} for request ${seq}, whose first effect ` +
-          `returned ${firstText}`;
+          `returned ${quoted(first[slot]!)}`;
       }
       if (firstReused[slot] !== (record.reusedSeq === seq)) {
         return `client ${client}'s request ${seq} was acknowledged, but the request that ` +

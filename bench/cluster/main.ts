@@ -5,8 +5,9 @@
  * the same harness in the same run, beside the first shardkv cluster, row for row. A
  * benchmark, not a test: nothing passes or fails on speed, and on a shared machine only
  * figures from one run compare. `--json` prints `{"results":[{system,groups,op,clients,
- * opsPerSec,p50Ms,p99Ms,...}...],"moves":[...],"loadAverage":[...]}` as the last line; the
- * table and progress go to stderr.
+ * opsPerSec,p50Ms,p99Ms,...}...],"moves":[...],"disk":[...],"loadAverage":[...]}` as the last
+ * line; the table and progress go to stderr. `disk`: per cluster whose shards moved, the bytes
+ * its group servers keep on disk (log and snapshot) per live key and value byte afterwards.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -16,7 +17,9 @@ import { EtcdClient, etcdAvailable, startEtcd } from './etcd.js';
 import { parseOptions, usage, UsageError, type BenchOptions, type OperationName } from
   './options.js';
 import { cpuMilliseconds } from './process-cpu.js';
-import { electionsBetween, groupFacts, LiveBytes, type GroupFacts } from './group-facts.js';
+import {
+  diskFigures, electionsBetween, groupFacts, LiveBytes, type DiskFigures, type GroupFacts,
+} from './group-facts.js';
 import { measureMove, type MoveFigures } from './shard-move.js';
 import { expectOk, operationTimeoutSeconds, startShardkv } from './shardkv.js';
 
@@ -140,7 +143,7 @@ async function startShardkvSystem(options: BenchOptions, groups: number) {
         }
       },
     };
-    return { system, cluster };
+    return { system, cluster, live };
   } catch (error) {
     await cluster.stop();
     throw error;
@@ -170,26 +173,37 @@ async function startEtcdSystem(options: BenchOptions): Promise<Running> {
   };
 }
 
-/** One shardkv cluster of `groups` groups, beside etcd when given, then its shard moves. */
+/**
+ * One shardkv cluster of `groups` groups, beside etcd when given, then its shard moves and
+ * what its servers keep on disk after them.
+ */
 async function benchGroups(
   options: BenchOptions, groups: number, etcd: Running | null,
-  rows: ResultRow[], moves: MoveFigures[],
+  figures: { rows: ResultRow[]; moves: MoveFigures[]; disk: DiskFigures[] },
 ): Promise<void> {
-  const { system, cluster } = await startShardkvSystem(options, groups);
+  const { rows, moves } = figures;
+  const { system, cluster, live } = await startShardkvSystem(options, groups);
   try {
     await runRows(etcd === null ? [system] : [etcd.system, system], options, rows);
     if (groups < 2) return;
     for (const mebibytes of options.moveMebibytes) {
-      const figures = await measureMove(cluster, mebibytes * 2 ** 20).catch((error: Error) => {
-        // Reported, not fatal: the rows measured so far still print.
-        progress(`shardkv: moving a ${mebibytes} MiB shard failed: ${error.message}`);
-        return null;
-      });
-      if (figures === null) break;
-      moves.push(figures);
-      progress(`shardkv: moving a ${mebibytes} MiB shard took ${figures.moveMs.toFixed(0)} ms,` +
-        ` unserved for ${figures.unavailableMs.toFixed(0)} ms`);
+      const move = await measureMove(cluster, mebibytes * 2 ** 20, live)
+        .catch((error: Error) => {
+          // Reported, not fatal: the rows measured so far still print.
+          progress(`shardkv: moving a ${mebibytes} MiB shard failed: ${error.message}`);
+          return null;
+        });
+      if (move === null) break;
+      moves.push(move);
+      progress(`shardkv: moving a ${mebibytes} MiB shard took ${move.moveMs.toFixed(0)} ms,` +
+        ` unserved for ${move.unavailableMs.toFixed(0)} ms`);
     }
+    if (moves.length === 0) return;
+    const disk = diskFigures(groups, await groupFacts(cluster.cluster), live.bytes);
+    figures.disk.push(disk);
+    progress(`shardkv: after the moves, ${disk.diskBytes} bytes on disk for ${disk.liveBytes}` +
+      ` live bytes: ${disk.diskBytesPerLiveByte.toFixed(2)} per live byte (CONTRACT's bound` +
+      ` ${disk.contractBoundBytes.toFixed(0)} bytes)`);
   } finally {
     await cluster.stop();
   }
@@ -233,11 +247,12 @@ async function main(): Promise<number> {
   progress(`load average before: ${loadBefore.map((load) => load.toFixed(2)).join(' ')}`);
   const rows: ResultRow[] = [];
   const moves: MoveFigures[] = [];
+  const disk: DiskFigures[] = [];
   // etcd (one Raft group) runs beside the first shardkv cluster, row by row.
   let etcd = options.vsEtcd ? await startEtcdSystem(options) : null;
   try {
     for (const groups of options.groups) {
-      await benchGroups(options, groups, etcd, rows, moves);
+      await benchGroups(options, groups, etcd, { rows, moves, disk });
       await etcd?.stop();
       etcd = null;
     }
@@ -263,6 +278,9 @@ async function main(): Promise<number> {
       valueBytes: options.valueBytes, maxRaftStateBytes: options.maxRaftStateBytes,
       moves: moves.map((move) => ({ shardBytes: move.shardBytes, moveMs: round(move.moveMs),
         unavailableMs: round(move.unavailableMs) })),
+      disk: disk.map((figures) => ({
+        ...figures, diskBytesPerLiveByte: round(figures.diskBytesPerLiveByte),
+      })),
       trace: options.trace, seconds: options.seconds, loadAverage: [loadBefore, loadAfter],
     })}\n`);
   }

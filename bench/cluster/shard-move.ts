@@ -6,6 +6,7 @@
  * the move until it is published; `moveMs` is the move from request to publication.
  */
 import { performance } from 'node:perf_hooks';
+import type { LiveBytes } from './group-facts.js';
 import { expectOk, type ShardkvCluster } from './shardkv.js';
 
 export interface MoveFigures {
@@ -19,18 +20,22 @@ const movedShard = 0;
 const keyOfMovedShard = (suffix: string) => `d${suffix}`;
 export const fillValueBytes = 256 * 1024;
 
+/** `live` counts the keys and values the fill and the probe write. */
 export async function measureMove(
-  cluster: ShardkvCluster, shardBytes: number,
+  cluster: ShardkvCluster, shardBytes: number, live: LiveBytes,
 ): Promise<MoveFigures> {
   const [writer, prober] = await cluster.clerks(2);
   const { clerk } = writer!;
   const values = Math.ceil(shardBytes / fillValueBytes);
   for (let index = 0; index < values; index++) {
     const value = String.fromCharCode(97 + (index % 26)).repeat(fillValueBytes);
-    expectOk(await clerk.put(keyOfMovedShard(`fill-${shardBytes}-${index}`), value,
-      writer!.deadline(60)), 'fill');
+    const key = keyOfMovedShard(`fill-${shardBytes}-${index}`);
+    expectOk(await clerk.put(key, value, writer!.deadline(60)), 'fill');
+    live.put(key, fillValueBytes);
   }
-  expectOk(await clerk.put(keyOfMovedShard('probe'), 'here', writer!.deadline(60)), 'probe');
+  const probeValue = 'here';
+  expectOk(await clerk.put(keyOfMovedShard('probe'), probeValue, writer!.deadline(60)), 'probe');
+  live.put(keyOfMovedShard('probe'), probeValue.length);
   const admin = cluster.admin;
   const latest = expectOk(await admin.clerk.query(-1, admin.deadline(30)), 'query').config;
   const owner = latest.shards[movedShard]!;

@@ -61,8 +61,8 @@ export interface ServerTuning {
   readonly driverRetryMs: number;
   /**
    * Gets through ReadIndex (dissertation §6.4: no log entry, no dedup record) or, when false,
-   * through the log like every other request (the migration model's Get, whose dedup record
-   * `replay --runtime` compares).
+   * through the log like every other request, applied at one index as the migration model's
+   * Get is (`replay --runtime`); either way a get leaves no dedup record.
    */
   readonly readIndexReads?: boolean;
   /**

@@ -35,9 +35,8 @@ export interface GroupMachine {
   state: GroupState;
   apply(command: unknown): { reply: ReplyBody; result: GroupResult };
   /**
-   * The answer a get would have from the log applied at this point, leaving the state as it
-   * is: applyClientRequest's result, its new state dropped (a get changes only its own dedup
-   * record, which a retried read does not need: reads are idempotent).
+   * The answer a get would have from the log applied at this point: applyClientRequest's
+   * result (a get changes no state, not even a dedup record).
    */
   read(request: ClientRequest): ReplyBody;
 }
@@ -82,8 +81,9 @@ export function groupMachine(
     },
     read(request) {
       assert(request.op === 'get', `a read is a get, not a ${request.op}`);
-      const result = applyClientRequest(machine.state, request, allBugs, limits).result;
-      return { type: 'group-result', result };
+      const applied = applyClientRequest(machine.state, request, allBugs, limits);
+      assert(applied.state === machine.state, 'a get changed the group state');
+      return { type: 'group-result', result: applied.result };
     },
   };
   return machine;

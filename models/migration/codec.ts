@@ -137,7 +137,7 @@ function writeDedup(dedup: DedupMap, out: WordWriter): void {
     out.push(record.client);
     out.push(record.seq);
     out.push(record.digest | 0);
-    out.pushString(record.result);
+    out.push(record.result === 'ok' ? 0 : 1);
   }
 }
 
@@ -149,7 +149,8 @@ function readDedup(input: WordReader): DedupMap {
     const seq = input.next();
     const digest = input.next() >>> 0;
     clients.push(client);
-    records.push({ client, seq, digest, result: input.nextString() });
+    const result = input.next() === 0 ? 'ok' : 'value-too-large';
+    records.push({ client, seq, digest, result });
   }
   return SortedArrayMap.fromSorted(clients, records);
 }

@@ -34,7 +34,7 @@ import type { GroupCommand, GroupResult } from '../../spec/group/types.js';
 import type { MigrationBugName } from '../../spec/migration/bugs.js';
 import { key2shard } from '../../spec/group/digest.js';
 import { DriverActions, type DriverAction, type DriverSendType } from './driver-actions.js';
-import { recordClientAnswer } from './history.js';
+import { clientAnswer, recordClientAnswer } from './history.js';
 import type {
   ClientState,
   InFlight,
@@ -266,10 +266,10 @@ export class MigrationStepper {
     const group = state.groups[to - 1]!;
     const applied = applyGroupCommand(group, command, this.bugs.migration, unboundedSizes);
     let history = state.history;
-    if (command.type === 'client' && applied.result.type === 'value') {
+    if (command.type === 'client') {
       const record = group.shards[key2shard(command.request.key, this.bounds.shards)]!;
-      const answer = { record, request: command.request, value: applied.result.value };
-      history = recordClientAnswer(history, this.bounds, answer);
+      const answer = clientAnswer(record, command.request, applied.result);
+      if (answer !== null) history = recordClientAnswer(history, this.bounds, answer);
     }
     if (applied.state === group && history === state.history) {
       return { state, result: applied.result };

@@ -79,9 +79,12 @@ export interface InFlight {
  * its step measurements).
  */
 export interface History {
-  /** applied[c * ops + i]: how often client c's request i took effect (capped at 2). */
+  /**
+   * applied[c * ops + i]: how often client c's request i, a write, took effect (capped at 2;
+   * a get takes no effect, so its slot stays 0).
+   */
   readonly applied: readonly number[];
-  /** first[c * ops + i]: the result of its first effect, or null. */
+  /** first[c * ops + i]: the result of its first effect ('' for ok), or null. */
   readonly first: readonly (string | null)[];
   /** firstReused[c * ops + i]: that first effect was the client's replacement request. */
   readonly firstReused: readonly boolean[];
@@ -91,7 +94,7 @@ export interface History {
    * order of the appends since the last put).
    */
   readonly ghost: readonly string[];
-  /** Some Get, when it took effect, returned another value than ghost's at that point. */
+  /** Some Get's answer was another value than ghost's at that point. */
   readonly staleRead: boolean;
   /** Some client request was answered by a copy that was not serving (frozen or deleted). */
   readonly unservedAnswer: boolean;

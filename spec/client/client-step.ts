@@ -7,7 +7,7 @@
  * Retry rules, one per input:
  * - request: take the next seq (kept by every retry), register a session first if there is
  *   none, route by key2shard over the cached configuration (none cached: ask for one).
- * - reply: a value answers the application; ErrWrongGroup (the group does not serve the
+ * - reply: a value (a get) or ok (a put or append) answers the application; ErrWrongGroup (the group does not serve the
  *   shard: it never held it, froze it, or handed it over) asks for a configuration after a
  *   pause; wrong-leader tries the named leader, else the next server, pausing after a round
  *   in which nobody led; any other error or a shell's refusal is definitive.
@@ -190,7 +190,10 @@ function handleReply(
   if (reply.type === 'refused') return finish(state, { status: 'refused', error: reply.error });
   const answered = withLeader(state, target.gid, server);
   const result = reply.result;
-  if (result.type === 'value') return finish(answered, { status: 'ok', value: result.value });
+  // A get's answer is the value; a write's is only that it applied.
+  if (result.type === (request.op === 'get' ? 'value' : 'ok')) {
+    return finish(answered, { status: 'ok', value: result.type === 'value' ? result.value : '' });
+  }
   if (result.type === 'error' && result.error === 'ErrWrongGroup') {
     return askConfig(answered, true);
   }

@@ -101,6 +101,7 @@ export type ClientInput =
   | { readonly type: 'deadline' };
 
 export type ClientOutcome =
+  /** `value`: what a get read; '' for a put or append, which answer only that they applied. */
   | { readonly status: 'ok'; readonly value: string }
   /** The request may or may not have taken effect: it left and no answer came. */
   | { readonly status: 'unknown'; readonly error: string }

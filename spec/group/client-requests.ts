@@ -4,13 +4,14 @@
  * `serving`; otherwise the client gets ErrWrongGroup and asks the controller again.
  *
  * The dedup table is part of the shard (it moves with the image) and keeps, per client, the
- * latest request: its sequence number, the digest of the whole request and the first result.
+ * latest write: its sequence number, the digest of the whole request and the first result.
  * A retry returns the first result and changes nothing; the same (client, seq) carrying a
  * different request is an `identity-conflict`; an older sequence number is `stale-request`
  * (the client already moved on, so this is a late network duplicate); a client below the
  * group's session floor is `session-expired` (its record is gone, so a late duplicate must
- * not be applied again). Every operation's result is the key's value after it (for a get, the
- * value read). A malformed request is refused (`bad-request`), never asserted: it is client
+ * not be applied again). A put or append answers `ok`, never the value it left, so a record
+ * stays a few words however large the value grows; a get answers the value read and leaves
+ * no record (see applyClientRequest). A malformed request is refused (`bad-request`), never asserted: it is client
  * data, and one committed bad entry must not crash every replica. A put or append that would
  * leave the value over the size policy's limit (size-policy.ts) is refused `value-too-large`;
  * the refusal is recorded like a result, so a late duplicate of it is refused again even if
@@ -65,29 +66,37 @@ export function applyClientRequest(
     if (previous.digest !== digest && !bugs['dedup-ignores-digest']) {
       return { state: group, result: { type: 'error', error: 'identity-conflict' } };
     }
-    if (previous.refused !== undefined) {
-      return { state: group, result: { type: 'error', error: previous.refused } };
-    }
-    return { state: group, result: { type: 'value', value: previous.result } };
+    return { state: group, result: recordAnswer(previous) };
   }
   if (previous !== undefined && previous.seq > request.seq) {
     return { state: group, result: { type: 'error', error: 'stale-request' } };
   }
   const before = readValue(record.kv, request.key);
+  // A get writes nothing, not even a dedup record. It takes no effect, so a retry (the reply
+  // was lost) simply reads again: a read at a later point of the same operation, which is
+  // still linearizable, since the client saw no earlier answer. Through the log or through
+  // ReadIndex (impl/node/requests.ts), a get is answered the same way.
+  if (request.op === 'get') return { state: group, result: { type: 'value', value: before } };
   const { client, seq } = request;
   if (exceedsValueLimit(before, request, limits)) {
-    const refused = 'value-too-large' as const;
-    const dedup = record.dedup.set(client, { client, seq, digest, result: '', refused });
+    const result = 'value-too-large' as const;
+    const dedup = record.dedup.set(client, { client, seq, digest, result });
     const state = withShard(group, shard, { ...record, dedup });
-    return { state, result: { type: 'error', error: refused } };
+    return { state, result: { type: 'error', error: result } };
   }
-  const after =
-    request.op === 'get' ? before : request.op === 'put' ? request.value : before + request.value;
-  const kv = request.op === 'get' ? record.kv : record.kv.set(request.key, after);
-  const dedup = record.dedup.set(client, { client, seq, digest, result: after });
+  const after = request.op === 'put' ? request.value : before + request.value;
+  const kv = record.kv.set(request.key, after);
+  const dedup = record.dedup.set(client, { client, seq, digest, result: 'ok' });
   const others = bugs['one-seq-across-shards'] ? withoutRecordsOf(group, client) : group;
   const state = withShard(others, shard, { ...record, kv, dedup });
-  return { state, result: { type: 'value', value: after } };
+  assert(state.shards[shard]!.dedup.get(client)?.seq === seq, 'the write left no record');
+  return { state, result: { type: 'ok' } };
+}
+
+/** What a dedup record answers every retry of its request. */
+function recordAnswer(record: DedupRecord): GroupResult {
+  if (record.result === 'ok') return { type: 'ok' };
+  return { type: 'error', error: record.result };
 }
 
 /** one-seq-across-shards: the client's record of highest seq among the serving shards. */
@@ -102,8 +111,8 @@ function latestRecordOf(group: GroupState, client: number): DedupRecord | undefi
 
 /**
  * one-seq-across-shards: the serving shards without the client's record, so that its one
- * record moves to the shard of its latest request. A shard that moves away later travels
- * without it, and its new owner applies a late duplicate of the client's earlier request
+ * record moves to the shard of its latest write. A shard that moves away later travels
+ * without it, and its new owner applies a late duplicate of the client's earlier write
  * there again (frozen images stay as they are: their digest is bound).
  */
 function withoutRecordsOf(group: GroupState, client: number): GroupState {
@@ -129,8 +138,7 @@ export function recordedResult(group: GroupState, request: ClientRequest): Group
   const previous = record.dedup.get(request.client);
   if (previous === undefined || previous.seq !== request.seq) return null;
   if (previous.digest !== requestDigest(request)) return null;
-  if (previous.refused !== undefined) return { type: 'error', error: previous.refused };
-  return { type: 'value', value: previous.result };
+  return recordAnswer(previous);
 }
 
 /**

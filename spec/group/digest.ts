@@ -25,10 +25,7 @@ export function imageDigest(kv: KvMap, dedup: DedupMap): Digest {
   for (const [key, value] of kv.entries()) hash.update(JSON.stringify([key, value]));
   hash.update('|');
   for (const [, record] of dedup.entries()) {
-    const fields = [record.client, record.seq, record.digest, record.result];
-    // A refusal is digested only where there is one: images without any keep their digests.
-    const refused = record.refused === undefined ? [] : [record.refused];
-    hash.update(JSON.stringify([...fields, ...refused]));
+    hash.update(JSON.stringify([record.client, record.seq, record.digest, record.result]));
   }
   return hash.hex();
 }

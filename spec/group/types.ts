@@ -15,19 +15,23 @@ import type { OrderedMap } from './ordered-map.js';
 export type { Identity } from '../controller/types.js';
 
 /**
- * One dedup record: the latest request of one client on one shard (a client has one request
+ * One dedup record: the latest write of one client on one shard (a client has one request
  * outstanding, so earlier sequence numbers can never be retried). `digest` covers the whole
  * request, so the same (client, seq) with another request is detected; `result` is the first
- * result, returned to every retry.
+ * result, returned to every retry. A put or append answers only that it applied, so the
+ * record never holds a value: its size does not grow with the writes it guards. A get leaves
+ * no record (client-requests.ts says why).
  */
 export interface DedupRecord {
   readonly client: number;
   readonly seq: number;
   readonly digest: number;
-  readonly result: string;
-  /** The request was refused by the size policy (result ''): its retries are refused too. */
-  readonly refused?: 'value-too-large';
+  /** 'ok', or the size policy's refusal: a retry of a refused request is refused too. */
+  readonly result: DedupResult;
 }
+
+/** What a dedup record answers a retry: the write applied, or was refused as too large. */
+export type DedupResult = 'ok' | 'value-too-large';
 
 /**
  * What a freeze hands over and an install stores: the shard's fixed KV and dedup table, and
@@ -147,7 +151,10 @@ export interface ShardFacts {
 }
 
 export type GroupResult =
+  /** A get's answer: the key's value ('' for a missing key). */
   | { readonly type: 'value'; readonly value: string }
+  /** A put's or append's answer: it applied (once, whatever the retries). */
+  | { readonly type: 'ok' }
   /** Every migration result names its identity, so a late reply cannot pass for a new one. */
   | { readonly type: 'image'; readonly identity: Identity; readonly image: Image }
   | { readonly type: 'receipt'; readonly receipt: Receipt }

@@ -78,8 +78,9 @@ const complete: [name: string, flags: Record<string, string>, states: number, de
     'migration',
     { clients: '1', ops: '2', 'max-reconfigs': '1', 'max-duplicates': '1', 'max-reuses': '1' },
     // 9,882 and 13 until issue 20: the model's driver (stepDriver) asks for facts first, the
-    // clients (spec/client's step) learn a configuration only when they ask.
-    16543,
+    // clients (spec/client's step) learn a configuration only when they ask; 16,543 until
+    // issue 21's small results (a get leaves no dedup record, a write's holds no value).
+    12104,
     15,
   ],
 ];

@@ -24,7 +24,7 @@ const witnesses: Readonly<Record<string, string>> = {
     'key "c" of shard 1: the writes that took effect make "E", its holder gid 2 has ""',
   'migration/delete-before-receipt':
     'no group holds shard 1, whose key "c" the writes that took effect made "E"',
-  'migration/dedup-not-migrated': "client 0's request 1 took effect twice",
+  'migration/dedup-not-migrated': "client 1's request 1 took effect twice",
   // Leave(gid 1) and its plan, Join(gid 1), shard 0 frozen, then a late copy of the plan
   // skips to configuration 3, where shard 0 stays at gid 1: frozen, served by no one.
   'migration/skip-config':

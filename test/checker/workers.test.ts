@@ -40,9 +40,10 @@ test('migration dedup-not-migrated: 1 and 2 workers, same counts, same 9-step tr
   assert.is(one.invariant, 'ExactlyOnce');
   // From the code (issue 10's value-level model; 38,794 / 224,675 and 9 steps before; then
   // 21,513 / 87,748 and 8 steps until issue 20: the driver asks the groups for facts first,
-  // the clients learn a configuration only when their step asks).
-  assert.is(one.distinctStates, 23110);
-  assert.is(one.statesGenerated, 90776);
+  // the clients learn a configuration only when their step asks; 23,110 / 90,776 until issue
+  // 21's small results: a get leaves no dedup record).
+  assert.is(one.distinctStates, 18260);
+  assert.is(one.statesGenerated, 73181);
   assert.is(one.path?.actionIndexes.length, 9);
   assertSame(one, two);
 });
@@ -73,7 +74,7 @@ test('--continue: the first violation, and the whole space counted, on either co
   const [one, two] = await bothWays('migration', 'dedup-not-migrated', {}, options);
   assert.is(one.invariant, 'ExactlyOnce');
   assert.is(one.path?.actionIndexes.length, 9);
-  assert.ok(one.distinctStates > 23110);
+  assert.ok(one.distinctStates > 18260);
   assertSame(one, two);
 });
 

@@ -38,6 +38,7 @@ const reply = (request: ClientRequest, server: string, body: ServerReply): Clien
   ({ type: 'reply', request, server, reply: body });
 const value = (text: string): ServerReply =>
   ({ type: 'result', result: { type: 'value', value: text } });
+const ok: ServerReply = { type: 'result', result: { type: 'ok' } };
 const wrongGroup: ServerReply =
   { type: 'result', result: { type: 'error', error: 'ErrWrongGroup' } };
 
@@ -55,14 +56,21 @@ test('a new client registers, asks for a configuration, then routes by key2shard
   }]);
 });
 
-test('a value answers the application; the next request takes the next seq', () => {
+test('ok answers a put, a value a get; the next request takes the next seq', () => {
   const client = initialClient(settings, 3, 5, config(1, [100, 100]));
   const first = sendOf(stepClient(client, put).effects);
-  const answered = run(client, put, reply(first.request, first.server, value('x')));
-  assert.equal(answered.effects, [{ type: 'reply', outcome: { status: 'ok', value: 'x' } }]);
+  const answered = run(client, put, reply(first.request, first.server, ok));
+  assert.equal(answered.effects, [{ type: 'reply', outcome: { status: 'ok', value: '' } }]);
   assert.is(answered.state.outstanding, null);
-  const second = sendOf(stepClient(answered.state, { ...put, value: 'y' }).effects);
+  const get = { type: 'request', op: 'get', key: 'a', value: '' } as const;
+  const second = sendOf(stepClient(answered.state, get).effects);
   assert.is(second.request.seq, 6);
+  const read = run(answered.state, get, reply(second.request, second.server, value('x')));
+  assert.equal(read.effects, [{ type: 'reply', outcome: { status: 'ok', value: 'x' } }]);
+  // An answer of the other kind is no answer to this request: refused, never taken as one.
+  const mixed = run(answered.state, get, reply(second.request, second.server, ok));
+  assert.equal(mixed.effects, [{ type: 'reply',
+    outcome: { status: 'refused', error: 'unexpected result ok' } }]);
 });
 
 test('wrong-leader: the named leader next, remembered; a leaderless round pauses', () => {
@@ -72,7 +80,7 @@ test('wrong-leader: the named leader next, remembered; a leaderless round pauses
     { type: 'wrong-leader', leader: 'g100-2' }));
   const second = sendOf(hinted.effects);
   assert.equal([second.server, second.request], ['g100-2', first.request]);
-  const done = stepClient(hinted.state, reply(first.request, 'g100-2', value('x')));
+  const done = stepClient(hinted.state, reply(first.request, 'g100-2', ok));
   assert.equal(done.state.leaders, { 100: 'g100-2' });
   assert.is(sendOf(stepClient(done.state, put).effects).server, 'g100-2');
   // No hint: the next server in order; the third wrong-leader ends a round: pause.
@@ -145,7 +153,7 @@ test('the deadline with the shard unassigned in the cached configuration says so
 test('a definitive error refuses; a reply to another request is dropped', () => {
   const client = initialClient(settings, 0, 1, config(1, [100, 100]));
   const first = sendOf(stepClient(client, put).effects);
-  const stale = run(client, put, reply({ ...first.request, seq: 0 }, first.server, value('old')));
+  const stale = run(client, put, reply({ ...first.request, seq: 0 }, first.server, ok));
   assert.equal(stale.effects, []);
   const expired: ServerReply =
     { type: 'result', result: { type: 'error', error: 'session-expired' } };
@@ -210,7 +218,7 @@ test('fast-check: retries keep the seq and follow the cached configuration', () 
               ? null
               : event.kind === 'wrong-leader'
                 ? { type: 'wrong-leader', leader: hintOf(send.gid, event.hint) }
-                : event.kind === 'wrong-group' ? wrongGroup : value('v');
+                : event.kind === 'wrong-group' ? wrongGroup : ok;
             input = body === null ? { type: 'timeout' } : reply(send.request, send.server, body);
           }
           step = stepClient(step.state, input);

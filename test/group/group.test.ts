@@ -54,15 +54,17 @@ test('key2shard: first UTF-8 byte mod S, 0 for the empty key (CONTRACT)', () => 
   assert.is(key2shard('😀', 10), 0xf0 % 10);
 });
 
-test('put, append and get return the value after the operation', () => {
+test('put and append answer ok; a get answers the value and changes nothing', () => {
   let group = servingBoth(1);
   const put = client(group, request(1, 0, 'put', 'b', 'x'));
-  assert.equal(put.result, { type: 'value', value: 'x' });
+  assert.equal(put.result, { type: 'ok' });
   group = put.state;
   const append = client(group, request(1, 1, 'append', 'b', 'y'));
-  assert.equal(append.result, { type: 'value', value: 'xy' });
+  assert.equal(append.result, { type: 'ok' });
   group = append.state;
-  assert.equal(client(group, request(2, 0, 'get', 'b')).result, { type: 'value', value: 'xy' });
+  const get = client(group, request(2, 0, 'get', 'b'));
+  assert.equal(get.result, { type: 'value', value: 'xy' });
+  assert.is(get.state, group, 'a get leaves no dedup record');
   assert.equal(client(group, request(2, 0, 'get', 'zz')).result, { type: 'value', value: '' });
   assert.equal(entriesOf(group.shards[0]!.kv), [['b', 'xy']]);
   assert.equal(servedShards(group), [0, 1]);
@@ -72,11 +74,11 @@ test('ExactlyOnce: a retry returns the first result and changes nothing', () => 
   const first = client(servingBoth(1), request(1, 0, 'append', 'b', 'x'));
   const second = client(first.state, request(2, 0, 'put', 'b', 'p'));
   const retry = client(second.state, request(1, 0, 'append', 'b', 'x'));
-  assert.equal(retry.result, { type: 'value', value: 'x' });
+  assert.equal(retry.result, { type: 'ok' });
   assert.is(retry.state, second.state);
   assert.equal(entriesOf(second.state.shards[0]!.dedup).map(([, record]) => record), [
-    { client: 1, seq: 0, digest: requestDigest(request(1, 0, 'append', 'b', 'x')), result: 'x' },
-    { client: 2, seq: 0, digest: requestDigest(request(2, 0, 'put', 'b', 'p')), result: 'p' },
+    { client: 1, seq: 0, digest: requestDigest(request(1, 0, 'append', 'b', 'x')), result: 'ok' },
+    { client: 2, seq: 0, digest: requestDigest(request(2, 0, 'put', 'b', 'p')), result: 'ok' },
   ]);
 });
 
@@ -105,7 +107,7 @@ test('ErrWrongGroup for a shard the group does not serve (absent or frozen)', ()
   const frozen = applyCommand(servingBoth(1), { type: 'freeze', identity: move }).state;
   assert.equal(client(frozen, request(1, 0, 'put', 'b', 'v')).result, wrongGroup);
   const other = client(frozen, request(1, 0, 'put', 'c', 'v'));
-  assert.equal(other.result, { type: 'value', value: 'v' });
+  assert.equal(other.result, { type: 'ok' });
 });
 
 test('expire-sessions drops records below the floor from served shards only', () => {
@@ -341,7 +343,7 @@ test('bug switches: a frozen Get answered, a conflicting retry passed, an empty 
   assert.equal(applyCommand(written, other).result,
     { type: 'error', error: 'identity-conflict' });
   assert.equal(applyCommand(written, other, { 'dedup-ignores-digest': true }).result,
-    { type: 'value', value: 'x' });
+    { type: 'ok' });
   const image = applyCommand(written, { type: 'freeze', identity: move }).result;
   assert.ok(image.type === 'image');
   const receipt = { identity: move, digest: image.image.digest };

@@ -41,14 +41,16 @@ test('one-seq-across-shards: the record moves to shard 1; after its freeze, 0 is
     assert.is(second.shards[0]!.dedup.get(7), undefined, 'shard 0 lost the client record');
     assert.is(second.shards[1]!.dedup.get(7)?.seq, 1);
     assert.equal(whileServing.result, { type: 'error', error: 'stale-request' });
-    assert.equal(afterFreeze.result, { type: 'value', value: 'xx' });
+    assert.equal(afterFreeze.result, { type: 'ok' });
+    assert.is(afterFreeze.state.shards[0]!.kv.get('b'), 'xx', 'the append applied twice');
   });
 
 test('per-shard records: the late duplicate gets its first result, before and after', () => {
   const { second, whileServing, afterFreeze } = run(false);
   assert.is(second.shards[0]!.dedup.get(7)?.seq, 0);
-  assert.equal(whileServing.result, { type: 'value', value: 'x' });
-  assert.equal(afterFreeze.result, { type: 'value', value: 'x' });
+  assert.equal(whileServing.result, { type: 'ok' });
+  assert.is(whileServing.state, second, 'answered from the record, not applied again');
+  assert.equal(afterFreeze.result, { type: 'ok' });
   assert.is(afterFreeze.state.shards[0]!.kv.get('b'), 'x');
 });
 

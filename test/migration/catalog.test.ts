@@ -21,7 +21,10 @@ import { migrationDefinition } from '../../models/migration/model.js';
  * queries (one step per group) the runtime's driver sends, and a crashed driver's too; a
  * few fell by one when the clients became spec/client's step (a lost reply's timeout asks
  * for the configuration in the same step) and frozen-source-serves-reads' ExactlyOnce rose
- * by one (a client learns a configuration only when its step asks).
+ * by one (a client learns a configuration only when its step asks). Since a get takes no
+ * effect (issue 21's small results: it leaves no dedup record), frozen-source-serves-reads
+ * no longer breaks ExactlyOnce (a Get answered twice is no write applied twice), and
+ * one-seq-across-shards needs a client's two writes on two shards (bounds of two clients).
  */
 const shortest: Record<string, Record<string, number>> = {
   'skip-freeze': { AtMostOneServer: 6, NoLostWrite: 9, ExactlyOnce: 9, ReadsCurrent: 11 },
@@ -34,7 +37,7 @@ const shortest: Record<string, Record<string, number>> = {
   'skip-config': { GarbageBound: 6, UnaffectedServed: 6 },
   'dedup-not-migrated': { ExactlyOnce: 9 },
   'expiry-forgets-session': { ExactlyOnce: 3 },
-  'frozen-source-serves-reads': { OnlyServerAnswers: 6, ExactlyOnce: 8, ReadsCurrent: 11 },
+  'frozen-source-serves-reads': { OnlyServerAnswers: 6, ReadsCurrent: 11 },
   'install-accepts-different-image': {
     OneImagePerIdentity: 13, NoLostWrite: 14, ExactlyOnce: 15, ReadsCurrent: 17,
   },
@@ -113,7 +116,7 @@ test(`bug ${livenessBug}: safety holds, RecordedConfigsPublished fails by a lass
   const model = buggyModel(livenessBug);
   const safety = breadthFirstSearch(model);
   assert.is(safety.result, 'ok');
-  assert.is(safety.distinctStates, 504497);
+  assert.is(safety.distinctStates, 315065);
   const liveness = checkLiveness(model);
   assert.is(liveness.result, 'violation');
   assert.is(liveness.property, 'RecordedConfigsPublished');

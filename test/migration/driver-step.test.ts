@@ -95,7 +95,7 @@ test('start, join, publish: the driver proposes the plan, moves shards, proposes
   perform(world, { type: 'start' });
   assert.is(world.controller.current, 1);
   assert.equal(phases(world), [['serving', 'serving'], ['absent', 'absent']]);
-  assert.equal(put(world, 1, 1, 'c', 'x'), { type: 'value', value: 'x' });
+  assert.equal(put(world, 1, 1, 'c', 'x'), { type: 'ok' });
   admin(world, { type: 'join', groups: { 2: ['g2-0'] } });
   perform(world, { type: 'tick' });
   assert.is(world.controller.current, 2);
@@ -148,7 +148,9 @@ test('leave every group, then join another: no wedge, and the data moves from it
   assert.equal(phases(world), [['absent', 'absent'], ['serving', 'serving']]);
   assert.is(world.groups[1]!.shards[0]!.kv.get('b'), 'y');
   assert.is(world.groups[1]!.shards[1]!.kv.get('c'), 'x');
-  assert.equal(put(world, 2, 2, 'c', 'x'), { type: 'value', value: 'x' }, 'dedup moved too');
+  const moved = world.groups[1];
+  assert.equal(put(world, 2, 2, 'c', 'x'), { type: 'ok' });
+  assert.is(world.groups[1], moved, 'dedup moved too: the retry is answered, not applied');
 });
 
 test('beliefs about an earlier intent are dropped, never used for the next one', () => {

@@ -4,7 +4,9 @@
 // files, as `npm run mutants` does; the unmutated model at the same bounds holds
 // (docs/models.md, "Shard migration").
 // - retry-takes-new-seq: a retry after ErrWrongGroup or silence is numbered anew: ExactlyOnce
-//   breaks in two steps (a lost reply, then the retry under the next seq applies it again);
+//   breaks in three steps (a lost reply, then the retry under the next seq applies it again;
+//   two until issue 21's small results, when the retry's answer, the value after, differed
+//   from the first effect's: an ok now answers both alike, so one more step shows it);
 // - beliefs-kept-across-intents: the driver keeps its beliefs when `next` changes, so the next
 //   intent inherits the last one's progress: a shard that should stay served is not (six
 //   steps).
@@ -33,7 +35,7 @@ function copySources(target: string): void {
 }
 
 const planted = [
-  { name: 'retry-takes-new-seq', invariant: 'ExactlyOnce', depth: 2 },
+  { name: 'retry-takes-new-seq', invariant: 'ExactlyOnce', depth: 3 },
   { name: 'beliefs-kept-across-intents', invariant: 'UnaffectedServed', depth: 6 },
 ] as const;
 

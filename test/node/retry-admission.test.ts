@@ -16,7 +16,7 @@ test('admitRequest: a record answers, a leader waits for what it holds, else pro
   assert.equal(admitRequest(null, held, { ...request, value: 'w' }, true), { type: 'propose' });
   assert.equal(admitRequest(null, held, { ...request, seq: 10 }, true), { type: 'propose' });
   // Applied already: its dedup record answers, on any replica.
-  const recorded = { type: 'value', value: 'v' } as const;
+  const recorded = { type: 'ok' } as const;
   assert.equal(admitRequest(recorded, undefined, request, false),
     { type: 'answer', result: recorded });
 });

@@ -13,7 +13,7 @@ import { layoutOf, SimCluster } from './sim-cluster.js';
 
 test('an install command round-trips with its image maps rebuilt as B+ trees', () => {
   const kv = BTreeMap.empty<string, string>().set('b', '2').set('a', '1');
-  const record: DedupRecord = { client: 4, seq: 9, digest: 77, result: '1' };
+  const record: DedupRecord = { client: 4, seq: 9, digest: 77, result: 'ok' };
   const dedup = BTreeMap.empty<number, DedupRecord>().set(4, record);
   const identity = { shard: 3, epoch: 2, src: 100, dst: 101 };
   const image = { kv, dedup, sessionFloor: 0, digest: imageDigest(kv, dedup) };

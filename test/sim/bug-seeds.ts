@@ -50,9 +50,11 @@ export const simulatorBugSeeds: readonly SimulatorBugSeed[] = [
     detail: /not-linearizable on key "d"/,
   },
   // One dedup record per client for all shards: once the shard holding it moves, a late
-  // duplicate of an earlier request to another shard is applied again.
+  // duplicate of an earlier request to another shard is applied again. Seed 190 until issue
+  // 21's small results (smaller dedup records move the snapshots, so the runs): seeds 1..300
+  // pass now; 366 is the first failing seed of 301..1000.
   {
-    bug: 'one-seq-across-shards', seed: 190, invariant: 'ExactlyOnce',
-    detail: /key "c" holds the write <c0\.11> twice/,
+    bug: 'one-seq-across-shards', seed: 366, invariant: 'Linearizability',
+    detail: /not-linearizable on key "e"/,
   },
 ];

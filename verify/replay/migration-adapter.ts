@@ -130,7 +130,8 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     }
     const bugs = { ...modelBugs(bug ?? undefined), shell: faults };
     // Elections happen when the replay says: no pre-vote round, no leader lease to wait out.
-    // The model's Get goes through the log and leaves a dedup record: so do the servers'.
+    // The model's Get is applied by the group at one point of its command order (it leaves
+    // no dedup record): the servers' gets go through the log to be applied at one index too.
     const tuning = { preVote: false, checkQuorum: false, readIndexReads: false };
     this.cluster = new ReplayCluster({ layout, tuning, bugs, adminName });
     this.group = new ControllerGroup(this.cluster);

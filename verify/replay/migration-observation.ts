@@ -11,7 +11,7 @@ import type {
   ClientRequest, DedupMap, GroupResult, GroupState, Image, KvMap, ShardState,
 } from '../../spec/group/types.js';
 import type { DriverState, ShardProgress } from '../../spec/migration/types.js';
-import { recordClientAnswer } from '../../models/migration/history.js';
+import { clientAnswer, recordClientAnswer } from '../../models/migration/history.js';
 import {
   clientAnswered, clientLearns, clientReusesSeq, pendingSend,
 } from '../../models/migration/model-clients.js';
@@ -96,9 +96,8 @@ export class ClientBook {
 
   /** A group answered `request` (the client may or may not see it): the history notes it. */
   answered(record: ShardState, request: ClientRequest, result: GroupResult): void {
-    if (result.type !== 'value') return;
-    this.history = recordClientAnswer(this.history, this.bounds,
-      { record, request, value: result.value });
+    const answer = clientAnswer(record, request, result);
+    if (answer !== null) this.history = recordClientAnswer(this.history, this.bounds, answer);
   }
 
   /** The reply of `gid` reached the client (null: it was lost and the attempt timed out). */
