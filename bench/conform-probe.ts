@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conform } from '../verify/conform/conform.js';
-import { fileSource, type TraceSource } from '../verify/conform/trace-lines.js';
+import { fileSource } from '../cli/input.js';
+import type { TraceSource } from '../verify/conform/trace-lines.js';
 
 const folder = join(process.argv[2]!, 'traces');
 const nodes = new Map<string, TraceSource>();

@@ -4,14 +4,14 @@
  * global invariants on a happens-before merge, the clients' history. Exit 0 conforming, 1 the
  * first divergence (node, step, expected vs recorded, the steps before it), 2 malformed input.
  */
-import { closeSync, existsSync, openSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../checker/params.js';
 import { conform, type ConformResult } from '../verify/conform/conform.js';
 import { divergenceLines, MalformedTraceError } from '../verify/conform/divergence.js';
-import { fileSource, type TraceInput, type TraceSource } from '../verify/conform/trace-lines.js';
+import type { TraceInput, TraceSource } from '../verify/conform/trace-lines.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
-import { errorCode, mebibyte, readTextFile } from './input.js';
+import { fileSource, mebibyte, readTextFile } from './input.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
 /**
@@ -54,16 +54,6 @@ function traceDirectory(directory: string): string {
   return directory;
 }
 
-/** A node trace read as a stream; one that cannot be opened is refused now, in one line. */
-function readableSource(path: string): TraceSource {
-  try {
-    closeSync(openSync(path, 'r'));
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${errorCode(error)}`);
-  }
-  return fileSource(path);
-}
-
 function traceInput(directory: string): TraceInput {
   const folder = traceDirectory(directory);
   const nodes = new Map<string, TraceSource>();
@@ -72,7 +62,7 @@ function traceInput(directory: string): TraceInput {
     if (!name.endsWith('.jsonl')) continue;
     const path = join(folder, name);
     if (name === historyFileName) history = readTextFile(path, historyFileLimitBytes);
-    else nodes.set(name.slice(0, -'.jsonl'.length), readableSource(path));
+    else nodes.set(name.slice(0, -'.jsonl'.length), fileSource(path));
   }
   if (nodes.size === 0) throw new UsageError(`${folder} holds no node trace (NODE.jsonl)`);
   return { nodes, history };

@@ -9,7 +9,8 @@ import { BTreeMap } from '../../spec/group/btree-map.js';
 import { canonicalText } from '../../verify/conform/canonical.js';
 import { MalformedTraceError } from '../../verify/conform/divergence.js';
 import { sameValue } from '../../verify/conform/same-value.js';
-import { fileSource, traceLines, type TraceSource } from '../../verify/conform/trace-lines.js';
+import { fileSource } from '../../cli/input.js';
+import { traceLines, type TraceSource } from '../../verify/conform/trace-lines.js';
 import { scratchDirectory } from '../helpers/scratch.js';
 
 const chunks = (...parts: string[]): TraceSource => () => parts;
@@ -33,6 +34,15 @@ test('a file read in pieces keeps characters that straddle two reads', () => {
   const path = join(scratchDirectory('shardkv-streaming-'), 'n.jsonl');
   writeFileSync(path, `${line}\n${line}\n`);
   assert.equal([...traceLines('n', fileSource(path))], [line, line]);
+});
+
+test('a file that is not UTF-8 is refused as it is read', () => {
+  const path = join(scratchDirectory('shardkv-streaming-'), 'n.jsonl');
+  writeFileSync(path, Buffer.from([0x7b, 0x7d, 0x0a, 0xff, 0xfe, 0x0a]));
+  assert.throws(() => [...traceLines('n', fileSource(path))],
+    (error: Error) => error.message === `${path} is not UTF-8 text`);
+  assert.throws(() => fileSource(`${path}.missing`),
+    (error: Error) => error.message === `cannot read ${path}.missing: ENOENT`);
 });
 
 test('sameValue agrees with the canonical texts', () => {

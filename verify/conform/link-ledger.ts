@@ -8,11 +8,11 @@
  * nothing back (spec/raft/types.ts SyncDuty).
  *
  * The ledger is filled as the records stream by and checked once every file was read. It
- * keeps a hash of each message's text, not the message: in the rare case two hashes differ,
- * both records are read again and compared field by field (a codec may order fields its own
- * way).
+ * keeps each message's text (a long one as its hash), not the message: in the rare case that
+ * a delivery's differs from its send's, both records are read again and compared field by
+ * field (a codec may order fields its own way).
  */
-import { createHash } from 'node:crypto';
+import { fnv1a64 } from '../../spec/fnv.js';
 import type { Message } from '../../spec/raft/types.js';
 import type { TraceRecord } from '../../impl/trace/schema.js';
 import { canonicalText } from './canonical.js';
@@ -59,12 +59,18 @@ export function shellDivergence(record: Delivery['record'], what: string, expect
   };
 }
 
+/** Texts up to this length are kept as they are; a longer one as its length and hash. */
+const keptTextMax = 120;
+
 /**
- * Plain JSON of the message as parsed (an ordered map as its tree, which both sides rebuilt
- * alike from the same entries): the fastest text that changes with the content.
+ * What tells a message's content apart: its plain JSON as parsed (an ordered map as its tree,
+ * which both sides rebuilt alike from the same entries), or for a long one (entries, an
+ * image) its length and 64-bit FNV-1a.
  */
-const hashOf = (message: Message<unknown, unknown>): string =>
-  createHash('sha1').update(JSON.stringify(message)).digest('base64');
+function hashOf(message: Message<unknown, unknown>): string {
+  const text = JSON.stringify(message);
+  return text.length <= keptTextMax ? text : `${text.length}:${fnv1a64(text)}`;
+}
 
 /** Whether a step's saves hold back the sends after them (SyncDuty `beforeSends`). */
 function gatesSends(record: TraceRecord): boolean {
