@@ -27,8 +27,8 @@ const durationsFile = join('test', 'durations.json');
 // A file test/durations.json does not know yet may be slow: it starts first.
 const unmeasuredSeconds = Number.POSITIVE_INFINITY;
 const slowestShown = 10;
-const batchCpuSeconds = 2.5;
-const batchSeconds = 3.5;
+const batchCpuSeconds = 6;
+const batchSeconds = 6;
 const batchSize = 8;
 
 function parseArguments(argv) {
