@@ -20,6 +20,7 @@ async function measureOurs(rms: number, workers: number) {
   let peakHeap = before.heap;
   let peakRss = before.rss;
   let retainedHeap = 0;
+  let storedBytes = 0;
   const sample = () => {
     const now = memory();
     peakHeap = Math.max(peakHeap, now.heap);
@@ -28,7 +29,8 @@ async function measureOurs(rms: number, workers: number) {
   const options: SearchOptions = {
     onProgress: sample,
     progressIntervalMs: workers === 1 ? 0 : 50,
-    onFinished: () => {
+    onFinished: (stored) => {
+      storedBytes = stored;
       globalThis.gc?.();
       retainedHeap = memory().heap - before.heap;
     },
@@ -54,6 +56,7 @@ async function measureOurs(rms: number, workers: number) {
     seconds,
     // With workers the states live in their isolates: only the process's RSS sees them.
     retainedHeap: workers === 1 ? retainedHeap : null,
+    storedBytes: workers === 1 ? storedBytes : null,
     peakHeap: workers === 1 ? peakHeap - before.heap : null,
     peakRss: peakRss - before.rss,
   };

@@ -29,11 +29,12 @@ function workersLine(rms: number): void {
       `${best(1).toFixed(2)} s, 2 workers ${best(2).toFixed(2)} s, speed-up ` +
       `${(best(1) / best(2)).toFixed(2)}x (load average ${load()})`,
   );
-  const retained = first!.result.retainedHeap;
-  if (retained != null) {
+  const { retainedHeap, storedBytes, distinct } = first!.result;
+  if (retainedHeap != null && storedBytes != null) {
+    const perState = (bytes: number) => (bytes / distinct).toFixed(1);
     console.log(
-      `  bytes per visited state, 1 worker: ${(retained / first!.result.distinct).toFixed(1)} ` +
-        `(retained heap: visited set, parent links, queues)`,
+      `  bytes per visited state, 1 worker: ${perState(storedBytes)} (visited set and parent ` +
+        `links); retained heap ${perState(retainedHeap)} (with the two levels' queues)`,
     );
   }
 }

@@ -13,6 +13,8 @@ export interface Measurement {
   readonly generated: number;
   readonly seconds: number;
   readonly retainedHeap?: number | null;
+  /** One thread: the visited set and the parent links (the rest of the heap: the queues). */
+  readonly storedBytes?: number | null;
   readonly peakHeap?: number | null;
   readonly peakRss?: number;
 }

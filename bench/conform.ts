@@ -6,6 +6,7 @@
  */
 import { loadavg } from 'node:os';
 import { conform } from '../verify/conform/conform.js';
+import { textSource } from '../verify/conform/trace-lines.js';
 import { simulationOptions } from '../verify/simulate/options.js';
 import { runSimulation } from '../verify/simulate/run.js';
 import { shellRuntime } from '../verify/simulate/shell-runtime.js';
@@ -18,7 +19,7 @@ export const conformBench: BenchSection = {
     const result = await runSimulation(simulationOptions(1, { steps: 4_000, trace: true }),
       shellRuntime);
     const nodes = new Map([...result.traces!].map(([node, lines]) =>
-      [node, lines.join('\n') + '\n'] as const));
+      [node, textSource(lines.join('\n') + '\n')] as const));
     const cpu = process.cpuUsage();
     const started = performance.now();
     const checked = conform({ nodes, history: result.history });

@@ -3,6 +3,7 @@ import { spinBench } from './checker-spin.js';
 import { checkerBench } from './checker.js';
 import { scaleBench } from './checker-scale.js';
 import { conformBench } from './conform.js';
+import { conformMillionBench } from './conform-million.js';
 import { controllerSection } from './controller.js';
 import { groupBench } from './group.js';
 import { lincheckBench } from './lincheck.js';
@@ -14,6 +15,8 @@ import { simulateBench } from './simulate.js';
 export interface BenchSection {
   readonly name: string;
   readonly description: string;
+  /** Run only when named (`npm run bench -- NAME`): it takes minutes. */
+  readonly optIn?: boolean;
   run(): Promise<void>;
 }
 
@@ -29,4 +32,5 @@ export const sections: readonly BenchSection[] = [
   simulateBench,
   mbtBench,
   conformBench,
+  conformMillionBench,
 ];

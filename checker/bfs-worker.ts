@@ -21,7 +21,7 @@ import {
   type WorkerSetup,
 } from './parallel-protocol.js';
 import { isDeadlock, violatedInvariant } from './search.js';
-import { SharedFingerprintSet, storedWord } from './shared-fingerprint-set.js';
+import { SharedFingerprintSet } from './shared-fingerprint-set.js';
 import { StateQueue } from './state-store.js';
 import { sameWords, WordReader, WordWriter } from './words.js';
 
@@ -120,8 +120,7 @@ function decodeWords(words: Int32Array, start: number, end: number): unknown {
  * words[start, end): a new state is queued and checked (its object when the caller has one).
  */
 function insert(words: Int32Array, start: number, end: number, state: unknown): void {
-  const high = storedWord(fingerprint.high);
-  const low = storedWord(fingerprint.low);
+  const { high, low } = fingerprint;
   if (tableFull) {
     setAside.push(high);
     setAside.push(low);
@@ -285,7 +284,7 @@ function startLevel(level: number): void {
   levelInProgress = level;
 }
 
-port.on('message', (message: CoordinatorMessage) => {
+function handle(message: CoordinatorMessage): void {
   switch (message.type) {
     case 'level':
       checkViolations = message.checkViolations;
@@ -295,6 +294,27 @@ port.on('message', (message: CoordinatorMessage) => {
     case 'drain':
       drain();
       return;
+  }
+}
+
+/**
+ * A model that throws (model-guard.ts) stops every worker, and the parent rethrows its error
+ * as one thread would: an uncaught error would end this worker alone, as a bare 'error' event
+ * without the error's class, while the others went on with their level.
+ */
+function reportFailure(error: unknown): void {
+  requestStop(StopReason.Failed);
+  const failure: WorkerMessage = error instanceof Error
+    ? { type: 'failed', name: error.name, message: error.message, stack: error.stack ?? '' }
+    : { type: 'failed', name: 'Error', message: String(error), stack: '' };
+  port.postMessage(failure);
+}
+
+port.on('message', (message: CoordinatorMessage) => {
+  try {
+    handle(message);
+  } catch (error) {
+    reportFailure(error);
   }
 });
 port.postMessage({ type: 'ready' } satisfies WorkerMessage);

@@ -13,6 +13,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, wr
   from 'node:fs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { nonZeroWord } from './fingerprint.js';
 import { UsageError } from './params.js';
 
 export interface CheckpointOptions {
@@ -86,7 +87,8 @@ export function readCheckpoint(options: CheckpointOptions): Checkpoint | undefin
     offset += count * 4;
     return copy;
   };
-  const visited = words(header.visitedWords);
+  // Written before every search stored words through nonZeroWord: one thread kept a zero.
+  const visited = words(header.visitedWords).map(nonZeroWord);
   const frontier = words(header.frontierWords);
   return { ...header, visited, frontier };
 }

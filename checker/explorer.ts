@@ -258,7 +258,7 @@ export class Explorer {
   }
 
   result(): SearchResult {
-    this.options.onFinished?.();
+    this.options.onFinished?.(this.visited.bytes + this.parents.bytes);
     const violation = this.violation;
     // Only a search of the whole bounded space shows a `sometimes` property unreached.
     const complete = !this.stoppedBy && (!violation || this.options.continueAfterViolation);

@@ -12,7 +12,7 @@
  *
  * Results do not depend on the number of workers: a level is finished before the next
  * starts, so the set of states at each depth, and with it every count, is that of one
- * thread. Workers keep no parent links (8 bytes a state less): when a level holds a
+ * thread. Workers keep no parent links (5 bytes a state less): when a level holds a
  * violation, the search stops at its end, as on one thread, and the counterexample (the
  * least shortest path, explorer.ts) is rebuilt by one-thread BFS up to that level, which
  * also supplies the verdict. With --continue the counts are the whole space's and the first
@@ -24,6 +24,7 @@ import { Worker } from 'node:worker_threads';
 import { breadthFirstSearch } from './bfs.js';
 import { loadModelModule, type ModelSource } from './load-model.js';
 import type { Params } from './model.js';
+import { ModelError } from './model-guard.js';
 import { unreachedSometimes, type SearchOptions, type SearchResult } from './search.js';
 import {
   controlWords,
@@ -80,7 +81,8 @@ class WorkerHandle {
     const fail = (error: Error) => {
       this.failure ??= error;
       for (const resolve of this.waiting.splice(0)) {
-        resolve({ type: 'failed', message: error.stack ?? error.message });
+        const { name, message, stack = '' } = error;
+        resolve({ type: 'failed', name, message, stack });
       }
     };
     worker.on('error', fail);
@@ -159,8 +161,16 @@ export async function parallelBreadthFirstSearch(
   }
 }
 
+/**
+ * Checks a worker's reply. A worker's ModelError is the user's model failing (invalid input,
+ * exit 2): rethrown as it is, it reads as on one thread. It names the state that threw first
+ * on that worker: when several states of a level throw, one thread may name another.
+ */
 function expectReply(message: WorkerMessage, type: WorkerMessage['type']): void {
-  if (message.type === 'failed') throw new Error(`worker failed: ${message.message}`);
+  if (message.type === 'failed') {
+    if (message.name === ModelError.name) throw new ModelError(message.message);
+    throw new Error(`worker failed: ${message.stack || message.message}`);
+  }
   assert(message.type === type, `expected ${type} from a worker, got ${message.type}`);
 }
 

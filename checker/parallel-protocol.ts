@@ -1,10 +1,11 @@
 /**
  * Messages between the parallel BFS coordinator and its workers, and the layout of the shared
- * control block: word 0 is the stop reason for a limit (any worker may set it; a violation
- * stops the search only at the end of its level), word 1 is set once any invariant or
- * deadlock violation is seen, word 2 has bit i set once `sometimes` property i held; then four words per worker, written by that worker: states
- * generated, distinct states it inserted, queue length, depth; then one claim cursor per
- * worker into that worker's frontier, which any worker advances (work stealing).
+ * control block: word 0 is the stop reason for a limit or a failure (any worker may set it;
+ * a violation stops the search only at the end of its level), word 1 is set once any
+ * invariant or deadlock violation is seen, word 2 has bit i set once `sometimes` property i
+ * held; then four words per worker, written by that worker: states generated, distinct
+ * states it inserted, queue length, depth; then one claim cursor per worker into that
+ * worker's frontier, which any worker advances (work stealing).
  */
 import type { ModelSource } from './load-model.js';
 import type { Params } from './model.js';
@@ -13,6 +14,8 @@ export const enum StopReason {
   None = 0,
   MaxStates = 2,
   TimeLimit = 3,
+  /** A worker failed (a model that throws): the others stop at their next chunk. */
+  Failed = 4,
 }
 
 export const violationWord = 1;
@@ -80,4 +83,10 @@ export type WorkerMessage =
       /** States kept aside because the table was full, to insert once it has grown. */
       readonly setAside: number;
     }
-  | { readonly type: 'failed'; readonly message: string };
+  /** The worker's error, as fields: a thrown ModelError is rethrown as one by the parent. */
+  | {
+      readonly type: 'failed';
+      readonly name: string;
+      readonly message: string;
+      readonly stack: string;
+    };

@@ -28,8 +28,11 @@ export interface SearchOptions {
   /** Called every `progressIntervalMs` with the running figures. */
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
-  /** Called once when the search ends, while its tables are still alive (memory figures). */
-  readonly onFinished?: () => void;
+  /**
+   * Called once when a one-thread search ends, while its tables are still alive (memory
+   * figures), with the bytes of its visited set and parent links.
+   */
+  readonly onFinished?: (storedBytes: number) => void;
   /** Set element 0 to non-zero (Atomics) from another thread to stop as at the time limit. */
   readonly stopFlag?: Int32Array;
   /** Write checkpoints between levels and/or start from one (bfs only; checkpoint.ts). */

@@ -3,8 +3,9 @@
  * that every worker inserts into directly, open addressing with linear probing. A slot is
  * claimed by a compare-and-swap of its low word; the claimer then writes the high word, and
  * a reader that meets a claimed slot whose high word is still zero waits for it (a few
- * instructions). Probing reads plainly: a slot's words change once, from zero. Neither word of a stored fingerprint is zero (`storedWord`), so zero marks
- * an empty slot and a claim in progress.
+ * instructions). Probing reads plainly: a slot's words change once, from zero. Neither word
+ * of a fingerprint is zero (fingerprint.ts, `nonZeroWord`), so zero marks an empty slot and
+ * a claim in progress.
  *
  * The table grows only when no worker inserts (between levels, parallel-bfs.ts): a worker
  * that finds it three quarters full keeps its new states aside until then (`full`).
@@ -18,11 +19,6 @@ const headerWords = 2;
 const initialCapacitySlots = 1 << 16;
 /** A growable SharedArrayBuffer holds at most 4 GiB here: 2^29 slots of 8 bytes. */
 const maximumCapacitySlots = 1 << 28;
-
-/** A fingerprint word as stored: zero is reserved for empty (one value in 2^32 moves). */
-export function storedWord(word: number): number {
-  return word === 0 ? 1 : word;
-}
 
 /** A growable SharedArrayBuffer (ES2024; this project's TypeScript lib is older). */
 interface GrowableBuffer extends SharedArrayBuffer {
@@ -72,8 +68,7 @@ export class SharedFingerprintSet {
   }
 
   /**
-   * Inserts the fingerprint (both words already `storedWord`); returns false when it was
-   * present. The caller counts insertions (`addToSize`).
+   * Inserts the fingerprint (neither word zero); returns false when it was present. The caller counts insertions (`addToSize`).
    */
   add(high: number, low: number): boolean {
     const words = this.words;
@@ -136,7 +131,7 @@ export class SharedFingerprintSet {
     return pairs;
   }
 
-  /** Restores fingerprints (stored words already) from a checkpoint, no thread inserting. */
+  /** Restores fingerprints from a checkpoint, no thread inserting. */
   restore(pairs: Int32Array): void {
     this.growFor(this.size + pairs.length / 2);
     let added = 0;

@@ -2,8 +2,8 @@
  * Compact storage for explored states.
  *
  * `ParentTable` keeps, per distinct state id, the id of the state it was first reached from
- * and the index of the action that reached it: 8 bytes a state, enough to rebuild any path
- * by re-execution. `StateQueue` holds encoded states back to back in one Int32Array, read by
+ * and the index of the action that reached it: 5 bytes a state while action indexes fit in a
+ * byte (6 or 8 past that), enough to rebuild any path by re-execution. `StateQueue` holds encoded states back to back in one Int32Array, read by
  * an index (never `shift()`), so a BFS level of a million states is one allocation.
  */
 import * as assert from 'node:assert';
@@ -22,35 +22,65 @@ export const unknownPath: Path = { initialIndex: -1, actionIndexes: [] };
 /** The id of a queue entry replaced by a later one (see `StateQueue.replaceWords`). */
 export const deadEntry = -1;
 
+/** Entries a chunk of the parent table holds: a chunk is added whole, never copied. */
+const parentChunkBits = 16;
+const parentChunkEntries = 1 << parentChunkBits;
+const parentChunkMask = parentChunkEntries - 1;
+
+/** Action indexes in the narrowest array that holds them; widened when one does not fit. */
+type ActionArray = Uint8Array | Uint16Array | Int32Array;
+
+/** The largest action index of the narrowest array that holds `actionIndex`. */
+function actionCapacity(actionIndex: number): number {
+  return actionIndex <= 0xff ? 0xff : actionIndex <= 0xffff ? 0xffff : 0x7fffffff;
+}
+
+function actionArray(capacity: number): ActionArray {
+  if (capacity === 0xff) return new Uint8Array(parentChunkEntries);
+  if (capacity === 0xffff) return new Uint16Array(parentChunkEntries);
+  return new Int32Array(parentChunkEntries);
+}
+
 export class ParentTable {
-  private parents = new Int32Array(1 << 16);
-  private actions = new Int32Array(1 << 16);
+  private readonly parents: Int32Array[] = [];
+  private readonly actions: ActionArray[] = [];
+  /** The largest action index the chunks can hold (0xff until a larger one comes). */
+  private actionMax = 0xff;
   size = 0;
 
   /** Records a new state and returns its id. */
   add(parentId: number, actionIndex: number): number {
-    if (this.size === this.parents.length) this.grow();
-    this.parents[this.size] = parentId;
-    this.actions[this.size] = actionIndex;
-    return this.size++;
+    const id = this.size;
+    const offset = id & parentChunkMask;
+    if (offset === 0) {
+      this.parents.push(new Int32Array(parentChunkEntries));
+      this.actions.push(actionArray(this.actionMax));
+    }
+    if (!(actionIndex >= 0 && actionIndex <= this.actionMax)) this.widen(actionIndex);
+    const chunk = id >>> parentChunkBits;
+    this.parents[chunk]![offset] = parentId;
+    this.actions[chunk]![offset] = actionIndex;
+    this.size++;
+    return id;
   }
 
   parentOf(id: number): number {
     if (!(id >= 0 && id < this.size)) assert.fail(`no state with id ${id}`);
-    return this.parents[id]!;
+    return this.parents[id >>> parentChunkBits]![id & parentChunkMask]!;
   }
 
   /** Gives state `id` another parent: a lesser path to it found within its level. */
   relink(id: number, parentId: number, actionIndex: number): void {
     if (!(id >= 0 && id < this.size)) assert.fail(`no state with id ${id}`);
     assert.ok(parentId >= noParent, 'a parent id or noParent');
-    this.parents[id] = parentId;
-    this.actions[id] = actionIndex;
+    if (!(actionIndex >= 0 && actionIndex <= this.actionMax)) this.widen(actionIndex);
+    this.parents[id >>> parentChunkBits]![id & parentChunkMask] = parentId;
+    this.actions[id >>> parentChunkBits]![id & parentChunkMask] = actionIndex;
   }
 
   actionOf(id: number): number {
     if (!(id >= 0 && id < this.size)) assert.fail(`no state with id ${id}`);
-    return this.actions[id]!;
+    return this.actions[id >>> parentChunkBits]![id & parentChunkMask]!;
   }
 
   /** The path from an initial state to state `id`, optionally one action further. */
@@ -69,16 +99,20 @@ export class ParentTable {
   }
 
   get bytes(): number {
-    return this.parents.byteLength + this.actions.byteLength;
+    const actionBytes = this.actions[0]?.BYTES_PER_ELEMENT ?? 0;
+    return this.parents.length * (4 + actionBytes) * parentChunkEntries;
   }
 
-  private grow(): void {
-    const parents = new Int32Array(this.parents.length * 2);
-    parents.set(this.parents);
-    this.parents = parents;
-    const actions = new Int32Array(this.actions.length * 2);
-    actions.set(this.actions);
-    this.actions = actions;
+  /** Copies every chunk's action indexes into arrays wide enough for `actionIndex`. */
+  private widen(actionIndex: number): void {
+    assert.ok(Number.isInteger(actionIndex) && actionIndex >= 0 && actionIndex <= 0x7fffffff,
+      `action index ${actionIndex}`);
+    this.actionMax = actionCapacity(actionIndex);
+    for (let chunk = 0; chunk < this.actions.length; chunk++) {
+      const wider = actionArray(this.actionMax);
+      wider.set(this.actions[chunk]!);
+      this.actions[chunk] = wider;
+    }
   }
 }
 

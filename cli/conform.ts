@@ -4,21 +4,21 @@
  * global invariants on a happens-before merge, the clients' history. Exit 0 conforming, 1 the
  * first divergence (node, step, expected vs recorded, the steps before it), 2 malformed input.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../checker/params.js';
 import { conform, type ConformResult } from '../verify/conform/conform.js';
 import { divergenceLines, MalformedTraceError } from '../verify/conform/divergence.js';
-import type { TraceFiles } from '../verify/conform/load.js';
+import { fileSource, type TraceInput, type TraceSource } from '../verify/conform/trace-lines.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
-import { mebibyte, readTextFile } from './input.js';
+import { errorCode, mebibyte, readTextFile } from './input.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
 /**
- * The largest trace file read: a larger one is refused with one line (exit 2). V8 cannot hold
- * a string much over 512 MiB, so a higher limit would turn a big file into a crash.
+ * The largest history.jsonl read (node traces are streamed): a larger one is refused with one
+ * line (exit 2). V8 cannot hold a string much over 512 MiB, so a higher limit would crash.
  */
-const traceFileLimitBytes = 256 * mebibyte;
+const historyFileLimitBytes = 256 * mebibyte;
 const historyFileName = 'history.jsonl';
 
 /** Progress lines on stderr at most this often. */
@@ -54,15 +54,25 @@ function traceDirectory(directory: string): string {
   return directory;
 }
 
-function readTraceFiles(directory: string): TraceFiles {
+/** A node trace read as a stream; one that cannot be opened is refused now, in one line. */
+function readableSource(path: string): TraceSource {
+  try {
+    closeSync(openSync(path, 'r'));
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${errorCode(error)}`);
+  }
+  return fileSource(path);
+}
+
+function traceInput(directory: string): TraceInput {
   const folder = traceDirectory(directory);
-  const nodes = new Map<string, string>();
+  const nodes = new Map<string, TraceSource>();
   let history: string | null = null;
   for (const name of readdirSync(folder).sort()) {
     if (!name.endsWith('.jsonl')) continue;
-    const text = readTextFile(join(folder, name), traceFileLimitBytes);
-    if (name === historyFileName) history = text;
-    else nodes.set(name.slice(0, -'.jsonl'.length), text);
+    const path = join(folder, name);
+    if (name === historyFileName) history = readTextFile(path, historyFileLimitBytes);
+    else nodes.set(name.slice(0, -'.jsonl'.length), readableSource(path));
   }
   if (nodes.size === 0) throw new UsageError(`${folder} holds no node trace (NODE.jsonl)`);
   return { nodes, history };
@@ -80,13 +90,12 @@ export function conformCommand(argv: readonly string[], io: Io): number {
   const started = performance.now();
   let result: ConformResult;
   try {
-    const files = readTraceFiles(directory);
     let shown = started;
-    result = conform(files, (stage, records, total) => {
+    result = conform(traceInput(directory), (stage, records) => {
       // At most one line a second, and only on a terminal or for a large input: a verdict
       // on a pipe stays the one line the CONTRACT promises.
       const now = performance.now();
-      if (io.interactive !== true && total < progressRecordsMin) return;
+      if (io.interactive !== true && records < progressRecordsMin) return;
       if (now - shown < progressIntervalMs) return;
       shown = now;
       const rate = Math.round(records / ((now - started) / 1000));

@@ -80,6 +80,14 @@ export async function mbtCommand(argv: readonly string[], io: Io): Promise<numbe
   }
   const bug = args.values['bug'];
   const params = resolveParams(definition, bug, given);
+  const preset = params['preset'];
+  if (typeof preset === 'string' && preset.startsWith('liveness')) {
+    // The liveness presets explore lassos under fairness: walks have no lasso to fail on.
+    const subject = bug === undefined ? `--preset ${preset} is`
+      : `${bug} is checked with --preset ${preset},`;
+    throw new UsageError(`${subject} a liveness check: mbt evaluates invariants after each ` +
+      `step and cannot show a lasso (run \`shardkv check ${name} --preset ${preset}\`)`);
+  }
   const paths = integerFlag(args, 'paths', 1);
   if (paths !== undefined && ['walks', 'depth', 'seed'].some((flag) => flag in args.values)) {
     throw new UsageError('--paths replaces --walks, --depth and --seed: give one or the other');

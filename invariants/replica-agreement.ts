@@ -18,40 +18,60 @@ import { fnv1a64 } from '../spec/fnv.js';
 import { imageDigest } from '../spec/group/digest.js';
 import type { GroupState, ShardState } from '../spec/group/types.js';
 
+/** A record digested once per object: an immutable state shares the records it keeps. */
+function memoised<T extends object>(digests: WeakMap<T, string>, value: T, digest: () => string):
+  string {
+  let found = digests.get(value);
+  if (found === undefined) digests.set(value, (found = digest()));
+  return found;
+}
+
 const shardDigests = new WeakMap<ShardState, string>();
 const configDigests = new WeakMap<Config, string>();
 
 /** One shard record: its phase, identities, receipt and image (kv and dedup). */
 function shardDigest(record: ShardState): string {
-  let digest = shardDigests.get(record);
-  if (digest === undefined) {
+  return memoised(shardDigests, record, () => {
     const { phase, identity, frozenDigest, receipt, tombstone } = record;
-    digest = fnv1a64(JSON.stringify([phase, identity, frozenDigest, receipt, tombstone,
+    return fnv1a64(JSON.stringify([phase, identity, frozenDigest, receipt, tombstone,
       imageDigest(record.kv, record.dedup)]));
-    shardDigests.set(record, digest);
-  }
-  return digest;
+  });
 }
 
 function configDigest(config: Config): string {
-  let digest = configDigests.get(config);
-  if (digest === undefined) {
-    digest = fnv1a64(JSON.stringify(config));
-    configDigests.set(config, digest);
-  }
-  return digest;
+  return memoised(configDigests, config, () => fnv1a64(JSON.stringify(config)));
+}
+
+/**
+ * The history's digest, memoised on its array: most steps keep the array (only a new
+ * configuration makes a new one), so the history is digested once per configuration, not
+ * once per applied entry.
+ */
+const historyDigests = new WeakMap<readonly Config[], string>();
+
+function historyDigest(configs: readonly Config[]): string {
+  return memoised(historyDigests, configs, () => fnv1a64(configs.map(configDigest).join(',')));
 }
 
 export function groupStateDigest(state: GroupState): string {
   return fnv1a64(JSON.stringify([state.gid, state.sessionFloor, state.shards.map(shardDigest)]));
 }
 
+type Sessions = ControllerState['sessions'];
+const sessionDigests = new WeakMap<Sessions[string], string>();
+const sessionTableDigests = new WeakMap<Sessions, string>();
+
 /** Sessions in key order: a restored replica may have built its record in another order. */
+function sessionsDigest(sessions: Sessions): string {
+  const sessionDigest = (client: string) => memoised(sessionDigests, sessions[client]!,
+    () => fnv1a64(JSON.stringify(sessions[client])));
+  return memoised(sessionTableDigests, sessions, () => fnv1a64(Object.keys(sessions).sort()
+    .map((client) => `${JSON.stringify(client)}:${sessionDigest(client)}`).join(',')));
+}
+
 export function controllerStateDigest(state: ControllerState): string {
-  const sessions = Object.keys(state.sessions).sort()
-    .map((client) => [client, state.sessions[client]]);
   return fnv1a64(JSON.stringify([state.current, state.next, state.nextClient,
-    state.configs.map(configDigest), sessions]));
+    historyDigest(state.configs), sessionsDigest(state.sessions)]));
 }
 
 /** The digest a replica's applied state has at one index, and who was seen holding it. */

@@ -2,8 +2,8 @@
  * `npm run catalog`: regenerates the bug x tool matrix (issue 24 item 8) in docs/catalog.md
  * (between its matrix markers) and its claims in traces/catalog-matrix.json, which
  * test/catalog/matrix.test.ts checks at CI budgets. For every catalogued bug (`shardkv bugs`)
- * it runs `check`, `simulate --seeds 1..1000`, `replay --runtime` of the kept trace, `mbt`
- * (when this build has the command) and `conform` of the simulator's failing seed, traced.
+ * it runs `check`, `simulate --seeds 1..1000`, `replay --runtime` of the kept trace,
+ * `mbt --bug` and `conform` of the simulator's failing seed, traced.
  * A generator, not a test: it may take hours at the full budget. Where a tool cannot see a
  * bug (reasons.ts), the simulator and conform are not run and the cell is the reason.
  *
@@ -19,7 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { reasonOf, type Tool } from './reasons.js';
 import { renderMatrix, type MatrixRow } from './render.js';
 import {
-  checkCell, conformCell, isMiss, mbtCell, mbtExists, replayCell, savedSimulateCell, simulateCell,
+  checkCell, conformCell, isMiss, mbtCell, replayCell, savedSimulateCell, simulateCell,
   type CatalogBug,
 } from './tools.js';
 
@@ -62,7 +62,6 @@ function rowOf(
   bug: CatalogBug,
   budget: Budget,
   skip: readonly Tool[],
-  mbt: boolean,
   kept: MatrixRow | undefined,
 ) {
   const runs = (tool: Tool) => !skip.includes(tool);
@@ -75,10 +74,7 @@ function rowOf(
     row.cells.simulate = saved ?? simulateCell(bug, budget.seeds, budget.simulateSeconds);
   }
   if (runs('replay')) row.cells.replay = replayCell(bug, toolSecondsMax);
-  if (runs('mbt')) {
-    row.cells.mbt = mbt ? mbtCell(bug, toolSecondsMax)
-      : { missed: 'not run: `shardkv mbt` drives the correct spec only (it takes no --bug yet)' };
-  }
+  if (runs('mbt')) row.cells.mbt = mbtCell(bug, toolSecondsMax);
   // A skipped simulate column keeps its last seed: conform can run on it alone.
   const failing = row.cells.simulate ?? kept?.cells.simulate;
   if (runs('conform') && failing !== undefined && !isMiss(failing)) {
@@ -93,7 +89,6 @@ function main(): void {
   const checkSeconds = Number(flag('check-seconds') ?? checkSecondsDefault);
   const only = flag('only')?.split(',');
   const skip = (flag('skip')?.split(',') ?? []) as Tool[];
-  const mbt = mbtExists();
   const catalogued = catalog();
   const bugs = catalogued.filter((bug) => only === undefined || only.includes(bug.name));
   const claimsFile = flag('claims') ?? claimsDefault;
@@ -104,7 +99,7 @@ function main(): void {
     // A skipped tool keeps the cell of the last run, so one column can be regenerated alone.
     const kept = previous.find((old) => old.bug === bug.name);
     const budget = { seeds, simulateSeconds, checkSeconds, simulateResults };
-    const row = rowOf(bug, budget, skip, mbt, kept);
+    const row = rowOf(bug, budget, skip, kept);
     row.cells = { ...kept?.cells, ...row.cells };
     rows.push(row);
     process.stderr.write(`catalog: ${bug.name} done\n`);

@@ -17,6 +17,9 @@ const needsContext =
 const noReuse = 'the runtime clerk never reuses a seq for another request (spec/client numbers ' +
   'each request once), so no runtime run meets the bug';
 
+const livenessPreset = 'a liveness lasso, checked with --preset liveness-9.6: mbt refuses ' +
+  'the liveness presets (a walk evaluates invariants after each step, it has no lasso)';
+
 /** Per tool, per bug: why that tool cannot see that bug. */
 export const cannotSee: Readonly<Record<Tool, Readonly<Record<string, string>>>> = {
   check: {},
@@ -43,7 +46,14 @@ export const cannotSee: Readonly<Record<Tool, Readonly<Record<string, string>>>>
     'expiry-forgets-session': 'replay --runtime does not replay ExpireSessions (the runtime ' +
       'has no such model action; the simulator issues expiry through the administrator)',
   },
-  mbt: {},
+  mbt: {
+    'prevote-response-term': livenessPreset,
+    'leader-never-steps-down': livenessPreset,
+    'recovery-needs-source-after-delete': 'a liveness lasso: a walk evaluates invariants after ' +
+      'each step and cannot show that the loop runs forever',
+    'expiry-forgets-session': 'mbt does not drive ExpireSessions (no runtime component sends ' +
+      'expire-sessions; the simulator issues expiry through the administrator)',
+  },
   conform: {
     'non-minimal-rebalance': controllerOnly,
     'non-minimal-by-gid-order': controllerOnly,

@@ -187,18 +187,27 @@ export function conformCell(
   });
 }
 
-/** Whether this build's `shardkv mbt` can run a catalog bug (`--bug`). */
-export function mbtExists(): boolean {
-  const help = run(['mbt', 'raft', '--help'], 60);
-  return help.status === 0 && help.stdout.includes('--bug');
+/**
+ * The walks mbt takes for a bug: raft's steps are cheap (a few hundred thousand a minute), so
+ * its bugs get 1,000 walks of depth 40; migration and controller steps commit through a
+ * controller group, and their bugs get mbt's default 100 walks of depth 30.
+ */
+export function mbtArguments(bug: Pick<CatalogBug, 'model' | 'name'>): string[] {
+  const walks = bug.model === 'raft' ? ['--walks', '1000', '--depth', '40'] : [];
+  return ['mbt', bug.model, '--bug', bug.name, ...walks];
 }
 
-/** `shardkv mbt MODEL --bug NAME --json`. */
+/** `shardkv mbt MODEL --bug NAME --json` at the catalog's walks. */
 export function mbtCell(bug: CatalogBug, timeoutSeconds: number): MbtFinding | Miss {
-  const result = run(['mbt', bug.model, '--bug', bug.name, '--json'], timeoutSeconds);
+  const out = join(tmpdir(), `shardkv-catalog-mbt-${bug.name}.trace.json`);
+  const result = run([...mbtArguments(bug), '--out', out, '--json'], timeoutSeconds);
   const json = result.json;
   if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
-  if (json['ok'] === true) return { missed: 'mbt passes' };
+  if (json['ok'] === true) {
+    return { missed: `not found in ${json['schedules']} walks (${json['steps']} steps)` };
+  }
+  // A divergence writes a trace; an error without one (a usage or internal error) found nothing.
+  if (json['trace'] === undefined) return { missed: String(json['error'] ?? 'failed') };
   return { summary: String(json['error'] ?? json['invariant'] ?? 'found') };
 }
 

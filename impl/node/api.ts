@@ -38,6 +38,14 @@ export interface ServerEnvironment {
   readonly random: Random;
   /** One line per notable event (recoveries, refused frames); never protocol decisions. */
   readonly log: (line: string) => void;
+  /**
+   * Lets timers and I/O run in the middle of long work (the real runtime: setImmediate). With
+   * it, a snapshot is serialised and written in the background, between pauses, before the
+   * step that takes it (issue 27: a big snapshot does not hold back heartbeats). Without it
+   * (the simulator, whose schedule it would change), the step that takes a snapshot
+   * serialises and writes it.
+   */
+  readonly pause?: () => Promise<void>;
 }
 
 export interface ServerTuning {

@@ -67,6 +67,23 @@ export function commandText(command: unknown): string {
   return text;
 }
 
+const commandByteCache = new WeakMap<object, Uint8Array>();
+
+/**
+ * commandText in UTF-8, likewise computed once per command object: a leader sends a large
+ * entry to every follower, often more than once, and encoding a megabyte each time held up
+ * its heartbeats (issue 27). The bytes are shared: callers copy them, never change them.
+ */
+export function commandBytes(command: unknown): Uint8Array {
+  if (typeof command !== 'object' || command === null) return encoder.encode(commandText(command));
+  let bytes = commandByteCache.get(command);
+  if (bytes === undefined) {
+    bytes = encoder.encode(commandText(command));
+    commandByteCache.set(command, bytes);
+  }
+  return bytes;
+}
+
 /** Parses JSON text, rebuilding maps; throws on malformed text or a malformed map. */
 export function parseWithMaps(text: string): unknown {
   // Most frames hold no map; the plain parse is several times faster than one with a reviver.
@@ -79,7 +96,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /** A storage codec (impl/io/codec.ts) of JSON with maps, for commands and snapshot data. */
 export function mapJsonCodec<T>() {
   return {
-    encode: (value: T): Uint8Array => encoder.encode(commandText(value)),
+    encode: (value: T): Uint8Array => commandBytes(value),
     decode: (bytes: Uint8Array): T => parseWithMaps(decoder.decode(bytes)) as T,
   };
 }

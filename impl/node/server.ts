@@ -26,6 +26,7 @@ import type {
 } from './api.js';
 import { DriverHost } from './driver-host.js';
 import { mapJsonCodec, stringifyWithMaps } from './json-maps.js';
+import { mapJsonSnapshotCodec } from './json-pieces.js';
 import type { LoopContext } from './loop-context.js';
 import { PendingReads } from './pending-reads.js';
 import { PendingReplies } from './pending-replies.js';
@@ -44,6 +45,12 @@ import { clientFrameBytes, fittingReply, peerFrameBytes } from './frame-limits.j
 import { encodeFrame, type ReplyBody } from './wire.js';
 
 type Node = RaftNode<unknown, unknown>;
+
+/**
+ * A snapshot that comes due while one is prepared is taken in the step once the log holds this
+ * many times --max-raft-state: half CONTRACT's 8 x, room for what arrives until it is durable.
+ */
+const urgentSnapshotFactor = 4;
 type RaftInput = Input<unknown, unknown>;
 type RaftEffect = Effect<unknown, unknown>;
 
@@ -72,6 +79,13 @@ export class NodeServer implements Server {
   private readonly tracer: NodeTracer | null;
   private loop: RaftLoop | null = null;
   private appliedIndex = 0;
+  /** The term of the entry at appliedIndex (a prepared snapshot's lastIncludedTerm). */
+  private appliedTerm = 0;
+  /** A snapshot is being prepared in the background; another came due meanwhile. */
+  private preparing = false;
+  private dueWhilePreparing = false;
+  /** The point of the last prepared snapshot, which the next snapshot input takes. */
+  private preparedPoint: { readonly index: number; readonly data: unknown } | null = null;
   private stepCount = 0;
   private phase: 'new' | 'starting' | 'running' | 'stopped' | 'crashed' = 'new';
 
@@ -100,7 +114,7 @@ export class NodeServer implements Server {
       fileSystem: environment.fileSystem,
       directory: environment.directory,
       commandCodec: mapJsonCodec<unknown>(),
-      snapshotCodec: mapJsonCodec<unknown>(),
+      snapshotCodec: mapJsonSnapshotCodec<unknown>(),
       segmentBytes: bound === null ? segmentBytesDefault : Math.min(bound, segmentBytesDefault),
       onRecovery: (event) => environment.log(`${this.name}: ${describeRecovery(event)}`),
     });
@@ -149,7 +163,7 @@ export class NodeServer implements Server {
     }, {
       applyEntry: (entry) => this.applyEntry(entry),
       restoreSnapshot: (snapshot) => this.restoreSnapshot(snapshot),
-      snapshotPoint: () => ({ index: this.appliedIndex, data: this.machine.state }),
+      snapshotPoint: () => this.takeSnapshotPoint(),
       readConfirmed: (requestId, index) => this.reads.confirmed(requestId, index),
       leadershipLost: () => {
         this.replies.failAll(this.leaderName());
@@ -231,6 +245,7 @@ export class NodeServer implements Server {
     const expected = this.appliedIndex + 1;
     assert(entry.index === expected, `applying ${entry.index}, expected ${expected}`);
     this.appliedIndex = entry.index;
+    this.appliedTerm = entry.term;
     this.held.applied(entry.index, entry.command);
     let freed = false;
     if (entry.command === null) {
@@ -254,7 +269,50 @@ export class NodeServer implements Server {
     // (the log and the last snapshot still hold it); reads no longer write the log, so no
     // later entry may come to ask for one (CONTRACT: kept bytes after deletes).
     const due = bound !== null && (freed || this.storage.sizes().logBytes > bound);
-    if (due) this.loop!.requestSnapshot();
+    if (due) this.snapshotDue();
+  }
+
+  /**
+   * A snapshot of the applied state is due. With `environment.pause` the storage prepares it
+   * in the background first (serialised and fsynced between pauses), and only then is the
+   * snapshot input queued, taking the prepared point: the state is immutable, later applies
+   * make new objects. One preparation at a time; one that came due meanwhile follows it,
+   * unless the log already holds more than half what CONTRACT allows (urgentSnapshotFactor):
+   * then the next step takes one at once, serialised and written in the step as without
+   * `pause`.
+   */
+  private snapshotDue(): void {
+    const pause = this.options.environment.pause;
+    if (pause === undefined) return this.loop!.requestSnapshot();
+    if (this.preparing) {
+      const bound = this.context.tuning.maxRaftStateBytes ?? 0;
+      if (this.storage.sizes().logBytes > urgentSnapshotFactor * bound) this.loop!.requestSnapshot();
+      this.dueWhilePreparing = true;
+      return;
+    }
+    this.preparing = true;
+    const point = { index: this.appliedIndex, data: this.machine.state };
+    const snapshot = {
+      lastIncludedIndex: point.index, lastIncludedTerm: this.appliedTerm, data: point.data,
+    };
+    this.storage.prepareSnapshot(snapshot, pause).then(() => {
+      this.preparing = false;
+      if (this.context.isDead()) return;
+      this.preparedPoint = point;
+      this.loop!.requestSnapshot();
+      if (!this.dueWhilePreparing) return;
+      this.dueWhilePreparing = false;
+      if (this.appliedIndex > point.index) this.snapshotDue();
+    }, (error: unknown) => {
+      if (!this.context.isDead()) this.context.fatal(error);
+    });
+  }
+
+  /** What the snapshot input takes: the prepared point if there is one, else the applied one. */
+  private takeSnapshotPoint(): { readonly index: number; readonly data: unknown } {
+    const prepared = this.preparedPoint;
+    this.preparedPoint = null;
+    return prepared ?? { index: this.appliedIndex, data: this.machine.state };
   }
 
   /**
@@ -290,6 +348,7 @@ export class NodeServer implements Server {
     this.machine.state = snapshot.data as never;
     const off = this.context.faults.snapshotIndexOff ? 1 : 0;
     this.appliedIndex = snapshot.lastIncludedIndex - off;
+    this.appliedTerm = snapshot.lastIncludedTerm;
     this.held.restored(snapshot.lastIncludedIndex);
     this.tracer?.machineStep({ type: 'restore', index: snapshot.lastIncludedIndex }, undefined,
       this.machineState());

@@ -17,8 +17,9 @@ import type { ClientRequest, GroupCommand, GroupResult } from '../../spec/group/
 import type { Message } from '../../spec/raft/types.js';
 import type { ServerStatus } from './api.js';
 import {
-  commandText, decodeText, encodeText, parseWithMaps, stringifyWithMaps,
+  commandBytes, decodeText, encodeText, parseWithMaps, stringifyWithMaps,
 } from './json-maps.js';
+import { concatenateBytes } from '../wal/bytes.js';
 import { isRaftMessage } from './wire-raft.js';
 
 export type RequestBody =
@@ -61,15 +62,20 @@ export function encodeFrame(frame: Frame): Uint8Array {
   if (message?.type !== 'AppendEntriesRequest' || message.entries.length === 0) {
     return encodeText(stringifyWithMaps(frame));
   }
-  // The same text as stringifyWithMaps(frame), with each command's text computed once.
+  // The bytes of encodeText(stringifyWithMaps(frame)), each command's encoded once (json-maps).
   const { entries, ...fields } = message;
-  const entryTexts = entries.map((entry) =>
-    `{"term":${entry.term},"command":${commandText(entry.command)}}`);
   const fieldsText = stringifyWithMaps(fields).slice(0, -1);
-  const entriesText = `"entries":[${entryTexts.join(',')}]`;
+  const pieces: Uint8Array[] = [encodeText(`{"kind":"raft","message":${fieldsText},"entries":[`)];
+  entries.forEach((entry, position) => {
+    pieces.push(encodeText(`${position === 0 ? '' : ','}{"term":${entry.term},"command":`));
+    pieces.push(commandBytes(entry.command), closingBrace);
+  });
   const stampText = frame.stamp === undefined ? '' : `,"stamp":${JSON.stringify(frame.stamp)}`;
-  return encodeText(`{"kind":"raft","message":${fieldsText},${entriesText}}${stampText}}`);
+  pieces.push(encodeText(`]}${stampText}}`));
+  return concatenateBytes(pieces);
 }
+
+const closingBrace = encodeText('}');
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -134,7 +134,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     environment: {
       transport, fileSystem: new NodeFileSystem(), directory: paths.dataDirectory(name),
       clock: new RealClock(), timers: new RealTimers(), random: new SeededRandom(entropySeed()),
-      log,
+      log, pause: () => new Promise((resolve) => setImmediate(resolve)),
     },
     tuning: {
       maxRaftStateBytes: file.settings.maxRaftStateBytes,

@@ -105,3 +105,14 @@ export class ByteReader {
     if (this.offset + count > this.bytes.length) throw new RangeError('field beyond the record');
   }
 }
+
+/** The pieces one after another in one new array. */
+export function concatenateBytes(pieces: readonly Uint8Array[]): Uint8Array {
+  const result = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+  let offset = 0;
+  for (const piece of pieces) {
+    result.set(piece, offset);
+    offset += piece.length;
+  }
+  return result;
+}

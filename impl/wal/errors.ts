@@ -20,7 +20,7 @@ export type RecoveryEvent =
 
 export function describeRecovery(event: RecoveryEvent): string {
   if (event.kind === 'leftover-temporary') {
-    return `wal: removed ${event.file}, a snapshot that was never completed`;
+    return `wal: removed ${event.file}, a snapshot that was never completed or never taken`;
   }
   return `wal: truncated ${event.file} at offset ${event.offset} ` +
     `(${event.droppedBytes} bytes dropped: ${event.reason})`;

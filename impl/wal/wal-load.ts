@@ -10,7 +10,7 @@ import { joinPath, type FileSystem } from './file-system.js';
 import { LogReplay } from './log-replay.js';
 import type { EntryPayload, SnapshotPayload } from './payloads.js';
 import {
-  readSnapshotFile, snapshotFileName, snapshotTemporaryName,
+  isLeftoverSnapshotName, readSnapshotFile, snapshotFileName,
 } from './snapshot-file.js';
 import { segmentName, type Segment } from './segment.js';
 import { judgeBadRecord } from './torn-tail.js';
@@ -33,8 +33,8 @@ export async function loadWal(
 ): Promise<LoadedWal> {
   await fileSystem.makeDirectory(directory);
   const names = await fileSystem.list(directory);
-  if (names.includes(snapshotTemporaryName)) {
-    const file = joinPath(directory, snapshotTemporaryName);
+  for (const name of names.filter(isLeftoverSnapshotName)) {
+    const file = joinPath(directory, name);
     await fileSystem.remove(file);
     onRecovery({ kind: 'leftover-temporary', file });
   }

@@ -11,6 +11,12 @@
  * (snapshot-file.ts) in its place in the call order; once it is durable, the oldest segments
  * that hold only entries up to its index are deleted.
  *
+ * A snapshot may also be prepared ahead (prepareSnapshot): serialised piece by piece with
+ * pauses, written and fsynced under a name of its own while the node goes on, so that the
+ * saveSnapshot call that takes it only renames the file (issue 27: a node busy with a
+ * megabyte snapshot still answers its timers). Taking it is the same atomic replacement in
+ * the same place in the call order; a prepared snapshot nobody takes is removed.
+ *
  * On load a bad record in the last segment is a torn tail: the file is truncated before it and
  * the repair is reported. A bad record in a sealed segment is corruption: an error that names
  * the file and the offset.
@@ -19,22 +25,40 @@ import { assert } from '../../spec/assert.js';
 import { jsonCodec, type Codec } from '../io/codec.js';
 import type { Entry, HardState, Snapshot } from '../../spec/raft/types.js';
 import type { LoadedState, Storage, StorageSizes } from '../io/storage.js';
+import { concatenateBytes } from './bytes.js';
 import { describeRecovery, type RecoveryEvent } from './errors.js';
 import { joinPath, type FileHandle, type FileSystem } from './file-system.js';
 import {
   encodeEntry, encodeHardState, encodeSnapshot, encodeTruncate,
 } from './payloads.js';
 import { encodeRecord, RecordType } from './record.js';
-import { writeSnapshotFile } from './snapshot-file.js';
+import {
+  preparedSnapshotName, takePreparedSnapshot, writePreparedSnapshot, writeSnapshotFile,
+} from './snapshot-file.js';
+import { snapshotRecordPieces } from './snapshot-record.js';
 import { loadWal } from './wal-load.js';
 import { segmentName, type Segment } from './segment.js';
+
+/** A snapshot codec may also hand its bytes over in pieces (for prepareSnapshot). */
+export interface SnapshotCodec<S> extends Codec<S> {
+  encodePieces?(value: S): Iterable<Uint8Array>;
+}
+
+/** A snapshot written and fsynced ahead under its own name, not yet taken. */
+interface PreparedSnapshot<S> {
+  readonly lastIncludedIndex: number;
+  readonly lastIncludedTerm: number;
+  readonly data: S;
+  readonly name: string;
+  readonly bytes: number;
+}
 
 export interface WalStorageOptions<C, S> {
   readonly fileSystem: FileSystem;
   /** The node's directory; created if missing. */
   readonly directory: string;
   readonly commandCodec?: Codec<C>;
-  readonly snapshotCodec?: Codec<S>;
+  readonly snapshotCodec?: SnapshotCodec<S>;
   /** A segment is sealed once it holds this many bytes (default 4 MiB). */
   readonly segmentBytes?: number;
   /** Told about every repair load() makes (default: a line on stderr). */
@@ -50,13 +74,15 @@ type PendingOperation =
       readonly chunks: Uint8Array[];
       hardStates: number;
     }
-  | { readonly kind: 'snapshot'; readonly record: Uint8Array; readonly lastIncludedIndex: number };
+  | { readonly kind: 'snapshot'; readonly record: Uint8Array; readonly lastIncludedIndex: number }
+  | { readonly kind: 'take-prepared'; readonly name: string; readonly lastIncludedIndex: number }
+  | { readonly kind: 'remove-prepared'; readonly name: string };
 
 export class WalStorage<C, S> implements Storage<C, S> {
   private readonly fileSystem: FileSystem;
   private readonly directory: string;
   private readonly commandCodec: Codec<C>;
-  private readonly snapshotCodec: Codec<S>;
+  private readonly snapshotCodec: SnapshotCodec<S>;
   private readonly segmentBytes: number;
   private readonly onRecovery: (event: RecoveryEvent) => void;
 
@@ -72,6 +98,10 @@ export class WalStorage<C, S> implements Storage<C, S> {
   private pending: PendingOperation[] = [];
   private syncChain: Promise<void> = Promise.resolve();
   private failure: unknown = null;
+  /** Prepared snapshots not taken yet, by index; at most one per index. */
+  private readonly prepared = new Map<number, PreparedSnapshot<S>>();
+  /** The names of prepared snapshots being written (not in `prepared` until durable). */
+  private readonly writingPrepared = new Set<string>();
 
   constructor(options: WalStorageOptions<C, S>) {
     this.fileSystem = options.fileSystem;
@@ -154,17 +184,62 @@ export class WalStorage<C, S> implements Storage<C, S> {
     this.lastIndex = fromIndex + entries.length - 1;
   }
 
+  /**
+   * Writes `snapshot` durably under a name of its own, pausing between pieces of the work
+   * (`pause`: let the node's timers and I/O run), so that a later saveSnapshot of the same
+   * snapshot (same index, term and data object) only renames it. Resolves once it is durable
+   * (or was overtaken by a snapshot at its index or later: then it is removed, never taken).
+   * Not part of the call order: it may run while syncs run.
+   */
+  async prepareSnapshot(snapshot: Snapshot<S>, pause: () => Promise<void>): Promise<void> {
+    this.assertWritable();
+    const { lastIncludedIndex, lastIncludedTerm, data } = snapshot;
+    if (lastIncludedIndex <= this.snapshotIndex) return;
+    const pieces = this.snapshotCodec.encodePieces?.(data) ?? [this.snapshotCodec.encode(data)];
+    const record = await snapshotRecordPieces(lastIncludedIndex, lastIncludedTerm, pieces, pause);
+    const name = preparedSnapshotName(lastIncludedIndex);
+    if (this.phase !== 'open' || lastIncludedIndex <= this.snapshotIndex ||
+      this.writingPrepared.has(name) || this.prepared.has(lastIncludedIndex)) return;
+    this.writingPrepared.add(name);
+    try {
+      await writePreparedSnapshot(this.fileSystem, this.directory, name, record.pieces);
+    } catch (error) {
+      this.failure ??= error;
+      throw error;
+    } finally {
+      this.writingPrepared.delete(name);
+    }
+    if (this.phase !== 'open') return;
+    // Overtaken while it was written: never taken. (A leftover is removed by load() too.)
+    if (lastIncludedIndex <= this.snapshotIndex) {
+      this.removePrepared(name);
+      return;
+    }
+    this.prepared.set(lastIncludedIndex, {
+      lastIncludedIndex, lastIncludedTerm, data, name, bytes: record.bytes,
+    });
+  }
+
   saveSnapshot(snapshot: Snapshot<S>): void {
     this.assertWritable();
     const { lastIncludedIndex, lastIncludedTerm } = snapshot;
     assert(lastIncludedIndex >= this.snapshotIndex, `snapshot at ${lastIncludedIndex} is older ` +
       `than the one at ${this.snapshotIndex}`);
-    const data = this.snapshotCodec.encode(snapshot.data);
-    const payload = encodeSnapshot({ lastIncludedIndex, lastIncludedTerm, data });
-    const record = encodeRecord(RecordType.Snapshot, payload);
-    this.pending.push({ kind: 'snapshot', record, lastIncludedIndex });
+    const prepared = this.prepared.get(lastIncludedIndex);
+    this.discardPrepared(lastIncludedIndex);
+    if (prepared !== undefined && prepared.lastIncludedTerm === lastIncludedTerm &&
+      prepared.data === snapshot.data) {
+      this.pending.push({ kind: 'take-prepared', name: prepared.name, lastIncludedIndex });
+      this.snapshotBytes = prepared.bytes;
+    } else {
+      if (prepared !== undefined) this.removePrepared(prepared.name);
+      const data = this.snapshotCodec.encode(snapshot.data);
+      const payload = encodeSnapshot({ lastIncludedIndex, lastIncludedTerm, data });
+      const record = encodeRecord(RecordType.Snapshot, payload);
+      this.pending.push({ kind: 'snapshot', record, lastIncludedIndex });
+      this.snapshotBytes = record.length;
+    }
     this.snapshotIndex = lastIncludedIndex;
-    this.snapshotBytes = record.length;
     this.lastIndex = Math.max(this.lastIndex, lastIncludedIndex);
     // Seal the current segment so that it can be deleted once the snapshot covers it.
     const current = this.segments.at(-1);
@@ -190,6 +265,23 @@ export class WalStorage<C, S> implements Storage<C, S> {
       await segment.handle?.close();
       segment.handle = null;
     }
+  }
+
+  /**
+   * Forgets the durable prepared snapshots a snapshot at `index` overtakes (its own is the
+   * caller's); their files are removed in the call order.
+   */
+  private discardPrepared(index: number): void {
+    for (const [preparedIndex, prepared] of this.prepared) {
+      if (preparedIndex > index) continue;
+      this.prepared.delete(preparedIndex);
+      if (preparedIndex !== index) this.removePrepared(prepared.name);
+    }
+  }
+
+  /** A prepared snapshot's file goes with the next sync (load() removes a leftover anyway). */
+  private removePrepared(name: string): void {
+    this.pending.push({ kind: 'remove-prepared', name });
   }
 
   private assertWritable(): void {
@@ -254,10 +346,16 @@ export class WalStorage<C, S> implements Storage<C, S> {
           await this.writeSegment(operation.segment, operation.chunks);
           operation.segment.hardStatesWritten += operation.hardStates;
           dirty = operation.segment;
+        } else if (operation.kind === 'remove-prepared') {
+          await this.fileSystem.remove(joinPath(this.directory, operation.name));
         } else {
           if (dirty !== null) await this.syncSegment(dirty);
           dirty = null;
-          await writeSnapshotFile(this.fileSystem, this.directory, operation.record);
+          if (operation.kind === 'snapshot') {
+            await writeSnapshotFile(this.fileSystem, this.directory, operation.record);
+          } else {
+            await takePreparedSnapshot(this.fileSystem, this.directory, operation.name);
+          }
           this.durableSnapshotIndex = operation.lastIncludedIndex;
           compacted = true;
         }
@@ -276,7 +374,7 @@ export class WalStorage<C, S> implements Storage<C, S> {
     if (segment.handle === null) {
       segment.handle = await this.fileSystem.open(this.pathOf(segment), 'append');
     }
-    const bytes = chunks.length === 1 ? chunks[0]! : concatenate(chunks);
+    const bytes = chunks.length === 1 ? chunks[0]! : concatenateBytes(chunks);
     await segment.handle.append(bytes);
     segment.unflushedBytes -= bytes.length;
   }
@@ -329,15 +427,4 @@ export class WalStorage<C, S> implements Storage<C, S> {
   private pathOf(segment: Segment): string {
     return joinPath(this.directory, segment.name);
   }
-}
-
-function concatenate(chunks: readonly Uint8Array[]): Uint8Array {
-  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const result = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    result.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return result;
 }

@@ -25,8 +25,9 @@
  * Crashes (Restart) are unfair and bounded by maxRestarts: "no crash after some point".
  *
  * `--preset liveness-9.6` runs it with PreVote and CheckQuorum (dissertation §9.6) and one
- * more environment step, Isolate(i) (at most maxIsolations, unfair): from then on no message
- * from or to server i is delivered, for good. It adds the property
+ * more environment step, Isolate(i) (at most maxIsolations, unfair): from then on the network
+ * loses every message from or to server i and no client reaches it, for good (LeaderElected
+ * and ValueCommitted then hold if the others are no quorum). It adds the property
  * - LeaderStepsDown: an isolated leader eventually stops leading ("isolated leader ~> not
  *   leader"): a CheckQuorum leader's election timer fires, weakly fair, and finds no quorum;
  * and lone timeouts then wake the most up-to-date server that is not isolated, whose votes
@@ -39,8 +40,11 @@ import type { Fairness, Model, TemporalProperty } from '../../checker/model.js';
 import { assert } from '../../spec/assert.js';
 import { isUpToDate, lastLogIndex, lastLogTerm } from '../../spec/raft/log.js';
 import { extendCodec, liftInvariants } from './model-extension.js';
-import { commandAt, type ModelNode, type RaftBounds, type RaftModelState } from './model-state.js';
+import {
+  commandAt, patchState, type ModelNode, type RaftBounds, type RaftModelState,
+} from './model-state.js';
 import { createRaftModel, raftLabel, type RaftAction } from './model.js';
+import { withoutMessagesOf } from './network.js';
 import { serverName } from './printing.js';
 import { quorum } from '../../spec/raft/node.js';
 import type { RaftOptions } from '../../spec/raft/types.js';
@@ -71,10 +75,11 @@ function highestTerm(servers: readonly ModelNode[]): number {
   return highest;
 }
 
-/** Some server leads the highest term any server has reached. */
-export function leaderOfHighestTerm(state: RaftModelState): boolean {
+/** Some server (other than `isolated`) leads the highest term any server has reached. */
+export function leaderOfHighestTerm(state: RaftModelState, isolated = -1): boolean {
   const term = highestTerm(state.servers);
-  return state.servers.some((server) => server.role === 'leader' && server.currentTerm === term);
+  return state.servers.some((server) => server.role === 'leader' &&
+    server.currentTerm === term && server.id !== isolated);
 }
 
 /**
@@ -115,9 +120,12 @@ function designatedServer(servers: readonly ModelNode[], isolated: number): numb
   return best.id;
 }
 
-/** A lone timeout of `server`: nobody leads the highest term and no election can finish. */
+/**
+ * A lone timeout of `server`: nobody leads the highest term and no election can finish. An
+ * isolated leader counts for nobody: the others hear no heartbeat from it and time out.
+ */
 export function loneTimeout(state: RaftModelState, server: number, isolated = -1): boolean {
-  if (leaderOfHighestTerm(state)) return false;
+  if (leaderOfHighestTerm(state, isolated)) return false;
   const term = highestTerm(state.servers);
   for (const node of state.servers) {
     if (node.role === 'candidate' && node.currentTerm === term &&
@@ -154,17 +162,27 @@ function clientSends(state: RaftModelState, server: number, value: number): bool
   return !valueHeld(state.servers[server]!, value);
 }
 
+/**
+ * Whether the servers not isolated are too few for a quorum (two servers, one cut off): Raft
+ * then promises neither a leader nor a commit, so LeaderElected and ValueCommitted hold.
+ */
+function noQuorumLeft(state: LivenessState): boolean {
+  const size = state.raft.servers.length;
+  return state.isolated >= 0 && size - 1 < quorum(size);
+}
+
 export const raftLivenessProperties: readonly TemporalProperty<LivenessState>[] = [
   {
     name: 'LeaderElected',
     kind: 'leadsTo',
     trigger: (state) => !leaderOfHighestTerm(state.raft),
-    holds: (state) => leaderOfHighestTerm(state.raft),
+    holds: (state) => leaderOfHighestTerm(state.raft) || noQuorumLeft(state),
   },
   {
     name: 'ValueCommitted',
     kind: 'eventually',
-    holds: (state) => state.raft.committed.some((record) => record.command !== null),
+    holds: (state) => noQuorumLeft(state) ||
+      state.raft.committed.some((record) => record.command !== null),
   },
 ];
 
@@ -199,10 +217,24 @@ export function raftLivenessFairness(
   };
 }
 
-/** Whether the isolation stops this step: a delivery from or to the isolated server. */
+/**
+ * Whether the isolation stops this step: a client request to the isolated server (its
+ * clients are cut off too, so their traffic cannot keep an isolated leader's log changing).
+ */
 function cutOff(state: LivenessState, action: RaftAction): boolean {
-  if (state.isolated < 0 || action.type !== 'Deliver') return false;
-  return action.envelope.from === state.isolated || action.envelope.to === state.isolated;
+  return state.isolated >= 0 && action.type === 'ClientRequest' &&
+    action.server === state.isolated;
+}
+
+/**
+ * The network loses what the isolated server sends and what is sent to it, at once: a
+ * message to it waiting in the bag for ever would fill the copies in flight, and every fair
+ * heartbeat of an isolated leader would then leave the bounds.
+ */
+function isolatedNetwork(raft: RaftModelState, isolated: number): RaftModelState {
+  if (isolated < 0) return raft;
+  const messages = withoutMessagesOf(raft.messages, isolated);
+  return messages === raft.messages ? raft : patchState(raft, { messages });
 }
 
 /** The budgets' successor of a step, or null when the environment forbids it. */
@@ -246,13 +278,16 @@ export function createRaftLivenessModel(
     actions: (state) => [...raft.actions(state.raft), ...isolate],
     next: (state, action) => {
       if (action.type === 'Isolate') {
-        return state.isolated < 0 ? { ...state, isolated: action.server } : null;
+        if (state.isolated >= 0) return null;
+        return { ...state, raft: isolatedNetwork(state.raft, action.server),
+          isolated: action.server };
       }
       if (cutOff(state, action)) return null;
       const budgetsNext = budgetsAfter(state, action, budgets, options);
       if (budgetsNext === null) return null;
       const next = raft.next(state.raft, action);
-      return next === null ? null : { ...state, raft: next, ...budgetsNext };
+      if (next === null) return null;
+      return { ...state, raft: isolatedNetwork(next, state.isolated), ...budgetsNext };
     },
     label: (action) => action.type === 'Isolate'
       ? `Isolate(${serverName(action.server)})` : raft.label(action),

@@ -93,3 +93,9 @@ export function copiesInFlight(bag: Bag): number {
   for (const item of bag) total += item.count;
   return total;
 }
+
+/** The bag without the messages from or to `server`: what a network cut off from it loses. */
+export function withoutMessagesOf(bag: Bag, server: number): Bag {
+  const kept = bag.filter((item) => item.envelope.from !== server && item.envelope.to !== server);
+  return kept.length === bag.length ? bag : kept;
+}

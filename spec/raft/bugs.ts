@@ -106,6 +106,15 @@ export const raftBugs = [
     breaks: ['ElectionSafety'],
     bounds: { maxTerm: 2, maxLog: 1, maxRestarts: 0, maxCompactions: 0, maxReads: 0 },
   },
+  {
+    // handleElectionTimeout (election.ts) keeps the leader's record of whom it heard from.
+    name: 'leader-never-steps-down',
+    description:
+      'with CheckQuorum, a leader never forgets whom it heard from (§9.6 checks each ' +
+      'election timeout anew): once it heard from a quorum, cut off, it leads for ever',
+    breaks: ['LeaderStepsDown'],
+    bounds: { preset: 'liveness-9.6', servers: 2 },
+  },
 ] as const satisfies readonly KnownBug[];
 assertCatalog(raftBugs, raftBugs);
 

@@ -39,8 +39,9 @@ function maybeWin<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
  * The election timer fires. A follower or candidate campaigns: as a pre-candidate with
  * PreVote, else as a candidate of the next term (bug prevote-raises-term: the pre-candidate
  * raises its term too). A leader with CheckQuorum steps down unless a quorum was heard from
- * since the previous timeout (§9.6); without it a leader runs no election timer (timers.ts)
- * and ignores the input. The timer fired once: whoever still runs it sets it again.
+ * since the previous timeout (§9.6; bug leader-never-steps-down: since it was elected);
+ * without it a leader runs no election timer (timers.ts) and ignores the input. The timer
+ * fired once: whoever still runs it sets it again.
  */
 export function handleElectionTimeout<C, S>(
   node: RaftNode<C, S>,
@@ -50,8 +51,10 @@ export function handleElectionTimeout<C, S>(
     if (options.checkQuorum !== true) return { node, effects: [] };
     const heard = countVotes(node.recentlyActive | (1 << node.id));
     if (heard >= quorum(node.clusterSize)) {
-      // A new period of listening starts (unchanged when it already had), timed afresh.
-      const next = node.recentlyActive === 0 ? node : { ...node, recentlyActive: 0 };
+      // A new period of listening starts (unchanged when it already had), timed afresh; the
+      // bug leader-never-steps-down keeps the old period, so a quorum heard once counts for ever.
+      const keep = node.recentlyActive === 0 || options.bugs?.['leader-never-steps-down'] === true;
+      const next = keep ? node : { ...node, recentlyActive: 0 };
       return { node: next, effects: [resetElectionTimer] };
     }
     return { node: becomeFollower(node, node.currentTerm, null), effects: [resetElectionTimer] };

@@ -50,8 +50,9 @@ function referenceFingerprint(words: readonly number[]): string {
   const finalHigh = referenceFinal(high ^ length);
   const finalLow = referenceFinal(((low ^ length) + finalHigh) & mask32);
   const crossed = referenceFinal((finalHigh + finalLow) & mask32);
-  const lowPart = crossed === 0n && finalLow === 0n ? 1n : finalLow;
-  return crossed.toString(16).padStart(8, '0') + lowPart.toString(16).padStart(8, '0');
+  // Zero marks an empty slot: a zero word is stored as one.
+  const [highPart, lowPart] = [crossed, finalLow].map((word) => (word === 0n ? 1n : word));
+  return highPart!.toString(16).padStart(8, '0') + lowPart!.toString(16).padStart(8, '0');
 }
 
 test('the reference MurmurHash3 gives the published test vectors', () => {

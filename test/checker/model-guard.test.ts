@@ -21,6 +21,12 @@ function module(name: string, body: string): string {
 const throwing = module('throws', `{ initialStates: () => [{ n: 0 }], actions: () => ['Inc'],
   next: (s) => { if (s.n === 2) throw new Error('boom'); return s.n < 4 ? { n: s.n + 1 } : null; },
   invariants: { Small: (s) => s.n < 10 } }`);
+// A wide level (about 300 states) in which one state, met by one of the workers, throws.
+const wide = module('wide', `{ initialStates: () => [{ a: 0, b: 0 }], actions: () => ['A', 'B'],
+  next: (s, x) => { if (s.a === 150 && s.b === 150) throw new Error('boom');
+    if (x === 'A') return s.a < 400 ? { a: s.a + 1, b: s.b } : null;
+    return s.b < 400 ? { a: s.a, b: s.b + 1 } : null; },
+  invariants: { Small: (s) => s.a < 1000 } }`);
 const bigint = module('big', `{ initialStates: () => [{ n: 0n }], actions: () => ['Inc'],
   next: (s) => (s.n < 3n ? { n: s.n + 1n } : null), invariants: { Small: (s) => s.n < 10n } }`);
 const badInvariant = module('badinv', `{ initialStates: () => [{ n: 0 }], actions: () => [],
@@ -32,6 +38,21 @@ for (const strategy of ['bfs', 'dfs']) {
     assert.is(run.code, 2);
     assert.is(run.stderr, 'shardkv check: model throws: next() failed for action "Inc" in ' +
       'state {"n":2}: boom');
+  });
+}
+
+// Issue 22: a worker thread caught nothing, so its ModelError became "internal error" (exit
+// 1) and the other workers finished their level; now it stops them and reads as one thread's.
+for (const [name, path, message] of [
+  ['throws', throwing, 'model throws: next() failed for action "Inc" in state {"n":2}: boom'],
+  ['wide', wide, 'model wide: next() failed for action "A" in state {"a":150,"b":150}: boom'],
+] as const) {
+  test(`${name}: bfs on 1 and 2 worker threads, the same one line, exit 2`, async () => {
+    for (const workers of ['1', '2']) {
+      const run = await runCli('check', path, '--workers', workers, '--quiet');
+      assert.is(run.code, 2, `${workers} workers`);
+      assert.is(run.stderr, `shardkv check: ${message}`, `${workers} workers`);
+    }
   });
 }
 

@@ -1,9 +1,19 @@
 // The checker's storage: words, the plain codec, fingerprints, the visited set and queues.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readCheckpoint, writeCheckpoint } from '../../checker/checkpoint.js';
 import { FingerprintSet } from '../../checker/fingerprint-set.js';
-import { fingerprint, fingerprintHex, fingerprintWords } from '../../checker/fingerprint.js';
+import {
+  fingerprint,
+  fingerprintHex,
+  fingerprintWords,
+  nonZeroWord,
+} from '../../checker/fingerprint.js';
+import { SharedFingerprintSet } from '../../checker/shared-fingerprint-set.js';
 import { plainCodec, readPlain, writePlain } from '../../checker/plain-codec.js';
 import { emptyQueueEntry, ParentTable, StateQueue } from '../../checker/state-store.js';
 import { WordReader, WordWriter } from '../../checker/words.js';
@@ -62,10 +72,42 @@ test('fingerprints: deterministic, never zero, sensitive to every word and to le
   const seen = new Set<string>([base]);
   for (const words of [[1, 2, 4], [1, 3, 3], [2, 2, 3], [1, 2, 3, 0], [1, 2], []]) {
     fingerprintWords(Int32Array.from(words), 0, words.length);
-    assert.ok(fingerprint.high !== 0 || fingerprint.low !== 0);
+    assert.ok(fingerprint.high !== 0 && fingerprint.low !== 0);
     seen.add(fingerprintHex(fingerprint.high, fingerprint.low));
   }
   assert.is(seen.size, 7);
+});
+
+// Zero marks an empty slot. One thread stored (0, x) while workers stored (1, x), so a
+// checkpoint resumed on the other worker count saw that state as new (issue 22, point 2).
+test('a zero fingerprint word is a one, for every search and in old checkpoints', () => {
+  assert.is(nonZeroWord(0), 1);
+  assert.is(nonZeroWord(1), 1);
+  assert.is(nonZeroWord(-1), -1);
+  const directory = mkdtempSync(join(tmpdir(), 'shardkv-storage-'));
+  try {
+    writeCheckpoint(directory, {
+      identity: 'zero-words', level: 0, statesGenerated: 3, depth: 0, sometimesMask: 0,
+      visited: Int32Array.of(0, 5, 7, 0, 3, 4), frontier: new Int32Array(0), frontierCount: 0,
+    });
+    const options = { directory, everySeconds: 0, resume: true, identity: 'zero-words' };
+    const visited = readCheckpoint(options)!.visited;
+    assert.equal([...visited], [1, 5, 7, 1, 3, 4]);
+    const shared = new SharedFingerprintSet();
+    shared.restore(visited);
+    const single = new FingerprintSet();
+    for (let index = 0; index < visited.length; index += 2) {
+      assert.ok(single.add(visited[index]!, visited[index + 1]!));
+    }
+    for (const set of [shared, single]) {
+      assert.not.ok(set.add(1, 5));
+      assert.not.ok(set.add(7, 1));
+      assert.ok(set.add(2, 2));
+    }
+    assert.is(shared.size, 3);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 });
 
 test('the fingerprint set grows and keeps every member', () => {
@@ -77,9 +119,20 @@ test('the fingerprint set grows and keeps every member', () => {
     assert.ok(set.has(index, index * 7));
   }
   assert.not.ok(set.has(5001, 5001 * 7));
-  assert.ok(set.bytes >= 5000 * 8);
+  // Grown by half at four fifths full: 53 to 80 % full, 10 to 15 bytes a fingerprint.
+  assert.ok(set.bytes >= 5000 * 10 && set.bytes <= 5000 * 15.1, `${set.bytes} bytes`);
   assert.throws(() => set.add(0, 0), /zero fingerprint/);
-  assert.throws(() => new FingerprintSet(3), /power of two/);
+  assert.throws(() => new FingerprintSet(1), /at least two slots/);
+});
+
+test('the fingerprint set: the last slot wraps to the first, any capacity', () => {
+  const set = new FingerprintSet(5);
+  // A low word of 0 leaves the hash the high word: 0xffffffff is the last slot's home.
+  for (const high of [-1, -2, -3]) assert.ok(set.add(high, 0));
+  for (const high of [-1, -2, -3]) assert.ok(set.has(high, 0));
+  assert.not.ok(set.has(-4, 0));
+  assert.not.ok(set.add(-2, 0));
+  assert.is(set.size, 3);
 });
 
 test('state queues: FIFO by shift, LIFO by pop, entries of any length', () => {
@@ -115,6 +168,26 @@ test('parent table: paths are rebuilt from the initial state', () => {
   assert.is(path.actionIndexes[0], 0);
   assert.is(path.actionIndexes.at(-1), 5);
   assert.throws(() => parents.parentOf(-3), /no state with id/);
+  // Action indexes take a byte each, in chunks of 65,536 entries.
+  assert.is(parents.bytes, 2 * 65536 * 5);
+});
+
+test('parent table: a larger action index widens every chunk, keeping the others', () => {
+  const parents = new ParentTable();
+  for (let id = 0; id < 70000; id++) parents.add(id - 1, id % 200);
+  parents.add(5, 300);
+  assert.is(parents.bytes, 2 * 65536 * 6);
+  parents.add(6, 70000);
+  assert.is(parents.bytes, 2 * 65536 * 8);
+  for (const id of [0, 199, 65535, 65536, 69999]) {
+    assert.is(parents.actionOf(id), id % 200);
+    assert.is(parents.parentOf(id), id - 1);
+  }
+  assert.is(parents.actionOf(70000), 300);
+  assert.is(parents.actionOf(70001), 70000);
+  parents.relink(3, 1, 99);
+  assert.equal([parents.parentOf(3), parents.actionOf(3)], [1, 99]);
+  assert.throws(() => parents.add(0, -1), /action index -1/);
 });
 
 test('word writer strings and numbers round-trip', () => {

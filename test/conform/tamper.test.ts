@@ -181,6 +181,41 @@ test('a delivered message that was never sent', async () => {
   assert.is(divergence.what, 'delivered message g102-0:1:999999 was never sent');
 });
 
+/** The first delivered message of `type` in the run (a successful one), changed by `edit`. */
+function editedDelivery(type: string, edit: (message: Row) => Row) {
+  const delivers = (record: Row) => record.actor === 'raft' && record.input.type === 'message' &&
+    record.input.message.type === type && record.input.message.success !== false;
+  const node = [...run.result.traces!.keys()].sort().find((name) =>
+    run.result.traces!.get(name)!.some((line) => delivers(parse(line))));
+  assert.ok(node !== undefined, `some node received a ${type}`);
+  let step = 0;
+  const directory = tampered(run, `${node}.jsonl`, (lines) => lines.map((line) => {
+    const record = parse(line);
+    if (step > 0 || !delivers(record)) return line;
+    step = record.seq;
+    return JSON.stringify({ ...record, input: { ...record.input,
+      message: edit(record.input.message) } });
+  }));
+  return { directory, node, step };
+}
+
+test('a delivered message with its fields in another order conforms', async () => {
+  const { directory } = editedDelivery('AppendEntriesResponse', (message) =>
+    Object.fromEntries(Object.entries(message).reverse()));
+  const result = await runCli('conform', directory);
+  assert.is(result.code, 0, result.stdout + result.stderr);
+});
+
+test('a delivered message that differs from its send where the step ignores it', async () => {
+  // A successful append's conflict hint is read by nobody: only the link check can see it.
+  const { directory, node, step } = editedDelivery('AppendEntriesResponse', (message) =>
+    ({ ...message, conflictIndex: 7777 }));
+  const divergence = await divergenceOf(directory);
+  assert.equal(divergence, { ...divergence, check: 'shell', node, step });
+  assert.match(divergence.what, /^message \S+ differs from the one sent$/);
+  assert.match(divergence.recorded!, /"conflictIndex":7777/);
+});
+
 test('a history with one changed read is not linearizable', async () => {
   let key = '';
   const directory = tampered(run, 'history.jsonl', (lines) => lines.map((line) => {

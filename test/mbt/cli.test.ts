@@ -37,6 +37,15 @@ test('--bug switches the catalog bug on in the runtime: mbt sees it, the trace n
   assert.match(unknown.stderr, "model raft has no bug 'no-such-bug'");
 });
 
+test('a late duplicate still arrives after its sender crashed', async () => {
+  // The runtime's held network drops a crashed process's frames; the model's copy stays in
+  // flight. These walks crash the controller with a duplicate kept (was an internal error).
+  const run = await runCli('mbt', 'migration', '--max-duplicates', '1', '--walks', '30',
+    '--quiet');
+  assert.is(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /^OK: 30 schedules/m);
+});
+
 test('usage errors exit 2 with one line', async () => {
   const cases: [string[], string][] = [
     [['diehard'], "mbt drives raft, migration, controller, not 'diehard'"],
@@ -44,6 +53,9 @@ test('usage errors exit 2 with one line', async () => {
     [['raft', '--paths', '3', '--walks', '2'], '--paths replaces --walks'],
     [['raft', '--walks', 'x'], '--walks expects an integer'],
     [['raft', '--servers', '9'], '--servers'],
+    [['raft', '--preset', 'liveness'], '--preset liveness is a liveness check'],
+    [['raft', '--bug', 'prevote-response-term'],
+      'prevote-response-term is checked with --preset liveness-9.6, a liveness check'],
   ];
   for (const [argv, reason] of cases) {
     const run = await runCli('mbt', ...argv);

@@ -39,6 +39,11 @@ export interface SimClusterOptions {
   readonly recordSteps?: boolean;
   /** Every fsync takes this much simulated time (default: none). */
   readonly syncDelayMs?: number;
+  /**
+   * Servers prepare snapshots in the background, pausing this much simulated time between
+   * pieces (ServerEnvironment.pause; default: none, snapshots are written in their step).
+   */
+  readonly pauseMs?: number;
 }
 
 export class SimCluster {
@@ -82,6 +87,8 @@ export class SimCluster {
         transport, fileSystem: disk.mount(), directory: `/nodes/${name}`, clock: this.clock,
         timers: this.clock.timers(), random: this.random.split(),
         log: (line) => this.logs.push(`${this.clock.now()} ${line}`),
+        ...(this.options.pauseMs === undefined ? {}
+          : { pause: () => this.clock.sleep(this.options.pauseMs!) }),
       },
       ...(this.options.tuning === undefined ? {} : { tuning: this.options.tuning }),
       ...(this.options.bugs === undefined ? {} : { bugs: this.options.bugs }),

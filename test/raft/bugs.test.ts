@@ -21,9 +21,13 @@ const traces = join(import.meta.dirname, '..', '..', 'traces', 'raft');
  * Liveness bugs (issue 26): the liveness pass of their preset finds a fair lasso, and the
  * kept trace replays to it. prevote-response-term: s1 times out, asks s2 and s3 for
  * pre-votes, both grant, the grants are not counted, and s1 asks again for ever.
+ * leader-never-steps-down (two servers): s1 is elected, hears s2 answer its AppendEntries,
+ * and is cut off; its election timeouts keep counting s2, so it leads for ever (the lasso
+ * ends stuttering: loop = length).
  */
 const lassos = [
   { bug: 'prevote-response-term', property: 'LeaderElected', length: 7, loop: 1 },
+  { bug: 'leader-never-steps-down', property: 'LeaderStepsDown', length: 13, loop: 13 },
 ] as const;
 
 for (const { bug, property, length, loop } of lassos) {

@@ -61,16 +61,26 @@ function driverRecord(state: Leadership, record: TraceRecord): string | null {
   return state.running ? null : `a driver ${String(type)} step while the driver was stopped`;
 }
 
-export function checkDriverLeadership(records: readonly TraceRecord[]): Divergence | null {
-  const state: Leadership = { inc: 0, ready: false, running: false, lostAt: null };
-  for (const record of records) {
+/** Fed one record at a time; after the first divergence it only counts. */
+export class DriverLeadershipChecker {
+  divergence: Divergence | null = null;
+  private readonly state: Leadership = { inc: 0, ready: false, running: false, lostAt: null };
+
+  next(record: TraceRecord): void {
+    if (this.divergence !== null) return;
+    const state = this.state;
     if (record.inc !== state.inc) {
       // A new process: nothing runs (a crash ends the old one's driver without a record).
       Object.assign(state, { inc: record.inc, ready: false, running: false, lostAt: null });
     }
     const problem = record.actor === 'raft' ? raftRecord(state, record)
       : record.actor === 'driver' ? driverRecord(state, record) : null;
-    if (problem !== null) return divergence(record, problem);
+    if (problem !== null) this.divergence = divergence(record, problem);
   }
-  return null;
+}
+
+export function checkDriverLeadership(records: readonly TraceRecord[]): Divergence | null {
+  const checker = new DriverLeadershipChecker();
+  for (const record of records) checker.next(record);
+  return checker.divergence;
 }

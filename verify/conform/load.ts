@@ -1,18 +1,12 @@
 /**
- * Parses a trace directory's files (traces/README.md, impl/trace/schema.ts) into records,
- * checking the shape of every line: a line that is not a record of this schema version makes
+ * Reads a node's trace file (traces/README.md, impl/trace/schema.ts) as records, checking
+ * the shape of every line: a line that is not a record of this schema version makes
  * the whole input malformed (exit 2), never a divergence.
  */
 import { parseWithMaps } from '../../impl/node/json-maps.js';
 import { traceVersion, type TraceRecord } from '../../impl/trace/schema.js';
 import { MalformedTraceError } from './divergence.js';
-
-export interface TraceFiles {
-  /** node name -> the text of its trace file. */
-  readonly nodes: ReadonlyMap<string, string>;
-  /** history.jsonl, when present. */
-  readonly history: string | null;
-}
+import { traceLines, type TraceSource } from './trace-lines.js';
 
 const actors = ['raft', 'machine', 'driver', 'shell'];
 
@@ -37,35 +31,20 @@ function checkRecord(value: unknown, node: string): string | null {
   return null;
 }
 
-export function parseNodeTrace(node: string, text: string): TraceRecord[] {
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  else if (text !== '') {
-    // Every record ends with its newline: a last line without one was cut while written.
-    throw new MalformedTraceError(`${node}.jsonl is truncated: line ${lines.length} ends ` +
-      'without a newline (the file was cut while it was written)');
-  }
-  return lines.map((line, index) => {
+/** `node`'s records in order, each line checked as it is read. */
+export function* readNodeTrace(node: string, source: TraceSource): Generator<TraceRecord> {
+  let line = 0;
+  for (const text of traceLines(node, source)) {
+    line++;
     let value: unknown;
     try {
-      value = parseWithMaps(line);
+      value = parseWithMaps(text);
     } catch (error) {
-      throw new MalformedTraceError(`${node}.jsonl line ${index + 1}: not JSON ` +
+      throw new MalformedTraceError(`${node}.jsonl line ${line}: not JSON ` +
         `(${(error as Error).message})`);
     }
     const problem = checkRecord(value, node);
-    if (problem !== null) {
-      throw new MalformedTraceError(`${node}.jsonl line ${index + 1}: ${problem}`);
-    }
-    return value as TraceRecord;
-  });
-}
-
-export function parseTraces(files: TraceFiles): Map<string, TraceRecord[]> {
-  if (files.nodes.size === 0) throw new MalformedTraceError('no node trace (NODE.jsonl) found');
-  const traces = new Map<string, TraceRecord[]>();
-  for (const [node, text] of [...files.nodes].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    traces.set(node, parseNodeTrace(node, text));
+    if (problem !== null) throw new MalformedTraceError(`${node}.jsonl line ${line}: ${problem}`);
+    yield value as TraceRecord;
   }
-  return traces;
 }

@@ -19,6 +19,7 @@ import type { IndexedEntry, RaftNode, Snapshot } from '../../spec/raft/types.js'
 import { appliedStateDigest } from '../../invariants/replica-agreement.js';
 import type { ShardView } from '../../invariants/shard-view.js';
 import { canonicalText } from './canonical.js';
+import { sameValue } from './same-value.js';
 import type { NodeSetup, TraceRecord } from '../../impl/trace/schema.js';
 import {
   driverDigest, machineDigest, type MachineState,
@@ -45,6 +46,8 @@ export interface NodeReplay {
 
 type Problem = readonly [string, string?, string?] | null;
 
+const takenBeforeCompaction = 1024;
+
 /** The size policy the node ran with (traces from before it had one: none). */
 function sizeLimits(replay: NodeReplay): SizeLimits {
   const maxValueBytes = replay.setup?.maxValueBytes;
@@ -69,6 +72,11 @@ export function replayMachine(replay: NodeReplay, record: TraceRecord): Problem 
   const input = record.input as { type: string; index?: number; term?: number };
   if (work === undefined) return ['a state machine step that no Raft effect asked for'];
   replay.workHead++;
+  // What was taken is dropped now and then, so a long trace does not keep every entry alive.
+  if (replay.workHead >= takenBeforeCompaction && replay.workHead * 2 >= replay.work.length) {
+    replay.work.splice(0, replay.workHead);
+    replay.workHead = 0;
+  }
   const index = work.type === 'apply' ? work.entry.index : work.snapshot.lastIncludedIndex;
   const wanted = work.type === 'apply' ? { type: 'apply', index, term: work.entry.term }
     : { type: 'restore', index };
@@ -84,9 +92,10 @@ export function replayMachine(replay: NodeReplay, record: TraceRecord): Problem 
     replay.machine = applied.machine;
     effects = [applied.result];
   }
-  const expected = canonicalText(effects);
-  const recorded = canonicalText(record.effects);
-  if (expected !== recorded) return ['the result differs from the spec\'s', expected, recorded];
+  if (!sameValue(effects, record.effects)) {
+    return ['the result differs from the spec\'s', canonicalText(effects),
+      canonicalText(record.effects)];
+  }
   const digest = machineDigest(replay.chain, index, replay.machine!);
   if (digest !== record.digest) return ['the state digest differs', digest, record.digest];
   replay.chain = digest;
@@ -147,10 +156,10 @@ export function replayDriver(replay: NodeReplay, record: TraceRecord): Problem {
     replay.driver = stepped.driver;
     effects = [{ sends: stepped.sends, proposals: stepped.proposals }];
   }
-  const expected = canonicalText(effects);
-  const recorded = canonicalText(record.effects);
-  if (expected !== recorded) return ['the driver\'s effects differ from the spec\'s', expected,
-    recorded];
+  if (!sameValue(effects, record.effects)) {
+    return ['the driver\'s effects differ from the spec\'s', canonicalText(effects),
+      canonicalText(record.effects)];
+  }
   const digest = driverDigest(replay.driver);
   if (digest !== record.digest) return ['the driver\'s digest differs', digest, record.digest];
   return null;

@@ -14,17 +14,13 @@ import { step } from '../../spec/raft/step.js';
 import type { Effect, Input, RaftNode } from '../../spec/raft/types.js';
 import { idleDriver } from '../../spec/migration/types.js';
 import { canonicalText } from './canonical.js';
+import { sameValue } from './same-value.js';
 import { btreeMaps } from '../../impl/node/replica-machine.js';
 import type { TraceRecord } from '../../impl/trace/schema.js';
 import { machineDigestStart, raftDigest } from '../../impl/trace/state-digest.js';
 import { contextSteps, shown, type Divergence } from './divergence.js';
 import { groupName, type Observation } from './observation.js';
 import { replayDriver, replayMachine, type NodeReplay } from './replay-actors.js';
-
-export interface NodeResult {
-  readonly divergence: Divergence | null;
-  readonly observations: readonly Observation[];
-}
 
 type RaftEffect = Effect<unknown, unknown>;
 
@@ -35,36 +31,51 @@ export function describeRecord(record: TraceRecord): string {
     (detail === '' ? '' : ` ${detail}`);
 }
 
-export function replayNode(node: string, records: readonly TraceRecord[]): NodeResult {
-  const replay: NodeReplay = {
+/**
+ * Replays one node's records as they are read; after the first divergence it only counts.
+ * Keeps the few records before the current one for the divergence's context.
+ */
+export class NodeReplayer {
+  divergence: Divergence | null = null;
+  private readonly replay: NodeReplay = {
     setup: null, raft: null, machine: null, chain: machineDigestStart, driver: idleDriver,
     work: [], workHead: 0, observations: [], inc: 0,
   };
-  let previous: TraceRecord | null = null;
-  for (let index = 0; index < records.length; index++) {
-    const record = records[index]!;
-    const fail = (what: string, expected?: string, recorded?: string): NodeResult => ({
-      divergence: {
-        check: 'replay', what, node, step: record.seq, actor: record.actor,
+  private readonly recent: TraceRecord[] = [];
+
+  constructor(private readonly node: string) {}
+
+  get observations(): readonly Observation[] {
+    return this.replay.observations;
+  }
+
+  next(record: TraceRecord): void {
+    if (this.divergence !== null) return;
+    const problem = this.problemOf(record);
+    if (problem !== null) {
+      const [what, expected, recorded] = problem;
+      this.divergence = {
+        check: 'replay', what, node: this.node, step: record.seq, actor: record.actor,
         lamport: record.lamport,
         ...(expected === undefined ? {} : { expected: shown(expected) }),
         ...(recorded === undefined ? {} : { recorded: shown(recorded) }),
-        before: records.slice(Math.max(0, index - contextSteps), index).map(describeRecord),
-      },
-      observations: replay.observations,
-    });
-    const order = orderProblem(previous, record);
-    if (order !== null) return fail(order);
-    previous = record;
-    let problem: readonly [string, string?, string?] | null;
-    try {
-      problem = replayRecord(replay, record);
-    } catch (error) {
-      problem = [`the spec refuses this input: ${(error as Error).message}`];
+        before: this.recent.map(describeRecord),
+      };
+      return;
     }
-    if (problem !== null) return fail(...problem);
+    this.recent.push(record);
+    if (this.recent.length > contextSteps) this.recent.shift();
   }
-  return { divergence: null, observations: replay.observations };
+
+  private problemOf(record: TraceRecord): Problem {
+    const order = orderProblem(this.recent.at(-1) ?? null, record);
+    if (order !== null) return [order];
+    try {
+      return replayRecord(this.replay, record);
+    } catch (error) {
+      return [`the spec refuses this input: ${(error as Error).message}`];
+    }
+  }
 }
 
 function orderProblem(previous: TraceRecord | null, record: TraceRecord): string | null {
@@ -131,9 +142,11 @@ function replayRaft(replay: NodeReplay, record: TraceRecord): Problem {
   const setup = replay.setup!;
   const result = step(replay.raft as RaftNode<unknown, unknown>,
     specInput(record.input as Record<string, unknown>), setup.raftOptions);
-  const expected = canonicalText(result.effects);
-  const recorded = canonicalText(withoutIds(record.effects));
-  if (expected !== recorded) return ['the effects differ from the spec\'s', expected, recorded];
+  const recorded = withoutIds(record.effects);
+  if (!sameValue(result.effects, recorded)) {
+    return ['the effects differ from the spec\'s', canonicalText(result.effects),
+      canonicalText(recorded)];
+  }
   const digest = raftDigest(result.node);
   if (digest !== record.digest) return ['the state digest differs', digest, record.digest];
   const before = replay.raft!;

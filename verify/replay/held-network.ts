@@ -75,6 +75,16 @@ export class HeldNetwork {
     return copy;
   }
 
+  /**
+   * Puts in flight a frame kept out of the network (a migration replay's late copy): it was
+   * sent before its sender's process crashed, and a crash loses only what is still queued at
+   * the sender, so the copy may still arrive.
+   */
+  inject(held: HeldFrame): void {
+    assert(this.held.length < heldFramesMax, `more than ${heldFramesMax} frames held`);
+    this.held.push(held);
+  }
+
   /** Drops every frame from or to `name` (a crashed process's connections are gone). */
   dropAll(name: string): void {
     this.held = this.held.filter((held) => held.from !== name && held.to !== name);

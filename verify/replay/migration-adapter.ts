@@ -352,7 +352,9 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
   private keep(request: HeldFrame): void {
     const command = groupRequest(request)!;
     const to = Number(/^g(\d+)-/.exec(request.to)?.[1]);
-    this.kept.push({ to, command, frame: this.cluster.network.duplicate(request) });
+    // Kept out of the network, which drops a crashed process's frames: the model's copy is
+    // in flight until a Deliver, whatever crashes meanwhile.
+    this.kept.push({ to, command, frame: { ...request, bytes: request.bytes.slice() } });
   }
 
   /** The publish the driver proposed once every move was done commits (else a tick's). */
@@ -433,6 +435,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     const copy = this.kept.find(same);
     if (copy === undefined) throw new RuntimeDivergence(`no kept copy for network[${index}]`);
     this.kept = this.kept.filter((candidate) => candidate !== copy);
+    this.cluster.network.inject(copy.frame);
     if (copy.command.type === 'client') {
       return this.clientDelivery(copy.frame, copy.to, lost ? 'nothing' : 'reply');
     }

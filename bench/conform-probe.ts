@@ -1,0 +1,26 @@
+/**
+ * Run by the conform-1m bench in a process of its own, so its peak RSS is conform's alone:
+ * conforms the traces in DIR/traces (streamed from the files, as `shardkv conform` reads
+ * them) and prints one JSON line with the records, the seconds and the peak RSS.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { conform } from '../verify/conform/conform.js';
+import { fileSource, type TraceSource } from '../verify/conform/trace-lines.js';
+
+const folder = join(process.argv[2]!, 'traces');
+const nodes = new Map<string, TraceSource>();
+for (const name of readdirSync(folder)) {
+  if (name.endsWith('.jsonl') && name !== 'history.jsonl') {
+    nodes.set(name.slice(0, -'.jsonl'.length), fileSource(join(folder, name)));
+  }
+}
+const cpu = process.cpuUsage();
+const started = performance.now();
+const result = conform({ nodes, history: readFileSync(join(folder, 'history.jsonl'), 'utf8') });
+const used = process.cpuUsage(cpu);
+console.log(JSON.stringify({
+  records: result.records, conforming: result.divergence === null,
+  seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6,
+  maxRssMiB: process.resourceUsage().maxRSS / 1024,
+}));

@@ -1,0 +1,50 @@
+/**
+ * Whether two values have the same canonical text (canonical.ts) without writing either:
+ * conform compares every record's effects with the spec's, and building both texts was a
+ * quarter of its time (issue 23 item 4). The text is still written when they differ, to show.
+ * As in JSON, object fields that are undefined do not count and an undefined array item is
+ * null; key order does not count; ordered maps compare as their entry lists.
+ */
+import { isOrderedMap, mapTag } from '../../impl/node/json-maps.js';
+
+type Fields = Record<string, unknown>;
+
+const isPlain = (value: object): boolean => Object.getPrototypeOf(value) === Object.prototype;
+
+/** A map as the object its JSON text stands for, `{"$map": [[key, value], ...]}`. */
+function asJsonObject(value: object): object {
+  if (!isOrderedMap(value)) return value;
+  return { [mapTag]: Array.from(value.entries(), ([key, entry]) => [key, entry]) };
+}
+
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) {
+    if (!sameValue(a[index] ?? null, b[index] ?? null)) return false;
+  }
+  return true;
+}
+
+function sameFields(a: Fields, b: Fields): boolean {
+  let defined = 0;
+  for (const key in a) {
+    const value = a[key];
+    if (value === undefined) continue;
+    defined++;
+    if (b[key] === undefined || !sameValue(value, b[key])) return false;
+  }
+  for (const key in b) if (b[key] !== undefined) defined--;
+  return defined === 0;
+}
+
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return false;
+  }
+  const aIsArray = Array.isArray(a);
+  if (aIsArray && Array.isArray(b)) return sameItems(a as unknown[], b as unknown[]);
+  if (isPlain(a) && isPlain(b)) return sameFields(a as Fields, b as Fields);
+  if (isOrderedMap(a) || isOrderedMap(b)) return sameValue(asJsonObject(a), asJsonObject(b));
+  return false;
+}
