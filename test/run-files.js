@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// Runs each test file in its own process, up to --jobs at a time (default: the cores), longest
-// first by the times measured in test/durations.json (wall and CPU seconds of one run, with
-// --record), so that the slow files do not start last.
+// Runs each test file in its own process, up to --jobs at a time, longest first by the times
+// measured in test/durations.json (wall and CPU seconds of one run, with --record), so that
+// the slow files do not start last. The default is one more job than the cores: the cluster
+// files spend most of their time waiting for their nodes (a fifth to a third of their wall
+// time is CPU), and one more file uses the CPU they leave idle. Files that took under
+// batchCpuSeconds of CPU and batchSeconds of wall time when measured run in batches, several in
+// one process (test/run-batch.js), which saves tsx's start-up per file; --record runs every
+// file alone, to measure it.
 // The files are independent (each makes its own scratch folders, clusters and ports), so their
 // order does not matter. Prints one line per passing file, the whole output of a failing one,
 // the slowest ten files, and a totals line that test/run.js reads:
@@ -22,10 +27,13 @@ const durationsFile = join('test', 'durations.json');
 // A file test/durations.json does not know yet may be slow: it starts first.
 const unmeasuredSeconds = Number.POSITIVE_INFINITY;
 const slowestShown = 10;
+const batchCpuSeconds = 6;
+const batchSeconds = 6;
+const batchSize = 8;
 
 function parseArguments(argv) {
   const options = {
-    pattern: '.*\\.test\\.ts$', jobs: availableParallelism(), record: false, full: false,
+    pattern: '.*\\.test\\.ts$', jobs: availableParallelism() + 1, record: false, full: false,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
@@ -81,11 +89,13 @@ function cpuSeconds(report) {
   return seconds;
 }
 
-function runFile(file, colour) {
+/** Runs the files in one process (run-batch.js for more than one); one result for them all. */
+function runFiles(files, colour) {
   const started = performance.now();
   const environment = colour ? process.env : { ...process.env, FORCE_COLOR: '0' };
-  const command = `"$0" --import tsx "$1"; status=$?; ${cpuReport}; exit $status`;
-  const child = spawn('bash', ['-c', command, process.execPath, file], {
+  const entry = files.length === 1 ? [] : [join('test', 'run-batch.js')];
+  const command = `"$0" --import tsx "$@"; status=$?; ${cpuReport}; exit $status`;
+  const child = spawn('bash', ['-c', command, process.execPath, ...entry, ...files], {
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     env: environment,
   });
@@ -102,10 +112,34 @@ function runFile(file, colour) {
       // A file that crashed before uvu's totals, or exited non-zero with every test passed
       // (an unhandled rejection after the tests), counts as one failed test.
       const failed = code === 0 ? total - passed : Math.max(1, total - passed);
-      resolve({ file, seconds, cpu, total: Math.max(total, passed + failed), passed, failed,
-        code, signal, output });
+      const label = files.length === 1 ? files[0] : `${files.length} small files in one process`;
+      resolve({ files, file: files.join(', '), label, seconds, cpu,
+        total: Math.max(total, passed + failed), passed, failed, code, signal, output });
     });
   });
+}
+
+/**
+ * The run's units, longest first: each file alone, but for the small files, which go in
+ * batches of batchSize (alone when only one would be in its batch). A batch's estimate is the
+ * sum of its files'.
+ */
+function units(files, durations, batched) {
+  const isSmall = (file) => batched && durations[file] !== undefined &&
+    durations[file].cpuSeconds < batchCpuSeconds && durations[file].seconds < batchSeconds;
+  const small = files.filter(isSmall);
+  const list = files.filter((file) => !isSmall(file)).map((file) => [file]);
+  if (small.length === 1) list.push(small);
+  else {
+    const count = Math.ceil(small.length / batchSize);
+    for (let index = 0; index < count; index += 1) {
+      list.push(small.filter((_, at) => at % count === index));
+    }
+  }
+  const estimate = (unit) =>
+    unit.reduce((sum, file) => sum + (durations[file]?.seconds ?? unmeasuredSeconds), 0);
+  // Longest first; unmeasured (Infinity - Infinity is NaN) and equal ones by name.
+  return list.sort((a, b) => estimate(b) - estimate(a) || (a[0] < b[0] ? -1 : 1));
 }
 
 function record(durations, results) {
@@ -119,7 +153,8 @@ function record(durations, results) {
 function report(result) {
   const time = `${result.seconds.toFixed(1)} s (${result.cpu.toFixed(1)} s CPU)`;
   if (result.failed === 0) {
-    console.log(`ok    ${result.file}  ${result.passed} tests  ${time}`);
+    console.log(`ok    ${result.label}  ${result.passed} tests  ${time}` +
+      (result.files.length === 1 ? '' : `: ${result.file}`));
     return;
   }
   const how = result.signal ? `signal ${result.signal}` : `exit ${result.code}`;
@@ -132,12 +167,10 @@ async function main() {
   const colour =
     process.stdout.isTTY === true && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb';
   const durations = knownDurations();
-  const estimate = (file) => durations[file]?.seconds ?? unmeasuredSeconds;
-  // Longest first; unmeasured (Infinity - Infinity is NaN) and equal ones by name.
   const matching = testFiles(options.pattern);
-  const queue = matching.filter((file) => options.full || !isFullTier(file))
-    .sort((a, b) => estimate(b) - estimate(a) || (a < b ? -1 : 1));
-  if (queue.length === 0) {
+  const tier = matching.filter((file) => options.full || !isFullTier(file));
+  const queue = units(tier, durations, !options.record);
+  if (tier.length === 0) {
     console.error(`test/run-files.js: no test file of this tier matches ${options.pattern}` +
       (options.full ? '' : ' (--full adds the full tier)'));
     process.exit(2);
@@ -147,9 +180,9 @@ async function main() {
   let next = 0;
   async function worker() {
     while (next < queue.length) {
-      const file = queue[next];
+      const files = queue[next];
       next += 1;
-      const result = await runFile(file, colour);
+      const result = await runFiles(files, colour);
       report(result);
       results.push(result);
       // After every file, so that a run stopped early keeps what it measured.
@@ -165,15 +198,16 @@ async function main() {
     `${wallSeconds.toFixed(1)} s in all, ${cpuTotal.toFixed(1)} s of CPU):`);
   for (const result of slowest) {
     console.log(`  ${result.seconds.toFixed(1).padStart(6)} s  ` +
-      `${result.cpu.toFixed(1).padStart(6)} s CPU  ${result.file}`);
+      `${result.cpu.toFixed(1).padStart(6)} s CPU  ${result.label}`);
   }
   const total = results.reduce((sum, r) => sum + r.total, 0);
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
-  const leftToFull = matching.length - queue.length;
+  const leftToFull = matching.length - tier.length;
   if (leftToFull > 0) {
     console.log(`${leftToFull} files of the full tier not run here (npm run test:full runs them)`);
   }
-  console.log(`Files: ${results.length}, tests: ${total}, passed: ${passed}`);
+  const fileCount = results.reduce((sum, r) => sum + r.files.length, 0);
+  console.log(`Files: ${fileCount}, tests: ${total}, passed: ${passed}`);
   process.exit(results.every((r) => r.failed === 0) ? 0 : 1);
 }
 

@@ -1,14 +1,15 @@
 /**
  * Starting and ending node processes. A node runs `node-main` in a detached process of its own
  * (it outlives the command that started it), with its output appended to its log file. From
- * the sources (tests, `node --import tsx`) the entry is node-main.ts under tsx's loader; from
- * the built package (bin/shardkv.js runs dist/) it is node-main.js, so `npx shardkv` needs no
- * loader.
+ * the built package (bin/shardkv.js runs dist/) the entry is node-main.js, so `npx shardkv`
+ * needs no loader; from the sources (tests, `node --import tsx`) it is dist/'s node-main.js
+ * too while dist/ is current (built-copy.ts), else node-main.ts under tsx's loader.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { builtCopy } from './built-copy.js';
 import type { ClusterPaths } from './paths.js';
 import { isNodeProcess, nodeArguments, removePid, writePid } from './pids.js';
 
@@ -17,8 +18,10 @@ const exitPollMs = 20;
 function entryArguments(): string[] {
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = fileURLToPath(new URL(`./node-main.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  if (!fromSource) return [entry];
+  const copy = builtCopy(entry);
   // An absolute loader URL: the node runs in DIR, where a bare `tsx` would not resolve.
-  return fromSource ? ['--import', import.meta.resolve('tsx'), entry] : [entry];
+  return copy === null ? ['--import', import.meta.resolve('tsx'), entry] : [copy];
 }
 
 /** Spawns the node's process and records its pid; returns the pid. */

@@ -1,5 +1,5 @@
 // The raft catalog's expected findings, shared by bugs.test.ts (quick tier) and
-// long-searches.test.ts (the full tier's long searches).
+// figure-8.test.ts and bug-bounds.test.ts (the full tier's long searches).
 // Lengths pinned from the checker's own shortest counterexamples (BFS), read step by step.
 // A counterexample in which a leader commits is one step longer than before the disk followed
 // spec/raft's sync duties: the leader's Sync, after which it counts its own copy.

@@ -1,10 +1,11 @@
-// @tier full: four full searches of 116,017 to 286,944 states, over a minute of CPU.
+// @tier full: seven searches of up to 286,944 states, over a minute of CPU.
 // The `raft` model's pinned state counts, plain and up to server renaming, and a bug that
 // needs two copies of a message in flight.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { breadthFirstSearch } from '../../checker/bfs.js';
-import { deepRaftBounds } from '../../models/raft/index.js';
+import { resolveParams } from '../../checker/params.js';
+import { deepRaftBounds, raftDefinition } from '../../models/raft/index.js';
 import { createRaftModel } from '../../models/raft/model.js';
 import { small, twoTerms } from './small-bounds.js';
 
@@ -27,6 +28,10 @@ for (const [name, bounds, distinct, symmetric] of [
   });
 }
 
+test('the definition with --max-term 1 is the bounds above: 116,017 states', () => {
+  const params = resolveParams(raftDefinition, undefined, { 'max-term': '1' });
+  assert.is(breadthFirstSearch(raftDefinition.create(params, undefined)).distinctStates, 116017);
+});
 
 test('truncate-on-every-append needs two messages in flight: one copy never reorders', () => {
   // The twoTerms bounds above (one copy in flight) pass with the bug: 286,944 states, as
