@@ -126,7 +126,7 @@ export const mutations: readonly Mutation[] = [
     name: 'vote-tally-next-term',
     description: "a candidate tallies only votes of the next term (the pre-vote's rule)",
     file: 'spec/raft/election.ts',
-    find: 'const expectedTerm = preVote ? node.currentTerm + 1 : node.currentTerm;',
+    find: 'const expectedTerm = preVote && !wrongTerm ? node.currentTerm + 1 : node.currentTerm;',
     replace: 'const expectedTerm = node.currentTerm + 1;',
     // Safe (nobody is ever elected) but stuck: only LeaderElected sees it.
     check: ['raft', '--preset', 'liveness'],
