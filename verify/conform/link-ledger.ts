@@ -25,7 +25,7 @@ interface Sent {
   readonly node: string;
   readonly seq: number;
   readonly to: string;
-  readonly hash: string;
+  readonly content: string;
   /** The last step of this incarnation up to the send's with a `beforeSends` save, or 0. */
   readonly gate: number;
 }
@@ -35,7 +35,7 @@ interface Delivery {
   readonly id: string | null;
   /** The sender as the receiver's peer list names it. */
   readonly from: string;
-  readonly hash: string;
+  readonly content: string;
   readonly sentLamport: number | null;
 }
 
@@ -67,7 +67,7 @@ const keptTextMax = 120;
  * which both sides rebuilt alike from the same entries), or for a long one (entries, an
  * image) its length and 64-bit FNV-1a.
  */
-function hashOf(message: Message<unknown, unknown>): string {
+function contentOf(message: Message<unknown, unknown>): string {
   const text = JSON.stringify(message);
   return text.length <= keptTextMax ? text : `${text.length}:${fnv1a64(text)}`;
 }
@@ -118,14 +118,14 @@ export class LinkLedger {
       if (input.type === 'message') {
         const { seq, actor, lamport } = record;
         this.deliveries.push({ record: { node, seq, actor, lamport }, id: input.id,
-          from: peers[input.from] ?? '?', hash: hashOf(input.message),
+          from: peers[input.from] ?? '?', content: contentOf(input.message),
           sentLamport: input.sentLamport });
       }
       if (gatesSends(record)) gate = record.seq;
       for (const effect of record.effects as SendEffect[]) {
         if (effect.type !== 'send') continue;
         this.sent.set(effect.id, { node, seq: record.seq, to: peers[effect.to] ?? '?',
-          hash: hashOf(effect.message), gate });
+          content: contentOf(effect.message), gate });
       }
     };
   }
@@ -151,7 +151,7 @@ export class LinkLedger {
       return shellDivergence(record, `message ${id} was sent on another link`,
         `${origin.node} -> ${origin.to}`, `${delivery.from} -> ${record.node}`);
     }
-    if (origin.hash !== delivery.hash) {
+    if (origin.content !== delivery.content) {
       const sentText = canonicalText(messageAt(sources, origin.node, origin.seq, id!, 'sent'));
       const text = canonicalText(messageAt(sources, record.node, record.seq, id!, 'delivered'));
       if (sentText !== text) {
