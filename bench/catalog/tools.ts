@@ -199,8 +199,10 @@ export function mbtArguments(bug: Pick<CatalogBug, 'model' | 'name'>): string[] 
 
 /** `shardkv mbt MODEL --bug NAME --json` at the catalog's walks. */
 export function mbtCell(bug: CatalogBug, timeoutSeconds: number): MbtFinding | Miss {
-  const out = join(tmpdir(), `shardkv-catalog-mbt-${bug.name}.trace.json`);
-  const result = run([...mbtArguments(bug), '--out', out, '--json'], timeoutSeconds);
+  const directory = mkdtempSync(join(tmpdir(), 'shardkv-catalog-mbt-'));
+  const result = run([...mbtArguments(bug), '--out', join(directory, 'found.trace.json'),
+    '--json'], timeoutSeconds);
+  rmSync(directory, { recursive: true, force: true });
   const json = result.json;
   if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
   if (json['ok'] === true) {

@@ -40,8 +40,9 @@ test('--bug switches the catalog bug on in the runtime: mbt sees it, the trace n
 test('a late duplicate still arrives after its sender crashed', async () => {
   // The runtime's held network drops a crashed process's frames; the model's copy stays in
   // flight. These walks crash the controller with a duplicate kept (was an internal error).
+  const out = join(scratchDirectory('shardkv-mbt-late-'), 'late.trace.json');
   const run = await runCli('mbt', 'migration', '--max-duplicates', '1', '--walks', '30',
-    '--quiet');
+    '--quiet', '--out', out);
   assert.is(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /^OK: 30 schedules/m);
 });
