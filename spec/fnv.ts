@@ -33,31 +33,30 @@ export function fnv1aBytes(bytes: Uint8Array): number {
 
 /**
  * FNV-1a with 64 bits (offset 0xcbf29ce484222325, prime 2^40 + 0x1b3) over UTF-16 code
- * units, kept in four 16-bit limbs so that every product stays an exact double: multiplying
- * by the prime is h * 0x1b3 plus h shifted left by 40 bits (two limbs and 8 bits).
+ * units, kept as two unsigned 32-bit halves. Multiplying by the prime is h * 0x1b3 plus h
+ * shifted left by 40 bits: the low half's product (under 2^41) is exact as a double and its
+ * carry goes to the high half, which also gains the low half shifted left by 8 bits (mod 2^32).
  */
 export class Fnv64 {
-  private limbs = [0x2325, 0x8422, 0x9ce4, 0xcbf2];
+  private low = 0x84222325;
+  private high = 0xcbf29ce4;
 
   update(text: string): void {
-    let [h0, h1, h2, h3] = this.limbs as [number, number, number, number];
+    let { low, high } = this;
     for (let index = 0; index < text.length; index++) {
-      h0 ^= text.charCodeAt(index);
-      const t0 = h0 * 0x1b3;
-      const t1 = h1 * 0x1b3 + (t0 >>> 16);
-      const t2 = h2 * 0x1b3 + (h0 << 8) + Math.floor(t1 / 0x10000);
-      const t3 = h3 * 0x1b3 + (h1 << 8) + Math.floor(t2 / 0x10000);
-      h0 = t0 & 0xffff;
-      h1 = t1 & 0xffff;
-      h2 = t2 & 0xffff;
-      h3 = t3 & 0xffff;
+      low = (low ^ text.charCodeAt(index)) >>> 0;
+      const product = low * 0x1b3;
+      const carry = Math.floor(product / 0x100000000);
+      high = (Math.imul(high, 0x1b3) + carry + (low << 8)) >>> 0;
+      low = product >>> 0;
     }
-    this.limbs = [h0, h1, h2, h3];
+    this.low = low;
+    this.high = high;
   }
 
   /** The hash as 16 hexadecimal digits. */
   hex(): string {
-    return this.limbs.map((limb) => limb.toString(16).padStart(4, '0')).reverse().join('');
+    return this.high.toString(16).padStart(8, '0') + this.low.toString(16).padStart(8, '0');
   }
 }
 
