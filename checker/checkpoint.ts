@@ -6,18 +6,15 @@
  * rebuilds its counterexample by one-thread BFS from the start (as the parallel search does),
  * so counts, verdict and trace equal an uninterrupted run's.
  *
- * File layout: a 32-bit header length, the header as JSON, zero padding to 4 bytes, the
+ * The file lives in a Directory the CLI supplies (storage.ts). File layout: a 32-bit header length, the header as JSON, zero padding to 4 bytes, the
  * fingerprints (high, low per state), the frontier's entries ([length, 0, words..., length]).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync }
-  from 'node:fs';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { nonZeroWord } from './fingerprint.js';
 import { UsageError } from './params.js';
+import { reopenDirectory, type Directory, type DirectoryRef } from './storage.js';
 
 export interface CheckpointOptions {
-  readonly directory: string;
+  readonly directory: Directory;
   /** Seconds between checkpoints; 0 writes one at every level. */
   readonly everySeconds: number;
   /** Start from the directory's checkpoint (a fresh search when it holds none). */
@@ -42,8 +39,7 @@ export interface Checkpoint {
 const fileName = 'checkpoint.bin';
 const formatVersion = 1;
 
-export function writeCheckpoint(directory: string, checkpoint: Checkpoint): void {
-  mkdirSync(directory, { recursive: true });
+export function writeCheckpoint(directory: Directory, checkpoint: Checkpoint): void {
   const { visited, frontier, ...counts } = checkpoint;
   const header = Buffer.from(JSON.stringify({ version: formatVersion, ...counts,
     visitedWords: visited.length, frontierWords: frontier.length }));
@@ -51,24 +47,17 @@ export function writeCheckpoint(directory: string, checkpoint: Checkpoint): void
   const prefix = Buffer.alloc(4 + header.length + padding);
   prefix.writeUInt32LE(header.length, 0);
   header.copy(prefix, 4);
-  const temporary = join(directory, `${fileName}.${process.pid}.tmp`);
-  const fd = openSync(temporary, 'w');
-  try {
-    writeSync(fd, prefix);
-    writeSync(fd, new Uint8Array(visited.buffer, visited.byteOffset, visited.byteLength));
-    writeSync(fd, new Uint8Array(frontier.buffer, frontier.byteOffset, frontier.byteLength));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, join(directory, fileName));
+  directory.replace(fileName, [prefix,
+    new Uint8Array(visited.buffer, visited.byteOffset, visited.byteLength),
+    new Uint8Array(frontier.buffer, frontier.byteOffset, frontier.byteLength)]);
 }
 
 /** The directory's checkpoint, or undefined when it has none; refuses another search's. */
 export function readCheckpoint(options: CheckpointOptions): Checkpoint | undefined {
-  const path = join(options.directory, fileName);
-  if (!existsSync(path)) return undefined;
-  const bytes = readFileSync(path);
+  const path = options.directory.describe(fileName);
+  const read = options.directory.read(fileName);
+  if (read === undefined) return undefined;
+  const bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength);
   const headerLength = bytes.readUInt32LE(0);
   const header = JSON.parse(bytes.subarray(4, 4 + headerLength).toString('utf8')) as Omit<
     Checkpoint, 'visited' | 'frontier'> & { version: number; visitedWords: number;
@@ -91,6 +80,20 @@ export function readCheckpoint(options: CheckpointOptions): Checkpoint | undefin
   const visited = words(header.visitedWords).map(nonZeroWord);
   const frontier = words(header.frontierWords);
   return { ...header, visited, frontier };
+}
+
+/** The options with the directory by reference, to cross to a worker thread. */
+export interface CheckpointSetup extends Omit<CheckpointOptions, 'directory'> {
+  readonly directory: DirectoryRef;
+}
+
+export function checkpointSetup(options: CheckpointOptions): CheckpointSetup {
+  return { ...options, directory: options.directory.ref };
+}
+
+/** The options back from a worker thread's setup, the directory reopened. */
+export async function checkpointFromSetup(setup: CheckpointSetup): Promise<CheckpointOptions> {
+  return { ...setup, directory: await reopenDirectory(setup.directory) };
 }
 
 /** Decides when the next checkpoint is due. */

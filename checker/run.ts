@@ -4,6 +4,7 @@
  * guarantees a shortest counterexample.
  */
 import { ok as assert } from 'node:assert';
+import { checkpointSetup } from './checkpoint.js';
 import { modelSource } from './load-model.js';
 import { breadthFirstSearch } from './bfs.js';
 import { depthFirstSearch } from './dfs.js';
@@ -153,7 +154,7 @@ function searchOnItsThread(
         ...(progressIntervalMs !== undefined ? { progressIntervalMs } : {}),
         ...(deadlock !== undefined ? { deadlock } : {}),
         ...(coverage !== undefined ? { coverage } : {}),
-        ...(checkpoint !== undefined ? { checkpoint } : {}),
+        ...(checkpoint !== undefined ? { checkpoint: checkpointSetup(checkpoint) } : {}),
       },
       simulation: {
         seed: request.seed,

@@ -6,6 +6,7 @@
  */
 import { ok as assert } from 'node:assert';
 import { parentPort, workerData } from 'node:worker_threads';
+import { checkpointFromSetup } from './checkpoint.js';
 import { loadModelModule } from './load-model.js';
 import { breadthFirstSearch } from './bfs.js';
 import { depthFirstSearch } from './dfs.js';
@@ -25,8 +26,10 @@ const narrowed: AnyModel = Object.create(model, {
   },
 });
 const post = (message: ThreadMessage) => parentPort!.postMessage(message);
+const { checkpoint, ...limits } = setup.options;
 const options: SearchOptions = {
-  ...setup.options,
+  ...limits,
+  ...(checkpoint !== undefined ? { checkpoint: await checkpointFromSetup(checkpoint) } : {}),
   stopFlag: new Int32Array(setup.stopFlag),
   ...(setup.reportProgress
     ? { onProgress: (progress: Progress) => post({ type: 'progress', progress }) }

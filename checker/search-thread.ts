@@ -5,6 +5,7 @@
  * search returns what it found so far.
  */
 import { Worker } from 'node:worker_threads';
+import type { CheckpointSetup } from './checkpoint.js';
 import type { ModelSource } from './load-model.js';
 import type { Params } from './model.js';
 import type { Progress, SearchOptions, SearchResult } from './search.js';
@@ -18,8 +19,11 @@ export interface ThreadSetup {
   /** The plain-data options (limits); callbacks stay on the main thread. */
   readonly options: Pick<
     SearchOptions,
-    'maxStates' | 'timeLimitSeconds' | 'progressIntervalMs' | 'deadlock' | 'coverage' | 'checkpoint'
-  >;
+    'maxStates' | 'timeLimitSeconds' | 'progressIntervalMs' | 'deadlock' | 'coverage'
+  > & {
+    /** The checkpoint's directory by reference: the thread reopens it. */
+    readonly checkpoint?: CheckpointSetup;
+  };
   readonly simulation: {
     readonly seed: number;
     readonly walks?: number;

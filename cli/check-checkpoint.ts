@@ -3,6 +3,7 @@ import type { CheckpointOptions } from '../checker/checkpoint.js';
 import type { ModelDefinition, Params } from '../checker/model.js';
 import { UsageError } from '../checker/params.js';
 import type { ParsedArgs } from './args.js';
+import { openDirectory } from './file-directory.js';
 
 const defaultEverySeconds = 60;
 
@@ -38,7 +39,7 @@ export function checkpointOptions(
   }
   const { definition, params, bug, deadlock } = checked;
   return {
-    directory: (resumed ?? written)!,
+    directory: openDirectory((resumed ?? written)!),
     // A resumed search keeps writing checkpoints, so it can be stopped and resumed again.
     everySeconds,
     resume: resumed !== undefined,

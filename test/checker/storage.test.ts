@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readCheckpoint, writeCheckpoint } from '../../checker/checkpoint.js';
+import { openDirectory } from '../../cli/file-directory.js';
 import { FingerprintSet } from '../../checker/fingerprint-set.js';
 import {
   fingerprint,
@@ -84,7 +85,8 @@ test('a zero fingerprint word is a one, for every search and in old checkpoints'
   assert.is(nonZeroWord(0), 1);
   assert.is(nonZeroWord(1), 1);
   assert.is(nonZeroWord(-1), -1);
-  const directory = mkdtempSync(join(tmpdir(), 'shardkv-storage-'));
+  const path = mkdtempSync(join(tmpdir(), 'shardkv-storage-'));
+  const directory = openDirectory(path);
   try {
     writeCheckpoint(directory, {
       identity: 'zero-words', level: 0, statesGenerated: 3, depth: 0, sometimesMask: 0,
@@ -106,7 +108,7 @@ test('a zero fingerprint word is a one, for every search and in old checkpoints'
     }
     assert.is(shared.size, 3);
   } finally {
-    rmSync(directory, { recursive: true, force: true });
+    rmSync(path, { recursive: true, force: true });
   }
 });
 
