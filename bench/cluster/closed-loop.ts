@@ -5,13 +5,20 @@
  */
 import { performance } from 'node:perf_hooks';
 
-/** One client's operation number `iteration`; rejects when the system failed it. */
+import { missedKind } from './shardkv.js';
+
+/**
+ * One client's operation number `iteration`; rejects when the system failed it (with an
+ * UnknownOutcome when it did not answer before the deadline).
+ */
 export type Operation = (client: number, iteration: number) => Promise<void>;
 
 export interface LoadFigures {
   readonly clients: number;
   readonly operations: number;
   readonly failures: number;
+  /** Operations with no answer before their deadline (warm-up included). */
+  readonly unknown: number;
   readonly opsPerSec: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
@@ -34,6 +41,7 @@ export async function closedLoop(
 ): Promise<LoadFigures> {
   const latencies: number[] = [];
   let failures = 0;
+  let unknown = 0;
   let answered = 0;
   const start = performance.now();
   const measureFrom = start + warmupSeconds * 1000;
@@ -41,16 +49,17 @@ export async function closedLoop(
   const loop = async (client: number) => {
     for (let iteration = 0; performance.now() < end; iteration++) {
       const sent = performance.now();
-      let failed = false;
+      let missed: 'unknown' | 'failed' | null = null;
       try {
         await operation(client, iteration);
-      } catch {
-        failed = true;
+      } catch (error) {
+        missed = missedKind(error);
       }
-      if (!failed) answered++;
+      if (missed === null) answered++;
+      if (missed === 'unknown') unknown++;
       if (sent < measureFrom) continue;
-      if (failed) failures++;
-      else latencies.push(performance.now() - sent);
+      if (missed === 'failed') failures++;
+      else if (missed === null) latencies.push(performance.now() - sent);
     }
   };
   await Promise.all(Array.from({ length: clients }, (_, client) => loop(client)));
@@ -59,6 +68,7 @@ export async function closedLoop(
     clients,
     operations: sorted.length,
     failures,
+    unknown,
     opsPerSec: sorted.length / seconds,
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),

@@ -21,7 +21,8 @@ import {
   diskFigures, electionsBetween, groupFacts, LiveBytes, type DiskFigures, type GroupFacts,
 } from './group-facts.js';
 import { measureMove, type MoveFigures } from './shard-move.js';
-import { expectOk, operationTimeoutSeconds, startShardkv } from './shardkv.js';
+import { expectOk, missedKind, operationTimeoutSeconds, startShardkv } from './shardkv.js';
+import { startBusyLoad } from './busy-load.js';
 
 interface ResultRow extends LoadFigures {
   readonly system: 'shardkv' | 'etcd';
@@ -34,6 +35,15 @@ interface ResultRow extends LoadFigures {
   /** shardkv: elections in its groups during the row, and log bytes per replicated live byte. */
   readonly elections: number | null;
   readonly logBytesPerLiveByte: number | null;
+  /** get rows: the fill's puts before them that got no answer (unknown) or failed. */
+  readonly fillUnknown: number;
+  readonly fillFailures: number;
+}
+
+/** What became of the fill's puts: counted, never fatal (a get then may find no value). */
+interface FillFigures {
+  readonly unknown: number;
+  readonly failures: number;
 }
 
 /** The operations one system offers the harness; null: the system has no such operation. */
@@ -57,15 +67,27 @@ const keyOf = (client: number, iteration: number) =>
   `${String.fromCharCode(97 + ((client + iteration) % 10))}${client}-${iteration % keysPerClient}`;
 
 /** Puts every key the clients read, so that gets find values. */
-async function fill(system: System, clients: number): Promise<void> {
+async function fill(system: System, clients: number): Promise<FillFigures> {
   const put = system.operation('put')!;
+  let unknown = 0;
+  let failures = 0;
   await Promise.all(Array.from({ length: clients }, async (_, client) => {
-    for (let iteration = 0; iteration < keysPerClient; iteration++) await put(client, iteration);
+    for (let iteration = 0; iteration < keysPerClient; iteration++) {
+      await put(client, iteration).catch((error: unknown) => {
+        if (missedKind(error) === 'unknown') unknown++;
+        else failures++;
+      });
+    }
   }));
+  if (unknown + failures > 0) {
+    progress(`${system.name}: the get rows' fill: ${unknown} put(s) unknown, ${failures} failed`);
+  }
+  return { unknown, failures };
 }
 
 async function runRow(
   system: System, op: OperationName, clients: number, options: BenchOptions,
+  filled: FillFigures,
 ): Promise<ResultRow | null> {
   const operation = system.operation(op);
   if (operation === null) return null;
@@ -85,6 +107,7 @@ async function runRow(
     elections: factsBefore === null || factsAfter === null ? null
       : electionsBetween(factsBefore, factsAfter),
     logBytesPerLiveByte: factsAfter === null ? null : factsAfter.logBytes / replicatedBytes,
+    fillUnknown: filled.unknown, fillFailures: filled.failures,
   };
 }
 
@@ -95,13 +118,19 @@ async function runRow(
 async function runRows(
   systems: readonly System[], options: BenchOptions, rows: ResultRow[],
 ): Promise<void> {
+  const noFill: FillFigures = { unknown: 0, failures: 0 };
   for (const op of options.operations) {
+    const filled = new Map<System, FillFigures>();
     if (op === 'get') {
-      for (const system of systems) await fill(system, Math.max(...options.clients));
+      for (const system of systems) {
+        filled.set(system, await fill(system, Math.max(...options.clients)));
+      }
     }
     for (const clients of options.clients) {
       for (const system of systems) {
-        const row = await runRow(system, op, clients, options);
+        // The fill's counts go with the first get row after it.
+        const row = await runRow(system, op, clients, options, filled.get(system) ?? noFill);
+        filled.delete(system);
         if (row === null) continue;
         rows.push(row);
         progress(formatRow(row));
@@ -184,7 +213,12 @@ async function benchGroups(
   const { rows, moves } = figures;
   const { system, cluster, live } = await startShardkvSystem(options, groups);
   try {
-    await runRows(etcd === null ? [system] : [etcd.system, system], options, rows);
+    const load = startBusyLoad(options.loadProcesses);
+    try {
+      await runRows(etcd === null ? [system] : [etcd.system, system], options, rows);
+    } finally {
+      await load.stop();
+    }
     if (groups < 2) return;
     for (const mebibytes of options.moveMebibytes) {
       const move = await measureMove(cluster, mebibytes * 2 ** 20, live)
@@ -210,7 +244,13 @@ async function benchGroups(
 }
 
 function formatRow(row: ResultRow): string {
-  const failures = row.failures > 0 ? ` (${row.failures} failed)` : '';
+  const missed = [
+    row.failures > 0 ? `${row.failures} failed` : '',
+    row.unknown > 0 ? `${row.unknown} unknown` : '',
+    row.fillUnknown + row.fillFailures > 0
+      ? `fill: ${row.fillUnknown} unknown, ${row.fillFailures} failed` : '',
+  ].filter((text) => text !== '');
+  const failures = missed.length > 0 ? ` (${missed.join(', ')})` : '';
   return `${row.system.padEnd(8)}groups ${row.groups}  ${row.op.padEnd(7)}` +
     `clients ${String(row.clients).padStart(3)}  ${row.opsPerSec.toFixed(0).padStart(6)} ops/s` +
     `  p50 ${row.p50Ms.toFixed(1).padStart(6)} ms  p99 ${row.p99Ms.toFixed(1).padStart(6)} ms` +
@@ -228,7 +268,8 @@ async function main(): Promise<number> {
     options = parseOptions(process.argv.slice(2));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`bench:cluster: ${error.message}\n${usage}`);
+    // One line (CONTRACT: malformed input); --help prints the usage.
+    process.stderr.write(`bench:cluster: ${error.message} (see --help)\n`);
     return 2;
   }
   if (options === 'help') {
@@ -261,7 +302,8 @@ async function main(): Promise<number> {
   }
   const loadAfter = loadavg();
   progress(`load average after: ${loadAfter.map((load) => load.toFixed(2)).join(' ')}`);
-  progress('\nsystem  groups  op      clients   ops/s      p50        p99     ' +
+  progress(`\nbusy processes during the rows (--load): ${options.loadProcesses}`);
+  progress('system  groups  op      clients   ops/s      p50        p99     ' +
     'cpu: servers + clients');
   for (const row of rows) progress(formatRow(row));
   if (options.json) {
@@ -270,7 +312,8 @@ async function main(): Promise<number> {
       results: rows.map((row) => ({
         system: row.system, groups: row.groups, op: row.op, clients: row.clients,
         opsPerSec: round(row.opsPerSec), p50Ms: round(row.p50Ms), p99Ms: round(row.p99Ms),
-        failures: row.failures, serverCpuMsPerOp: round(row.serverCpuMsPerOp),
+        failures: row.failures, unknown: row.unknown, fillUnknown: row.fillUnknown,
+        fillFailures: row.fillFailures, serverCpuMsPerOp: round(row.serverCpuMsPerOp),
         clientCpuMsPerOp: round(row.clientCpuMsPerOp), elections: row.elections,
         logBytesPerLiveByte: row.logBytesPerLiveByte === null ? null
           : round(row.logBytesPerLiveByte),
@@ -281,10 +324,15 @@ async function main(): Promise<number> {
       disk: disk.map((figures) => ({
         ...figures, diskBytesPerLiveByte: round(figures.diskBytesPerLiveByte),
       })),
-      trace: options.trace, seconds: options.seconds, loadAverage: [loadBefore, loadAfter],
+      trace: options.trace, seconds: options.seconds, loadProcesses: options.loadProcesses,
+      loadAverage: [loadBefore, loadAfter],
     })}\n`);
   }
   return 0;
 }
 
-process.exitCode = await main();
+// A benchmark reports what went wrong in one line and exits 1; it never dies with a trace.
+process.exitCode = await main().catch((error: unknown) => {
+  process.stderr.write(`bench:cluster: ${error instanceof Error ? error.message : String(error)}\n`);
+  return 1;
+});

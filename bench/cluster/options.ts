@@ -14,6 +14,8 @@ export interface BenchOptions {
   readonly vsEtcd: boolean;
   readonly trace: boolean;
   readonly json: boolean;
+  /** Busy processes (CPU spinners) running during every row of both systems. */
+  readonly loadProcesses: number;
   /** Where the node processes write their CPU profiles (node --cpu-prof), or null. */
   readonly cpuProfileDirectory: string | null;
 }
@@ -21,12 +23,13 @@ export interface BenchOptions {
 export const usage = `usage: npm run bench:cluster -- [--seconds S] [--warmup S]
     [--clients 1,16,64] [--ops put,get,append] [--groups 1,3] [--move-mib 1,10|none]
     [--value-bytes B] [--max-raft-state B] [--quick] [--vs-etcd] [--trace] [--cpu-prof DIR]
-    [--json]
+    [--load N] [--json]
   B           bytes, or with a suffix: 64k (KiB), 1m (MiB)
   --quick     --seconds 3 --clients 16,64 --ops put,get --groups 1 --move-mib none
   --vs-etcd   also a 3-member etcd (the etcd binary on the PATH) beside the first shardkv
               cluster, the two taking turns row by row under the same load
   --trace     start the shardkv cluster with --trace (its cost on the same rows)
+  --load N    N busy processes (CPU spinners) run during every row of both systems
   --cpu-prof  every shardkv node process writes a V8 CPU profile into DIR when it stops
 `;
 
@@ -36,7 +39,7 @@ const defaults: BenchOptions = {
   seconds: 5, warmupSeconds: 1, clients: [1, 16, 64], operations: ['put', 'get', 'append'],
   groups: [1, 3], moveMebibytes: [1, 10], valueBytes: 64, maxRaftStateBytes: null,
   vsEtcd: false, trace: false,
-  json: false, cpuProfileDirectory: null,
+  json: false, cpuProfileDirectory: null, loadProcesses: 0,
 };
 
 function positiveList(flag: string, text: string | undefined): number[] {
@@ -65,6 +68,13 @@ function byteCount(flag: string, text: string | undefined): number {
     throw new UsageError(`${flag} takes a byte count (e.g. 64, 64k, 1m)`);
   }
   return value;
+}
+
+function processCount(flag: string, text: string | undefined): number {
+  if (text === undefined || !/^[0-9]+$/.test(text) || Number(text) > 64) {
+    throw new UsageError(`${flag} takes a number of processes from 0 to 64`);
+  }
+  return Number(text);
 }
 
 function directoryText(flag: string, text: string | undefined): string {
@@ -99,6 +109,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
       case '--vs-etcd': options.vsEtcd = true; break;
       case '--trace': options.trace = true; break;
       case '--json': options.json = true; break;
+      case '--load': options.loadProcesses = processCount(flag, value()); break;
       case '--cpu-prof': options.cpuProfileDirectory = directoryText(flag, value()); break;
       case '--quick':
         options = { ...options, seconds: 3, clients: [16, 64], operations: ['put', 'get'],

@@ -35,11 +35,22 @@ export interface ShardkvStartOptions {
   readonly maxRaftStateBytes: number | null;
 }
 
-/** The value of an ok outcome; throws on any other (the benchmark counts it as a failure). */
+/** An operation that got no answer before its deadline: it may or may not have taken effect. */
+export class UnknownOutcome extends Error {}
+
+/**
+ * The value of an ok outcome; throws on any other (the benchmark counts an UnknownOutcome as
+ * unknown, anything else as a failure).
+ */
 export function expectOk<T>(outcome: Outcome<T>, what: string): T {
+  if (outcome.status === 'unknown') throw new UnknownOutcome(`${what}: unknown: ${outcome.error}`);
   if (outcome.status !== 'ok') throw new Error(`${what}: ${outcome.status}: ${outcome.error}`);
   return outcome.value;
 }
+
+/** What became of an operation that did not answer ok. */
+export const missedKind = (error: unknown): 'unknown' | 'failed' =>
+  error instanceof UnknownOutcome ? 'unknown' : 'failed';
 
 export async function startShardkv(options: ShardkvStartOptions): Promise<ShardkvCluster> {
   const directory = mkdtempSync(join(tmpdir(), 'shardkv-bench-'));
