@@ -6,8 +6,9 @@
  * rebuilds its counterexample by one-thread BFS from the start (as the parallel search does),
  * so counts, verdict and trace equal an uninterrupted run's.
  *
- * The file lives in a Directory the CLI supplies (storage.ts). File layout: a 32-bit header length, the header as JSON, zero padding to 4 bytes, the
- * fingerprints (high, low per state), the frontier's entries ([length, 0, words..., length]).
+ * The file lives in a Directory the CLI supplies (storage.ts). File layout: a 32-bit header
+ * length, the header as JSON, zero padding to 4 bytes, the fingerprints (high, low per
+ * state), the frontier's entries ([length, 0, words..., length]).
  */
 import { nonZeroWord } from './fingerprint.js';
 import { UsageError } from './params.js';
