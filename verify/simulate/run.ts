@@ -39,7 +39,7 @@ import {
 import type { Runtime } from './runtime.js';
 import { SafetyMonitor, type Violation } from './safety-monitor.js';
 import { serverValueLimit } from './large-values.js';
-import { describeSwarm, drawSwarm, type SwarmDraws } from './swarm.js';
+import { describeSwarm, drawSwarm, swarmTuning, type SwarmDraws } from './swarm.js';
 import { clientName, runClient, type KeyValueClerk } from './workload.js';
 import type { AdminClerk } from './administrator.js';
 import { ControllerAnswers, queryHistory } from './answer-checks.js';
@@ -151,9 +151,8 @@ class Simulation {
     this.streams = { admin: root.split(), clients: root.split() };
     this.maxRaftStateBytes = snapshotBound(root.split());
     this.swarm = drawSwarm(root.split());
-    const { preVote, checkQuorum } = this.swarm;
     const tuning = {
-      preVote, checkQuorum, ...runtime.tuning, maxRaftStateBytes: this.maxRaftStateBytes,
+      ...swarmTuning(this.swarm), ...runtime.tuning, maxRaftStateBytes: this.maxRaftStateBytes,
       ...serverValueLimit(options.valueBytes),
     };
     this.log = new EventLog(options.keepEventLines);
@@ -183,6 +182,7 @@ class Simulation {
     this.nemesis = new Nemesis({
       clock: this.clock, log: this.log, cluster: this.cluster, network: this.network,
       layout, mode: options.faults, stopping: () => this.stopping,
+      leaderChurn: this.swarm.leaderChurn,
     }, nemesisRandom);
   }
 
@@ -314,6 +314,7 @@ class Simulation {
       this.events++;
       const views = this.cluster.views();
       this.check(views);
+      this.nemesis.observe(views);
       if (this.nemesis.repairedAtMs !== null) this.leaders.observe(views, this.clock.now());
     }
   }
