@@ -17,17 +17,20 @@ function drawsOf(seed: number): SwarmDraws {
   return drawSwarm(root.split());
 }
 
-test('the first 100 seeds draw every combination; about a quarter expire sessions', () => {
-  const draws = Array.from({ length: 100 }, (_, index) => drawsOf(index + 1));
+test('the first 200 seeds draw every combination; about a quarter expire sessions', () => {
+  const draws = Array.from({ length: 200 }, (_, index) => drawsOf(index + 1));
   const combinations = new Set(draws.map((draw) => describeSwarm(draw)));
-  assert.is(combinations.size, 8);
+  assert.is(combinations.size, 16);
   const expiring = draws.filter((draw) => draw.sessionExpiry).length;
-  assert.ok(expiring > 10 && expiring < 40, `${expiring} of 100 seeds expire sessions`);
+  assert.ok(expiring > 25 && expiring < 75, `${expiring} of 200 seeds expire sessions`);
+  const churning = draws.filter((draw) => draw.leaderChurn).length;
+  assert.ok(churning > 25 && churning < 75, `${churning} of 200 seeds churn leaders`);
   assert.equal(drawsOf(2), drawsOf(2));
 });
 
 test('seed 2 expires sessions through the groups\' logs, and the correct code passes', async () => {
-  assert.equal(drawsOf(2), { preVote: true, checkQuorum: true, sessionExpiry: true });
+  assert.equal(drawsOf(2),
+    { preVote: true, checkQuorum: true, sessionExpiry: true, leaderChurn: false });
   const result = await runSimulation(simulationOptions(2, { keepEventLines: true }),
     shellRuntime);
   assert.equal(result.swarm, drawsOf(2));
@@ -39,10 +42,16 @@ test('seed 2 expires sessions through the groups\' logs, and the correct code pa
   assert.ok(lines.some((line) => /session-expired/.test(line)), 'an expired client was refused');
 });
 
-test('seed 1 runs without PreVote and CheckQuorum, and the correct code passes', async () => {
-  assert.equal(drawsOf(1), { preVote: false, checkQuorum: false, sessionExpiry: false });
-  const result = await runSimulation(simulationOptions(1), shellRuntime);
+test('seed 1 churns leaders without PreVote and CheckQuorum; the correct code passes', async () => {
+  assert.equal(drawsOf(1),
+    { preVote: false, checkQuorum: false, sessionExpiry: false, leaderChurn: true });
+  const result = await runSimulation(simulationOptions(1, { keepEventLines: true }),
+    shellRuntime);
   assert.is(result.failure, null);
+  const lines = result.lines!;
+  assert.match(lines[0]!, /prevote off, checkquorum off, session expiry off, leader churn$/);
+  assert.ok(lines.some((line) => / nemesis crash \S+, a recent voter$/.test(line)));
+  assert.ok(lines.some((line) => / nemesis isolate \S+, a recent leader$/.test(line)));
 });
 
 test.run();
