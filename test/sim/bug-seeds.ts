@@ -56,6 +56,17 @@ export const simulatorBugSeeds: readonly SimulatorBugSeed[] = [
     bug: 'forget-vote-on-restart', seed: 11, invariant: 'ElectionSafety',
     detail: /g100-1 and g100-0 both became leader in term 2/,
   },
+  // Figure 8 under leader churn: a later leader of g101 commits the entry of term 6 at index
+  // 2 by counting replicas (one follower acknowledged it before the no-op); a server holding
+  // an entry of term 7 there is elected afterwards and overwrites it.
+  {
+    bug: 'commit-prev-term', seed: 823, invariant: 'StateMachineSafety',
+    detail: /g101: g101-\d has committed index 2 holding an entry of term 7, where an entry of term 6/,
+  },
+  {
+    bug: 'frozen-source-serves-reads', seed: 182, invariant: 'Linearizability',
+    detail: /not-linearizable on key "d"/,
+  },
   // Found since the catalog's matrix asked (issue 24 item 8). A node shell that stops at its
   // own assertion is the finding where the runtime refuses what the bug does (ServerError).
   {
@@ -69,6 +80,11 @@ export const simulatorBugSeeds: readonly SimulatorBugSeed[] = [
   {
     bug: 'snapshot-rollback', seed: 17, invariant: 'ServerError',
     detail: /AssertionError: a snapshot never goes back/,
+  },
+  {
+    // A deposed leader answers a read from its own state: a client reads an older value.
+    bug: 'read-without-quorum', seed: 145, invariant: 'Linearizability',
+    detail: /not-linearizable on key "d"/,
   },
   {
     bug: 'query-answers-older', seed: 1, invariant: 'AnswersMatchSpec',
