@@ -63,6 +63,11 @@ export const simulatorBugSeeds: readonly SimulatorBugSeed[] = [
     bug: 'commit-prev-term', seed: 823, invariant: 'StateMachineSafety',
     detail: /g101: g101-\d has committed index 2 holding an entry of term 7, where an entry of term 6/,
   },
+  // A vote of an older term counted under leader churn (seeds 1..1000 passed before it).
+  {
+    bug: 'count-stale-vote', seed: 293, invariant: 'ElectionSafety',
+    detail: /controller: ctl-1 and ctl-2 both became leader in term 7/,
+  },
   {
     bug: 'frozen-source-serves-reads', seed: 182, invariant: 'Linearizability',
     detail: /not-linearizable on key "d"/,
