@@ -61,7 +61,7 @@ export const simulatorBugSeeds: readonly SimulatorBugSeed[] = [
   // an entry of term 7 there is elected afterwards and overwrites it.
   {
     bug: 'commit-prev-term', seed: 823, invariant: 'StateMachineSafety',
-    detail: /g101: g101-\d has committed index 2 holding an entry of term 7, where an entry of term 6/,
+    detail: /g101-\d has committed index 2 holding an entry of term 7, where an entry of term 6/,
   },
   // A vote of an older term counted under leader churn (seeds 1..1000 passed before it).
   {
