@@ -33,6 +33,9 @@ export const cannotSee: Readonly<Record<Tool, Readonly<Record<string, string>>>>
       'lone pre-candidate is a harmless disruption that no client sees)',
     'vote-during-lease': 'the simulator does not check LeaseRespected (a deposed healthy ' +
       'leader costs an election, which no client sees)',
+    'leader-never-steps-down': 'a cut-off leader leads on only while cut off, committing ' +
+      'nothing: once the nemesis heals the network the first message of a newer term deposes ' +
+      'it (§5.1), and the progress checks run after the repair (seeds 1..1000 pass)',
   },
   replay: {
     'prevote-raises-term': 'replay --runtime drives the raft model without PreVote ' +
@@ -64,6 +67,8 @@ export const cannotSee: Readonly<Record<Tool, Readonly<Record<string, string>>>>
       'failing seed to conform',
     'vote-during-lease': 'no simulator seed shows it (above), so there is no traced failing ' +
       'seed to conform',
+    'leader-never-steps-down': 'no simulator seed shows it (above), so there is no traced ' +
+      'failing seed to conform',
   },
 };
 
