@@ -2,8 +2,10 @@
  * Reading a node directory back (WalStorage.load): the snapshot, then every segment in sequence
  * order through LogReplay. The last segment's torn tail (torn-tail.ts: a write that never
  * finished) is cut off (truncated and fsynced) and reported; any other bad record, in the last
- * segment or an earlier one, is damage and stops the load (WalCorruptionError).
+ * segment or an earlier one, is damage and stops the load (WalCorruptionError), and so is a
+ * hard state that commits entries the snapshot and the log no longer hold (a lost snapshot).
  */
+import { restartRefusal } from '../../spec/raft/persistence.js';
 import type { HardState } from '../../spec/raft/types.js';
 import { WalCorruptionError, type RecoveryEvent } from './errors.js';
 import { joinPath, type FileSystem } from './file-system.js';
@@ -53,13 +55,27 @@ export async function loadWal(
     segments.push(await loadSegment(fileSystem, directory, sequence, replay, isLast, onRecovery));
   }
   const snapshot = snapshotFile?.snapshot ?? null;
+  const entries = entriesAfter(replay.entries, snapshot, directory);
+  refuseLostCommits(replay.hardState, snapshot, entries, directory);
   return {
     segments,
     hardState: replay.hardState,
     snapshot,
     snapshotBytes: snapshotFile?.bytes ?? 0,
-    entries: entriesAfter(replay.entries, snapshot, directory),
+    entries,
   };
+}
+
+/** A commit index beyond the log: durable entries were lost (spec/raft/persistence.ts). */
+function refuseLostCommits(
+  hardState: HardState | null,
+  snapshot: SnapshotPayload | null,
+  entries: readonly EntryPayload[],
+  directory: string,
+): void {
+  if (hardState === null) return;
+  const refusal = restartRefusal({ hardState, snapshot, entries });
+  if (refusal !== null) throw new WalCorruptionError(directory, 0, refusal);
 }
 
 async function loadSegment(

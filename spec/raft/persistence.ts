@@ -120,9 +120,27 @@ export function logDurableInput(persisted: Persisted<unknown, unknown>):
 }
 
 /**
- * Restart after a crash from what the storage holds: role, votes and the leader's indexes
- * are volatile and lost. The application restarts from the snapshot and the committed entries
- * after it, which the node hands it again; the follower's timers start (timers.ts).
+ * Why a node must not restart from `persisted`, or null if it may: a saved commit index beyond
+ * the last index the snapshot and the entries hold. Raft need not save the commit index
+ * (§5.1), but a saved one is evidence: every save writes the entries before the hard state
+ * that commits them, so the storage lost entries (a snapshot with them) that this replica had
+ * made durable and acknowledged. Clamping the commit index would hide that loss; a replica
+ * missing them may vote for, or count toward, a log without committed entries (the lost-disk
+ * case of the dissertation §10.4). The storage refuses such a state as damage.
+ */
+export function restartRefusal(persisted: Persisted<unknown, unknown>): string | null {
+  const last = lastLogIndex({ snapshot: persisted.snapshot, log: persisted.entries });
+  const commit = persisted.hardState.commitIndex;
+  if (commit <= last) return null;
+  return `saved commit ${commit} beyond the log, which ends at ${last}: ` +
+    'entries this replica made durable are lost';
+}
+
+/**
+ * Restart after a crash from what the storage holds (the storage refuses a state that
+ * restartRefusal rejects, so here one is a broken assumption): role, votes and the leader's
+ * indexes are volatile and lost. The application restarts from the snapshot and the committed
+ * entries after it, which the node hands it again; the follower's timers start (timers.ts).
  */
 export function restartNode<C, S>(
   node: RaftNode<C, S>,
@@ -137,9 +155,10 @@ export function restartNode<C, S>(
     log: entries,
     snapshot,
   };
+  const refusal = restartRefusal(persisted);
+  assert(refusal === null, refusal ?? '');
   const base = snapshotIndex(restarted);
   const commitIndex = Math.max(base, hardState.commitIndex);
-  assert(commitIndex <= lastLogIndex(restarted), `saved commit ${commitIndex} beyond the log`);
   const effects: Effect<C, S>[] = [];
   if (snapshot !== null) effects.push({ type: 'restoreSnapshot', snapshot });
   if (commitIndex > base) {

@@ -77,6 +77,27 @@ test('a lost durable rename of the snapshot: refused, or the old snapshot and th
     assert.ok(outcomes.has('refused'), [...outcomes].join());
   });
 
+// Simulator seed 3 (--value-bytes 4096): a snapshot installed past the log's end, its commit
+// saved, then the rename lost. The log no longer reaches the saved commit index.
+test('a lost rename of a snapshot past the log, with its commit saved: refused', async () => {
+  const disk = new MemoryDisk(new SeededRandom(3));
+  const { storage } = openWal(disk.mount(), '/node', 300);
+  await storage.load();
+  storage.appendEntries(1, entries(1, 6, 1));
+  storage.saveHardState({ currentTerm: 1, votedFor: 1, commitIndex: 6 });
+  await storage.sync();
+  storage.saveSnapshot(snapshotAt(20, 2));
+  storage.saveHardState({ currentTerm: 2, votedFor: 1, commitIndex: 20 });
+  await storage.sync();
+  disk.crash();
+  assert.ok(disk.loseSyncedRename() !== null);
+  const loaded = await openWal(disk.mount(), '/node', 300).storage.load()
+    .catch((error: unknown) => error);
+  assert.instance(loaded, WalCorruptionError);
+  assert.match((loaded as Error).message,
+    /^disk damage in \/node at offset 0: saved commit 20 beyond the log, which ends at [06]:/);
+});
+
 test('planted fault: skipping checksums loads many flipped bytes (those in data)', async () => {
   let loaded = 0;
   for (let seed = 0; seed < 40; seed++) {

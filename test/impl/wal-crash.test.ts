@@ -211,9 +211,9 @@ async function runOperations(seed: number, segmentBytes: number, operations: Ope
   let candidates: ModelState[] = [initial];
   for (const operation of operations) {
     if (operation.kind === 'append') {
-      const fromIndex = Math.max(
-        snapshotIndexOf(current) + 1, current.lastIndex + 1 - operation.back,
-      );
+      // Raft never cuts a committed entry (and load refuses a commit index beyond the log).
+      const fromIndex = Math.max(snapshotIndexOf(current) + 1,
+        current.hardState.commitIndex + 1, current.lastIndex + 1 - operation.back);
       const added = entries(fromIndex, operation.count, operation.term);
       storage.appendEntries(fromIndex, added);
       // A crash may keep the first entries of one call (one record each): a log prefix.

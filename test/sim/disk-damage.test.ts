@@ -34,6 +34,21 @@ test('planted fault: a WAL that skips its checksums fails DiskDamage on the same
     assert.match(result.failure!.detail, `${server} loaded its storage over a flipped byte`);
   });
 
+// Seed 3 with 4 KiB values undoes g102-1's durable snapshot rename after its log was
+// compacted past the old snapshot: the restart used to crash on an assertion ("saved commit 17
+// beyond the log"); the WAL now refuses the lost commits as damage and the server stays down.
+test('seed 3, 4 KiB values: a lost snapshot rename under a saved commit is refused',
+  async () => {
+    const lost = simulationOptions(3, { valueBytes: 4096, keepEventLines: true });
+    const result = await runSimulation(lost, shellRuntime);
+    assert.is(result.failure, null, result.failure?.detail);
+    assert.equal(result.diskDamage.map(({ server, kind, result: what }) => [server, kind, what]),
+      [['g102-1', 'lost rename', 'detected and stopped']]);
+    const stopped = result.lines!.filter((line) => line.includes('g102-1 stopped: disk damage'));
+    assert.is(stopped.length, 1);
+    assert.match(stopped[0]!, /saved commit \d+ beyond the log, which ends at \d+/);
+  });
+
 test('no disk damage without crashes: --faults net and none never damage a disk', async () => {
   for (const faults of ['net', 'none'] as const) {
     const result = await runSimulation(simulationOptions(14, { steps: 300, faults }),

@@ -8,8 +8,8 @@
  *   one line naming the file, the offset and the reason ("detected and stopped"); a load that
  *   succeeds applied the damaged byte or cut it off with the records around it, and a start
  *   that fails otherwise broke on the damaged bytes: both fail the check;
- * - after a lost rename, refuse to load (the log no longer meets the snapshot: "detected and
- *   stopped") or load a state the safety monitor accepts from the old snapshot and the log
+ * - after a lost rename, refuse to load (the log no longer meets the snapshot, or no longer
+ *   reaches the saved commit index: "detected and stopped") or load a state the safety monitor accepts from the old snapshot and the log
  *   ("recovered"), both fine.
  * Only one server of one seed is ever damaged, so every Raft group keeps a majority and the
  * run's other checks still require progress. The draws come from a stream of their own.
