@@ -38,6 +38,8 @@ interface Link {
 }
 
 export type NetworkEvent =
+  /** As the sender hands it over, before any fault: checks read the sender's state then. */
+  | (Link & { readonly kind: 'send'; readonly frame: Uint8Array })
   | (Link & { readonly kind: 'deliver'; readonly frame: Uint8Array })
   | (Link & { readonly kind: 'drop'; readonly reason: DropReason });
 
@@ -60,7 +62,7 @@ export class SimulatedNetwork {
     private readonly clock: VirtualClock,
     private readonly random: Random,
     faults: Partial<NetworkFaults> = {},
-    /** Told about every delivery and drop: the simulator's event log. */
+    /** Told about every send, delivery and drop: the simulator's checks and event log. */
     private readonly onEvent: (event: NetworkEvent) => void = () => undefined,
   ) {
     this.faults = checkFaults({ ...reliableNetwork, ...faults });
@@ -112,6 +114,7 @@ export class SimulatedNetwork {
 
   send(from: string, to: string, frame: Uint8Array): void {
     this.statistics.sent++;
+    this.onEvent({ kind: 'send', time: this.clock.now(), from, to, frame });
     if (!this.canReach(from, to)) return this.drop(from, to, 'partition');
     if (this.random.nextFloat() < this.faults.dropRate) return this.drop(from, to, 'random');
     const copy = frame.slice();

@@ -74,9 +74,7 @@ function runPattern(seed: number, faults: Partial<NetworkFaults>) {
   const clock = new VirtualClock();
   const lines: string[] = [];
   const network = new SimulatedNetwork(clock, new SeededRandom(seed), faults, (event) => {
-    const detail = event.kind === 'deliver'
-      ? Buffer.from(event.frame).toString('hex')
-      : event.reason;
+    const detail = event.kind === 'drop' ? event.reason : Buffer.from(event.frame).toString('hex');
     lines.push(`${event.time} ${event.kind} ${event.from}->${event.to} ${detail}`);
   });
   const names = ['a', 'b', 'c'];

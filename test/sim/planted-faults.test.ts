@@ -45,43 +45,65 @@ test('a controller answering an older configuration: check and simulate find it'
   assert.match(run.failure!.detail, /answered admin's query \d+ with configuration \d+, but/);
 });
 
-// The plant goes into a copy of the tree: one replica (g100-1) applies every client command
-// a second time, under another seq so that dedup lets it through. The leader's state, which
-// the value checks read, stays right: only comparing replicas shows it. Seed 5: seed 1 draws
-// leader churn, whose elections leave clients little done.
-test('an entry applied twice at one replica: simulate fails ReplicaAgreement (in a copy)', () => {
+/**
+ * Runs simulator seed `seed` in a copy of the tree where `file` has `anchor` replaced by
+ * `planted` (the plant goes into the copy only); returns the run's failure.
+ */
+function failureInCopy(file: string, anchor: string, planted: string, seed: number) {
   const copy = mkdtempSync(join(tmpdir(), 'shardkv-plant-'));
   try {
     for (const directory of ['spec', 'impl', 'invariants', 'verify', 'checker', 'models']) {
       cpSync(directory, join(copy, directory), { recursive: true });
     }
-    for (const file of ['package.json', 'tsconfig.json']) cpSync(file, join(copy, file));
+    for (const name of ['package.json', 'tsconfig.json']) cpSync(name, join(copy, name));
     symlinkSync(join(process.cwd(), 'node_modules'), join(copy, 'node_modules'));
-    const server = join(copy, 'impl/node/server.ts');
-    const anchor = "      freed = (entry.command as { type?: unknown }).type === 'delete';";
-    const text = readFileSync(server, 'utf8');
+    const text = readFileSync(join(copy, file), 'utf8');
     assert.ok(text.includes(anchor), 'the plant anchor moved');
-    writeFileSync(server, text.replace(anchor, `${anchor}
-      const planted = entry.command as { type?: string; request?: { seq: number } };
-      if (this.name === 'g100-1' && planted.type === 'client' && planted.request) {
-        this.machine.apply({ ...planted,
-          request: { ...planted.request, seq: planted.request.seq + 1_000_000 } });
-      }`));
+    writeFileSync(join(copy, file), text.replace(anchor, planted));
     writeFileSync(join(copy, 'run-seed.ts'), [
       "import { simulationOptions } from './verify/simulate/options.js';",
       "import { runSimulation } from './verify/simulate/run.js';",
       "import { shellRuntime } from './verify/simulate/shell-runtime.js';",
-      'const run = await runSimulation(simulationOptions(5), shellRuntime);',
+      `const run = await runSimulation(simulationOptions(${seed}), shellRuntime);`,
       'console.log(JSON.stringify(run.failure));',
     ].join('\n'));
     const output = execFileSync(process.execPath, ['--import', 'tsx', 'run-seed.ts'],
       { cwd: copy, encoding: 'utf8' });
-    const failure = JSON.parse(output) as { invariant: string; detail: string } | null;
-    assert.is(failure?.invariant, 'ReplicaAgreement');
-    assert.match(failure!.detail, /^g100: g100-1 holds state \w+ at applied index \d+, g100-\d held/);
+    return JSON.parse(output) as { invariant: string; detail: string } | null;
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
+}
+
+// One replica (g100-1) applies every client command a second time, under another seq so
+// that dedup lets it through. The leader's state, which the value checks read, stays right:
+// only comparing replicas shows it. Seed 5: seed 1 draws leader churn, whose elections leave
+// clients little done.
+test('an entry applied twice at one replica: simulate fails ReplicaAgreement (in a copy)', () => {
+  const anchor = "      freed = (entry.command as { type?: unknown }).type === 'delete';";
+  const failure = failureInCopy('impl/node/server.ts', anchor, `${anchor}
+      const planted = entry.command as { type?: string; request?: { seq: number } };
+      if (this.name === 'g100-1' && planted.type === 'client' && planted.request) {
+        this.machine.apply({ ...planted,
+          request: { ...planted.request, seq: planted.request.seq + 1_000_000 } });
+      }`, 5);
+  assert.is(failure?.invariant, 'ReplicaAgreement');
+  assert.match(failure!.detail, /^g100: g100-1 holds state \w+ at applied index \d+, g100-\d held/);
 });
+
+// The shell decides whether it serves a read's shard as the read arrives, and reads the
+// value once the read's index applied: a shard installed in between is answered
+// ErrWrongGroup. The clerk only asks again, so no history shows it; comparing each answer
+// with the spec's for the state it was sent from does.
+test('a read refused from the state it arrived at: simulate fails ReplyMatchesSpec (in a copy)',
+  () => {
+    const anchor = '    () => reply(machine.read(request)),';
+    const failure = failureInCopy('impl/node/requests.ts', anchor, `
+    ((early) => () => reply(early.type === 'group-result' && early.result.type === 'error'
+      ? early : machine.read(request)))(machine.read(request)),`, 5);
+    assert.is(failure?.invariant, 'ReplyMatchesSpec', failure?.detail);
+    assert.match(failure!.detail,
+      /answered client-\d+'s get "\w+" .*ErrWrongGroup.* where the spec answers \{"type":"value"/);
+  });
 
 test.run();

@@ -12,8 +12,7 @@
  *   the query was applied to held it (an older answer is the bug query-answers-older);
  * - a configuration answered as published is at most the highest published number seen.
  *
- * Key/value answers are compared with the spec elsewhere: lincheck checks the clients'
- * history against the sequential key/value spec, write-checks.ts the values the groups hold.
+ * The groups' answers are compared in reply-checks.ts (ReplyMatchesSpec).
  */
 import { queryAnswersHistory, sameConfig } from '../../invariants/config-history.js';
 import type { Config } from '../../spec/controller/types.js';

@@ -217,6 +217,11 @@ export class SimulatedCluster {
     return this.node(name).stopped;
   }
 
+  /** The server's view while it is up and started, else null. */
+  view(name: string): ServerView | null {
+    return this.node(name).server?.view() ?? null;
+  }
+
   /** The views of the servers that are up and started, in layout order. */
   views(): ServerView[] {
     const views: ServerView[] = [];

@@ -43,6 +43,7 @@ import { describeSwarm, drawSwarm, swarmTuning, type SwarmDraws } from './swarm.
 import { clientName, runClient, type KeyValueClerk } from './workload.js';
 import type { AdminClerk } from './administrator.js';
 import { ControllerAnswers, queryHistory } from './answer-checks.js';
+import { groupReplies, type GroupReplies } from './reply-checks.js';
 import type { Config } from '../../spec/controller/types.js';
 import { checkWrites, finalValues } from './write-checks.js';
 
@@ -134,6 +135,7 @@ class Simulation {
     { requests: 0, ok: 0, refused: 0, unknown: 0 };
   private readonly leaders: LeaderWatch;
   private readonly answers: ControllerAnswers;
+  private readonly replies: GroupReplies;
   /** The configurations the administrator's requests were answered with, by number. */
   private readonly told = new Map<number, Config>();
   private clientClerks: readonly KeyValueClerk[] = [];
@@ -178,6 +180,7 @@ class Simulation {
       diskDamage: this.diskDamage,
     });
     this.answers = new ControllerAnswers(layout.controllers);
+    this.replies = groupReplies(layout, bugs, tuning, (name) => this.cluster.view(name));
     this.leaders = new LeaderWatch(['controller', ...options.gids.map((gid) => `g${gid}`)]);
     this.nemesis = new Nemesis({
       clock: this.clock, log: this.log, cluster: this.cluster, network: this.network,
@@ -372,6 +375,12 @@ class Simulation {
   }
 
   private logNetworkEvent(event: NetworkEvent): void {
+    if (event.kind === 'send') {
+      const wrong = this.replies.sent(event);
+      if (wrong !== null) this.fail(wrong.invariant, wrong.detail);
+      return;
+    }
+    this.replies.delivered(event);
     const wrong = this.answers.delivered(event);
     if (wrong !== null) this.fail(wrong.invariant, wrong.detail);
     const what = event.kind === 'deliver'
