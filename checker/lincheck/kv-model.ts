@@ -74,15 +74,28 @@ export function createKeyValueModel(
     partition: partitionByKey,
     describeOperation(operation) {
       const { kind, key, value } = operation.input;
-      const call = kind === KeyValueKind.Get ? `get(${JSON.stringify(key)})` : `${kindName(kind)}(`
-        + `${JSON.stringify(key)}, ${JSON.stringify(strings.text(value))})`;
+      const call = kind === KeyValueKind.Get ? `get(${quoted(key)})` : `${kindName(kind)}(`
+        + `${quoted(key)}, ${quoted(strings.text(value))})`;
       const result = operation.output === undefined
         ? (operation.return === Infinity ? ' (outcome unknown)' : '')
-        : ` -> ${JSON.stringify(operation.output)}`;
+        : ` -> ${quoted(operation.output)}`;
       return `client ${operation.client}: ${call}${result}`;
     },
-    describeState: (state) => JSON.stringify(tree.text(state)),
+    describeState: (state) => quoted(tree.text(state)),
   };
+}
+
+/** Runs of one character this long or longer are shown by their length. */
+const runShownAsCount = 16;
+const longRun = new RegExp(`(.)\\1{${runShownAsCount - 1},}`, 'gsu');
+
+/**
+ * A value in JSON quotes, with each long run of one character written as its count: a
+ * padded value of a large-value run (`<c2.12>` and 4,089 dots) stays one readable line.
+ */
+export function quoted(text: string): string {
+  return JSON.stringify(text).replace(longRun, (run, character: string) =>
+    `${character}{${[...run].length} x}`);
 }
 
 export function kindName(kind: KeyValueKind): 'get' | 'put' | 'append' {

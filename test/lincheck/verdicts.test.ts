@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { explanationLines, lincheckText } from '../../checker/lincheck/index.js';
+import { quoted } from '../../checker/lincheck/kv-model.js';
 
 const corpus = new URL('../../corpus/lincheck/', import.meta.url);
 
@@ -133,6 +134,12 @@ test('an empty history is linearizable', () => {
   const result = lincheckText('', { timeLimitSeconds: 60 });
   assert.is(result.verdict, 'linearizable');
   assert.is(result.keys, 0);
+});
+
+test('an explanation writes a long run of one character as its count (padded values)', () => {
+  const padded = '<c2.12>' + '.'.repeat(4089) + '<c9.17>' + '.'.repeat(15);
+  assert.is(quoted(padded), `"<c2.12>.{4089 x}<c9.17>${'.'.repeat(15)}"`);
+  assert.is(quoted('x 0 0 y'), '"x 0 0 y"');
 });
 
 test.run();
