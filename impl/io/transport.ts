@@ -4,7 +4,14 @@
  * retries (paper §5.3: "if followers crash or run slowly, or if network packets are lost, the
  * leader retries AppendEntries RPCs indefinitely").
  */
-export type FrameHandler = (from: string, frame: Uint8Array) => void;
+export type FrameHandler = (from: string, frame: Uint8Array) => FrameVerdict;
+
+/**
+ * 'malformed': the frame passed the link's checks but means nothing; the receiver has logged
+ * why, and the transport closes the connection it came on (what was queued on it is lost, as
+ * on any broken connection; the sender redials).
+ */
+export type FrameVerdict = 'malformed' | void;
 
 export interface Transport {
   /** This node's name, the `from` that receivers see. */

@@ -6,7 +6,8 @@
  * answers a sender it has no address for (a client) on that sender's own connection.
  *
  * Loss is silent: a frame for an unreachable peer, a peer in backoff, or a peer too slow to
- * drain its socket is dropped, and Raft retries. Only protocol violations are logged.
+ * drain its socket is dropped, and Raft retries. Only protocol violations are logged. A frame
+ * its handler calls malformed closes the connection it came on, as a failed MAC does.
  *
  * Two roles: a dialer named `client-...` proves the client secret, any other the cluster secret
  * (nodes and admin tools), so the name a frame arrives under says which secret its sender holds
@@ -268,10 +269,15 @@ export class TcpTransport implements Transport {
     if (this.closed) return;
     const from = connection.peer!;
     if (channel === 'data') {
-      if (!this.faults.dropsReceived()) this.handler(from, payload);
+      if (this.faults.dropsReceived()) return;
+      // The handler logged what was wrong; closing says so to the sender.
+      if (this.handler(from, payload) === 'malformed') connection.close();
       return;
     }
-    if (!isClientName(from)) return this.controlHandler(from, payload);
+    if (!isClientName(from)) {
+      this.controlHandler(from, payload);
+      return;
+    }
     const why = 'clients are not admins';
     this.settings.log(`${this.name}: refused a control frame from ${from} (${why})`);
   }

@@ -3,13 +3,14 @@
  * the loop; a request is checked (who may ask what) and its command proposed, answered once it
  * applies (a get is read through ReadIndex instead, dissertation §6.4); a reply belongs to
  * the migration driver's requests. Nothing a peer or a client sends can throw: a malformed
- * frame is logged and dropped, a refused request answered. Whether this server leads is the
+ * frame is logged and its connection closed, a refused request answered. Whether this server leads is the
  * Raft step's to say (a proposal or a read it refuses), never this file's.
  */
 import type { ControllerCommand } from '../../spec/controller/state-machine.js';
 import type { Admission } from '../../spec/group/retry-admission.js';
 import type { ClientRequest, GroupCommand } from '../../spec/group/types.js';
 import type { Input } from '../../spec/raft/types.js';
+import type { FrameVerdict } from '../io/transport.js';
 import type { ServerStatus } from './api.js';
 import type { Proposed } from './raft-loop.js';
 import type { HeldRequests } from './held-requests.js';
@@ -57,11 +58,12 @@ export interface RequestHost {
 const openControllerCommands = ['register-client', 'query'];
 const adminControllerCommands = ['join', 'leave', 'move'];
 
-export function handleFrame(host: RequestHost, from: string, bytes: Uint8Array): void {
+export function handleFrame(host: RequestHost, from: string, bytes: Uint8Array): FrameVerdict {
   const frame = decodeFrame(bytes);
   if (frame === null) {
-    host.log(`${host.name}: dropped a malformed frame from ${from}`);
-    return;
+    const what = `a malformed frame of ${bytes.length} bytes (no raft message, request or reply)`;
+    host.log(`${host.name}: closed the connection with ${from}: ${what}`);
+    return 'malformed';
   }
   host.received(frame.stamp);
   switch (frame.kind) {

@@ -179,7 +179,7 @@ export class NodeServer implements Server {
     });
     const host = this.requestHost(this.loop);
     this.context.transport.onFrame((from, frame) => {
-      if (!this.context.isDead()) handleFrame(host, from, frame);
+      if (!this.context.isDead()) return handleFrame(host, from, frame);
     });
     const { hardState, snapshot, entries } = loaded;
     this.held.saved((snapshot?.lastIncludedIndex ?? 0) + 1, entries);

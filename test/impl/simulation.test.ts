@@ -121,7 +121,7 @@ test('a partition drops frames across it (also in flight); heal restores deliver
   const received: string[] = [];
   const [a, b, c] = ['a', 'b', 'c'].map((name) => {
     const endpoint = network.endpoint(name);
-    endpoint.onFrame((from, frame) => received.push(`${from}->${name}:${frame[0]}`));
+    endpoint.onFrame((from, frame) => { received.push(`${from}->${name}:${frame[0]}`); });
     return endpoint;
   });
   a!.send('b', Uint8Array.of(1));
@@ -145,7 +145,7 @@ test('a partition drops frames across it (also in flight); heal restores deliver
   // Counted by hand: 1 (cut in flight), 2, 4 (partition), 6 (isolated), 7 (down) were lost.
   assert.equal(network.statistics, { sent: 7, delivered: 2, dropped: 5, duplicated: 0 });
   const restarted = network.endpoint('c');
-  restarted.onFrame((from, frame) => received.push(`${from}->c':${frame[0]}`));
+  restarted.onFrame((from, frame) => { received.push(`${from}->c':${frame[0]}`); });
   b!.send('c', Uint8Array.of(8));
   clock.runUntil(50);
   assert.equal(received.at(-1), "b->c':8");

@@ -30,7 +30,9 @@ async function start(name: string, options: Partial<TcpTransportOptions> = {}) {
   });
   open.push(transport);
   const received: string[] = [];
-  transport.onFrame((from, frame) => received.push(`${from}:${Buffer.from(frame).toString()}`));
+  transport.onFrame((from, frame) => {
+    received.push(`${from}:${Buffer.from(frame).toString()}`);
+  });
   return { transport, received };
 }
 
@@ -273,7 +275,7 @@ test('control frames pass isolation and unreliability; clients cannot send them'
   node.transport.faults.setUnreliable(true, 1);
   const admin = await start('admin-1', { listen: undefined });
   const adminControl: string[] = [];
-  admin.transport.onControl((from, frame) => adminControl.push(`${from}:${frame}`));
+  admin.transport.onControl((from, frame) => { adminControl.push(`${from}:${frame}`); });
   admin.transport.setPeer('g100-0', { ...localhost, port: node.transport.port! });
   for (let index = 0; index < 20; index++) admin.transport.sendControl('g100-0', text('heal'));
   await until(() => adminControl.length === 20, 'every control reply');

@@ -12,7 +12,7 @@ function arrivals(faults: Partial<NetworkFaults>): number[] {
   const sender = network.endpoint('a');
   const receiver = network.endpoint('b');
   const times: number[] = [];
-  receiver.onFrame(() => times.push(clock.now()));
+  receiver.onFrame(() => { times.push(clock.now()); });
   for (let index = 0; index < 1_000; index++) sender.send('b', Uint8Array.of(index % 256));
   clock.runUntil(10_000);
   return times;
