@@ -2,11 +2,13 @@
  * A simulated network for the simulator: every frame is an event on the virtual clock, delayed
  * by a seeded draw (so frames overtake each other: reordering), dropped or duplicated at seeded
  * rates, and lost when a partition separates its ends at sending or at delivery time. A node
- * that is down (its endpoint closed) loses what arrives for it. One seed, one delivery order.
+ * that is down (its endpoint closed) loses what arrives for it. A receiver that calls a frame
+ * malformed drops the link it came on, as TCP closes the connection: every frame then in
+ * flight between the two, either way, is lost. One seed, one delivery order.
  */
 import { assert } from '../../spec/assert.js';
 import type { Random } from '../io/random.js';
-import type { FrameHandler, Transport } from '../io/transport.js';
+import type { FrameHandler, FrameVerdict, Transport } from '../io/transport.js';
 import type { VirtualClock } from './virtual-clock.js';
 
 export interface NetworkFaults {
@@ -29,7 +31,7 @@ export const reliableNetwork: NetworkFaults = {
   delayMsMin: 1, delayMsMax: 5, dropRate: 0, duplicateRate: 0,
 };
 
-export type DropReason = 'random' | 'partition' | 'down';
+export type DropReason = 'random' | 'partition' | 'down' | 'disconnected';
 
 interface Link {
   readonly time: number;
@@ -56,6 +58,9 @@ export class SimulatedNetwork {
   /** Directed links that are cut, as "from\u0000to". */
   private readonly cutLinks = new Set<string>();
   private readonly isolated = new Set<string>();
+  /** Times each link (both directions, as "a\u0000b" in name order) was dropped: a frame sent
+   * before the latest drop is lost. */
+  private readonly linkDrops = new Map<string, number>();
   readonly statistics: NetworkStatistics = { sent: 0, delivered: 0, dropped: 0, duplicated: 0 };
 
   constructor(
@@ -118,36 +123,52 @@ export class SimulatedNetwork {
     if (!this.canReach(from, to)) return this.drop(from, to, 'partition');
     if (this.random.nextFloat() < this.faults.dropRate) return this.drop(from, to, 'random');
     const copy = frame.slice();
-    this.scheduleDelivery(from, to, copy);
+    // Which connection of the link the frame travels on: it is lost once that one drops.
+    const connection = this.linkDrops.get(linkOf(from, to)) ?? 0;
+    this.scheduleDelivery(from, to, copy, connection);
     if (this.random.nextFloat() < this.faults.duplicateRate) {
       this.statistics.duplicated++;
-      this.scheduleDelivery(from, to, copy);
+      this.scheduleDelivery(from, to, copy, connection);
     }
   }
 
-  private scheduleDelivery(from: string, to: string, frame: Uint8Array): void {
+  /** Loses every frame in flight between `a` and `b`, either way. */
+  private dropLink(a: string, b: string): void {
+    const link = linkOf(a, b);
+    this.linkDrops.set(link, (this.linkDrops.get(link) ?? 0) + 1);
+  }
+
+  private scheduleDelivery(from: string, to: string, frame: Uint8Array, connection: number): void {
     const { delayMsMin, delayMsMax, lateRate = 0, lateDelayMsMax = delayMsMax } = this.faults;
     // Without late frames no draw is spent on them: a seed keeps its earlier delivery order.
     const late = lateRate > 0 && this.random.nextFloat() < lateRate;
     const delayMs = late
       ? delayMsMax + this.random.nextInt(lateDelayMsMax - delayMsMax + 1)
       : delayMsMin + this.random.nextInt(delayMsMax - delayMsMin + 1);
-    this.clock.schedule(delayMs, () => this.deliver(from, to, frame));
+    this.clock.schedule(delayMs, () => this.deliver(from, to, frame, connection));
   }
 
-  private deliver(from: string, to: string, frame: Uint8Array): void {
+  private deliver(from: string, to: string, frame: Uint8Array, connection: number): void {
     if (!this.canReach(from, to)) return this.drop(from, to, 'partition');
+    if ((this.linkDrops.get(linkOf(from, to)) ?? 0) !== connection) {
+      return this.drop(from, to, 'disconnected');
+    }
     const endpoint = this.endpoints.get(to);
     if (endpoint === undefined || endpoint.closed) return this.drop(from, to, 'down');
     this.statistics.delivered++;
     this.onEvent({ kind: 'deliver', time: this.clock.now(), from, to, frame });
-    endpoint.receive(from, frame);
+    if (endpoint.receive(from, frame) === 'malformed') this.dropLink(from, to);
   }
 
   private drop(from: string, to: string, reason: DropReason): void {
     this.statistics.dropped++;
     this.onEvent({ kind: 'drop', time: this.clock.now(), from, to, reason });
   }
+}
+
+/** One key for both directions of a link. */
+function linkOf(a: string, b: string): string {
+  return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
 }
 
 function checkFaults(faults: NetworkFaults): NetworkFaults {
@@ -177,8 +198,8 @@ class SimulatedEndpoint implements Transport {
     this.handler = handler;
   }
 
-  receive(from: string, frame: Uint8Array): void {
-    this.handler(from, frame);
+  receive(from: string, frame: Uint8Array): FrameVerdict {
+    return this.handler(from, frame);
   }
 
   async close(): Promise<void> {

@@ -4,13 +4,11 @@
 import { connect, type Socket } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeFrame, FrameReader } from '../../impl/net/frame-reader.js';
-import {
-  acceptorProof, dataMac, dialerProof, encodeHello, FrameType, newNonce, protocolVersion,
-  sessionKeys, transcript,
-} from '../../impl/net/handshake.js';
+import { encodeFrame } from '../../impl/net/frame-reader.js';
+import { dataMac, FrameType } from '../../impl/net/handshake.js';
 import { NetworkFaultInjector } from '../../impl/net/network-faults.js';
 import { TcpTransport, type TcpTransportOptions } from '../../impl/net/tcp-transport.js';
+import { rawPeer, until } from '../helpers/raw-peer.js';
 
 const secret = Buffer.from('0123456789abcdef0123456789abcdef');
 const clientSecret = Buffer.from('the client secret, not the cluster one');
@@ -34,16 +32,6 @@ async function start(name: string, options: Partial<TcpTransportOptions> = {}) {
     received.push(`${from}:${Buffer.from(frame).toString()}`);
   });
   return { transport, received };
-}
-
-/** Polls until `condition` holds; a generous limit, so slowness never fails a test. */
-async function until(condition: () => boolean, what: string, action?: () => void) {
-  for (let attempt = 0; attempt < 500; attempt++) {
-    if (condition()) return;
-    action?.();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  assert.unreachable(`timed out waiting for ${what}`);
 }
 
 function link(...transports: TcpTransport[]) {
@@ -97,29 +85,6 @@ function rawSocket(port: number): { socket: Socket; closed: () => boolean } {
   socket.on('close', () => (closed = true));
   socket.on('error', () => undefined);
   return { socket, closed: () => closed };
-}
-
-/** A raw socket that performs the handshake as `from`, with `key` as the secret. */
-async function rawPeer(port: number, from: string, to: string, key: Buffer) {
-  const socket = connect(port, '127.0.0.1');
-  const reader = new FrameReader(1024);
-  const frames: Buffer[] = [];
-  let closed = false;
-  socket.on('data', (chunk) => frames.push(...reader.push(chunk)));
-  socket.on('close', () => (closed = true));
-  socket.on('error', () => undefined);
-  await new Promise((resolve) => socket.once('connect', resolve));
-  const hello = { version: protocolVersion, nonce: newNonce(), from, to };
-  socket.write(encodeFrame([encodeHello(hello)]));
-  await until(() => frames.length === 1 || closed, 'the challenge');
-  const challenge = frames[0];
-  if (challenge === undefined) {
-    return { socket, keys: null, proofValid: false, isClosed: () => closed };
-  }
-  const bytes = transcript(hello, challenge.subarray(1, 17));
-  socket.write(encodeFrame([Buffer.of(FrameType.Auth), dialerProof(key, bytes)]));
-  const proofValid = acceptorProof(key, bytes).equals(challenge.subarray(17));
-  return { socket, keys: sessionKeys(key, bytes), proofValid, isClosed: () => closed };
 }
 
 test('a data frame with a bad HMAC is dropped and logged; the server keeps serving', async () => {
