@@ -3,8 +3,9 @@
  * the loop; a request is checked (who may ask what) and its command proposed, answered once it
  * applies (a get is read through ReadIndex instead, dissertation §6.4); a reply belongs to
  * the migration driver's requests. Nothing a peer or a client sends can throw: a malformed
- * frame is logged and its connection closed, a refused request answered. Whether this server leads is the
- * Raft step's to say (a proposal or a read it refuses), never this file's.
+ * frame is logged and its connection closed (the FrameVerdict to the transport), a refused
+ * request answered. Whether this server leads is the Raft step's to say (a proposal or a read
+ * it refuses), never this file's.
  */
 import type { ControllerCommand } from '../../spec/controller/state-machine.js';
 import type { Admission } from '../../spec/group/retry-admission.js';

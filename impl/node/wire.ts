@@ -8,8 +8,8 @@
  *   migration command from a controller server to a group, or a status question.
  *
  * Decoding validates the shape of every frame, since it comes from a peer or a client: a
- * malformed frame is a `null`, which the receiver logs and drops. What a command means is
- * checked by the state machine, which refuses a malformed one with a result.
+ * malformed frame is a `null`, which the receiver logs, closing its connection. What a command
+ * means is checked by the state machine, which refuses a malformed one with a result.
  */
 import type { ControllerCommand, ControllerCommandResult } from
   '../../spec/controller/state-machine.js';

@@ -82,7 +82,7 @@ test('utf8Length counts the bytes of the encoding', () => {
   }
 });
 
-test('a server drops malformed frames and refuses what the sender may not ask', async () => {
+test('a server closes a malformed frame\'s link, refuses what the sender may not ask', async () => {
   const layout = layoutOf(1, [100], 1, 4);
   const cluster = new SimCluster({ seed: 41, layout });
   await cluster.startAll();
@@ -93,7 +93,6 @@ test('a server drops malformed frames and refuses what the sender may not ask', 
     const frame = decodeFrame(bytes);
     if (frame?.kind === 'reply') replies.push(frame.body);
   });
-  intruder.send('g100-0', encodeText('{"kind":'));
   const vote = { type: 'RequestVoteRequest', term: 99, lastLogIndex: 50, lastLogTerm: 50 };
   intruder.send('g100-0', encodeFrame({ kind: 'raft', message: vote as never }));
   const identity = { shard: 0, epoch: 1, src: 0, dst: 100 };
@@ -107,6 +106,8 @@ test('a server drops malformed frames and refuses what the sender may not ask', 
     body: { type: 'kv', request: { client: 0, seq: 1, op: 'put', key: 'k'.repeat(1025),
       value: '' } } }));
   await cluster.run(100);
+  intruder.send('g100-0', encodeText('{"kind":'));
+  await cluster.run(100);
   // The network reorders: compare the replies sorted.
   const errors = replies.map((reply) => (reply.type === 'refused' ? reply.error : reply.type));
   assert.equal(errors.sort(), [
@@ -114,8 +115,9 @@ test('a server drops malformed frames and refuses what the sender may not ask', 
     'not authorized',
   ]);
   assert.equal(cluster.logs.map((line) => line.replace(/^\d+ /, '')), [
-    'g100-0: dropped a malformed frame from intruder',
     'g100-0: dropped a raft message from outsider intruder',
+    'g100-0: closed the connection with intruder: a malformed frame of 8 bytes ' +
+      '(no raft message, request or reply)',
   ]);
   // The injected vote changed nothing: the group's leader keeps its term.
   assert.is(cluster.servers.get('g100-0')!.status()!.term, 1);
