@@ -26,8 +26,9 @@ import type { ClusterLayout, Outcome, PublishedConfig, ServerStatus } from '../n
 import { RequestChannel } from '../node/request-channel.js';
 import { oversize } from '../node/request-limits.js';
 import { defaultTuning } from '../node/tuning.js';
-import { decodeFrame, type ReplyBody } from '../node/wire.js';
+import { decodeFrame } from '../node/wire.js';
 import { GroupCaller, type Attempts } from './group-caller.js';
+import { OpenAttempts, type AttemptReply } from './open-attempts.js';
 
 export interface ClerkOptions {
   /** The clerk's own endpoint; its name (e.g. `client-3`) is what servers see. */
@@ -288,21 +289,27 @@ export class Clerk {
       return refused(`${op}: the deadline passed before any request was sent`);
     }
     let step = this.step({ type: 'request', op, key, value });
-    for (let steps = 0; steps < stepsPerOperationMax; steps++) {
-      const effect = step.effects[0];
-      if (step.effects.length !== 1 || effect === undefined) {
-        throw new Error(`clerk: the client step asked ${step.effects.length} effects`);
+    const attempts = new OpenAttempts(this.channel);
+    try {
+      for (let steps = 0; steps < stepsPerOperationMax; steps++) {
+        const effect = step.effects[0];
+        if (step.effects.length !== 1 || effect === undefined) {
+          throw new Error(`clerk: the client step asked ${step.effects.length} effects`);
+        }
+        if (effect.type === 'reply') return effect.outcome;
+        step = this.step(await this.perform(effect, deadline, attempts));
       }
-      if (effect.type === 'reply') return effect.outcome;
-      step = this.step(await this.perform(effect, deadline));
+      throw new Error('clerk: an operation took too many steps');
+    } finally {
+      attempts.close();
     }
-    throw new Error('clerk: an operation took too many steps');
   }
 
   /** Performs one of the step's requests and returns what came of it, as the next input. */
   private async perform(
     effect: Exclude<ClientEffect, { type: 'reply' }>,
     deadline: number,
+    attempts: OpenAttempts,
   ): Promise<ClientInput> {
     if ('pause' in effect && effect.pause) await this.pauseBefore(deadline);
     if (this.options.clock.now() >= deadline) return { type: 'deadline' };
@@ -322,9 +329,7 @@ export class Clerk {
         const remaining = deadline - this.options.clock.now();
         const timeoutMs = Math.min(remaining, attemptTimeoutMs(this.attemptTimeouts,
           requestBytes(effect.request), effect.retry, this.options.random.nextFloat()));
-        const body = { type: 'kv', request: effect.request } as const;
-        const reply = await this.channel.request(effect.server, body, timeoutMs);
-        return attemptAnswer(effect, reply);
+        return attemptAnswer(await attempts.attempt(effect, timeoutMs));
       }
     }
   }
@@ -335,13 +340,13 @@ export class Clerk {
   }
 }
 
-/** A server's answer to one attempt (null: none within the attempt timeout) as an input. */
-function attemptAnswer(
-  effect: Extract<ClientEffect, { type: 'send' }>,
-  reply: ReplyBody | null,
-): ClientInput {
-  if (reply === null) return { type: 'timeout' };
-  const { request, server } = effect;
+/**
+ * A server's answer to an attempt of the operation (null: none within the attempt timeout)
+ * as an input; the step decides whether it answers the attempt in flight.
+ */
+function attemptAnswer(answered: AttemptReply | null): ClientInput {
+  if (answered === null) return { type: 'timeout' };
+  const { effect: { request, server }, reply } = answered;
   const answer = { type: 'reply', request, server } as const;
   switch (reply.type) {
     case 'group-result':

@@ -2,7 +2,9 @@
  * Outbound requests over a Transport, matched to their replies by id: what a clerk sends to
  * servers and what a controller leader's migration driver sends to groups. A request either
  * gets its reply or, after its timeout, null (lost, slow, or its target is down: the caller
- * cannot tell which, so it treats the outcome as unknown and retries).
+ * cannot tell which, so it treats the outcome as unknown and retries). A request sent with
+ * `requestKeepingLate` stays open after its timeout: its reply still goes to a listener until
+ * the owner forgets it (a clerk's earlier attempts of one operation, issue 27).
  */
 import type { Timers } from '../io/clock.js';
 import type { Transport } from '../io/transport.js';
@@ -11,6 +13,8 @@ import { encodeFrame, type ReplyBody, type RequestBody, type Stamp } from './wir
 export class RequestChannel {
   private nextId = 1;
   private readonly waiting = new Map<number, (reply: ReplyBody | null) => void>();
+  /** Listeners of replies that arrive after their request's timeout, by request id. */
+  private readonly late = new Map<number, (reply: ReplyBody) => void>();
   private closed = false;
 
   /** `timerPrefix` keeps this channel's timer names apart from its owner's others. */
@@ -24,13 +28,39 @@ export class RequestChannel {
 
   /** Sends `body` to `to`; resolves with the reply, or null after `timeoutMs`. */
   request(to: string, body: RequestBody, timeoutMs: number): Promise<ReplyBody | null> {
-    if (this.closed) return Promise.resolve(null);
+    return this.send(to, body, timeoutMs)?.answer ?? Promise.resolve(null);
+  }
+
+  /**
+   * As `request`, and a reply that arrives after the timeout goes to `onLate`, until
+   * `forgetLate(id)` (null: the channel is closed, nothing was sent).
+   */
+  requestKeepingLate(
+    to: string,
+    body: RequestBody,
+    timeoutMs: number,
+    onLate: (reply: ReplyBody) => void,
+  ): { readonly id: number; readonly answer: Promise<ReplyBody | null> } | null {
+    const sent = this.send(to, body, timeoutMs);
+    if (sent !== null) this.late.set(sent.id, onLate);
+    return sent;
+  }
+
+  /** A late reply to request `id` is ignored from now on. */
+  forgetLate(id: number): void {
+    this.late.delete(id);
+  }
+
+  private send(to: string, body: RequestBody, timeoutMs: number) {
+    if (this.closed) return null;
     const id = this.nextId++;
     const timer = `${this.timerPrefix}${id}`;
-    const answered = new Promise<ReplyBody | null>((resolve) => {
+    const answer = new Promise<ReplyBody | null>((resolve) => {
       this.waiting.set(id, (reply) => {
         this.waiting.delete(id);
         this.timers.cancelTimer(timer);
+        // Answered in time: there is no late reply to wait for.
+        if (reply !== null) this.late.delete(id);
         resolve(reply);
       });
     });
@@ -38,17 +68,25 @@ export class RequestChannel {
     const stamp = this.stamp?.();
     this.transport.send(to, encodeFrame(stamp === undefined
       ? { kind: 'request', id, body } : { kind: 'request', id, body, stamp }));
-    return answered;
+    return { id, answer };
   }
 
-  /** A reply frame arrived: resolves its request (a late or duplicate reply is ignored). */
+  /**
+   * A reply frame arrived: resolves its request, or goes to its late listener once (any
+   * other late or duplicate reply is ignored).
+   */
   handleReply(id: number, body: ReplyBody): void {
-    this.waiting.get(id)?.(body);
+    const waiter = this.waiting.get(id);
+    if (waiter !== undefined) return waiter(body);
+    const onLate = this.late.get(id);
+    this.late.delete(id);
+    onLate?.(body);
   }
 
   /** Every request in flight resolves with null; later requests resolve with null at once. */
   close(): void {
     this.closed = true;
+    this.late.clear();
     for (const resolve of [...this.waiting.values()]) resolve(null);
   }
 
@@ -56,5 +94,6 @@ export class RequestChannel {
   abandon(): void {
     this.closed = true;
     this.waiting.clear();
+    this.late.clear();
   }
 }
