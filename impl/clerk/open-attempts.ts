@@ -22,6 +22,7 @@ export class OpenAttempts {
   /** Late replies not handed to the step yet. */
   private readonly arrived: AttemptReply[] = [];
   private wake: (() => void) | null = null;
+  private closed = false;
 
   constructor(private readonly channel: RequestChannel) {}
 
@@ -43,18 +44,23 @@ export class OpenAttempts {
     });
     const first = await Promise.race([sent.answer, late]);
     this.wake = null;
-    if (first === 'late') return this.arrived.shift() ?? null;
-    return first === null ? null : { effect, reply: first };
+    if (first !== 'late') return first === null ? null : { effect, reply: first };
+    // This attempt is an earlier one now: its answer, if it comes in time, is late too.
+    void sent.answer.then((reply) => {
+      if (reply !== null) this.lateReply(effect, reply);
+    });
+    return this.arrived.shift() ?? null;
   }
 
   /** The operation ended: later replies to its attempts are ignored. */
   close(): void {
+    this.closed = true;
     for (const id of this.ids) this.channel.forgetLate(id);
   }
 
   private lateReply(effect: SendEffect, reply: ReplyBody): void {
     // Only an answer counts: a late wrong-leader tells nothing the attempts since have not.
-    if (reply.type !== 'group-result' && reply.type !== 'refused') return;
+    if (this.closed || (reply.type !== 'group-result' && reply.type !== 'refused')) return;
     this.arrived.push({ effect, reply });
     this.wake?.();
   }
