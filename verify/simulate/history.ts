@@ -46,6 +46,16 @@ export class HistoryRecorder {
     operation.outcome = 'ok';
   }
 
+  /**
+   * The group refused the operation with its definite answer, which writes nothing whatever
+   * the attempts: it leaves the history, as if never called (lincheck would otherwise search
+   * every place it might have taken effect).
+   */
+  refused(operation: RecordedOperation): void {
+    assert(operation.outcome === 'pending', 'an operation completes once');
+    this.operations.splice(this.operations.indexOf(operation), 1);
+  }
+
   unknown(operation: RecordedOperation): void {
     assert(operation.outcome === 'pending', 'an operation completes once');
     operation.outcome = 'unknown';

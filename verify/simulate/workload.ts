@@ -33,6 +33,8 @@ export interface WorkloadSetup {
 
 /** The groups' refusal of a client whose session the administrator expired. */
 const sessionExpiredError = 'session-expired';
+/** The groups' refusal of a write that would leave the value over the size limit. */
+const valueTooLargeError = 'value-too-large';
 
 /** A client waits up to this long between two operations. */
 export const thinkTimeMsMax = 20;
@@ -71,8 +73,12 @@ export async function runClient(
       log.add(clock.now(), name, `ok ${op} ${key}` +
         (output === undefined ? '' : ` (${output.length} characters)`));
     } else {
-      // Refused counts as unknown too: an earlier attempt of the request may have applied.
-      history.unknown(operation);
+      // A value over the size limit is refused by the first attempt that applies, and every
+      // retry answers from its dedup record: nothing was written. Any other refusal counts as
+      // unknown: an earlier attempt may have applied (an expired session's, say).
+      if (outcome.status === 'refused' && outcome.error === valueTooLargeError) {
+        history.refused(operation);
+      } else history.unknown(operation);
       log.add(clock.now(), name, `${outcome.status} ${op} ${key}: ${outcome.error}`);
       // The operator expired this client's session: it is done (it would be refused again).
       if (outcome.status === 'refused' && outcome.error === sessionExpiredError) break;
