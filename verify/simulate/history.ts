@@ -4,7 +4,8 @@
  * simulation is exact: an operation precedes another exactly when it returned before the
  * other was called, even within one millisecond of simulated time. An operation whose
  * result its client never learned (the clerk said unknown or refused, or the run ended) is
- * recorded with outcome unknown: it may have taken effect at any moment after its call.
+ * recorded with outcome unknown: it may have taken effect at any moment after its call. A
+ * definite refusal that wrote nothing (a value over the size limit) leaves the history.
  */
 import { assert } from '../../spec/assert.js';
 
