@@ -1,6 +1,5 @@
 /** The benchmark sections, each in a file of its own. */
 import { spinBench } from './checker-spin.js';
-import { codecBench } from './codec.js';
 import { checkerBench } from './checker.js';
 import { scaleBench } from './checker-scale.js';
 import { conformBench } from './conform.js';
@@ -34,5 +33,4 @@ export const sections: readonly BenchSection[] = [
   mbtBench,
   conformBench,
   conformMillionBench,
-  codecBench,
 ];

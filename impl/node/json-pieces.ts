@@ -18,7 +18,7 @@ function isPlainObject(value: object): value is Record<string, unknown> {
 }
 
 /** What JSON.stringify leaves out of an object (and writes as null in an array). */
-export function isOmitted(value: unknown): boolean {
+function isOmitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
