@@ -4,6 +4,16 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, re
 import { join } from 'node:path';
 import type { Directory } from '../checker/storage.js';
 
+/** A rename is durable only once its directory is synced (as impl/wal does). */
+function syncDirectory(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function openDirectory(path: string): Directory {
   return {
     ref: { module: import.meta.url, path },
@@ -18,6 +28,7 @@ export function openDirectory(path: string): Directory {
         closeSync(fd);
       }
       renameSync(temporary, join(path, name));
+      syncDirectory(path);
     },
     read(name) {
       const file = join(path, name);

@@ -5,7 +5,12 @@
  */
 import { performance } from 'node:perf_hooks';
 
-import { missedKind } from './shardkv.js';
+/** An operation that got no answer before its deadline: it may or may not have taken effect. */
+export class UnknownOutcome extends Error {}
+
+/** What became of an operation that did not answer ok. */
+export const missedKind = (error: unknown): 'unknown' | 'failed' =>
+  error instanceof UnknownOutcome ? 'unknown' : 'failed';
 
 /**
  * One client's operation number `iteration`; rejects when the system failed it (with an

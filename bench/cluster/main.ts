@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { closedLoop, type LoadFigures, type Operation } from './closed-loop.js';
+import { closedLoop, missedKind, type LoadFigures, type Operation } from './closed-loop.js';
 import { EtcdClient, etcdAvailable, startEtcd } from './etcd.js';
 import { parseOptions, usage, UsageError, type BenchOptions, type OperationName } from
   './options.js';
@@ -21,7 +21,7 @@ import {
   diskFigures, electionsBetween, groupFacts, LiveBytes, type DiskFigures, type GroupFacts,
 } from './group-facts.js';
 import { measureMove, type MoveFigures } from './shard-move.js';
-import { expectOk, missedKind, operationTimeoutSeconds, startShardkv } from './shardkv.js';
+import { expectOk, operationTimeoutSeconds, startShardkv } from './shardkv.js';
 import { startBusyLoad } from './busy-load.js';
 
 interface ResultRow extends LoadFigures {

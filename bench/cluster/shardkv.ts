@@ -12,6 +12,7 @@ import { openCluster, stopCluster, type OpenCluster } from '../../impl/process/c
 import { startCluster } from '../../impl/process/cluster-start.js';
 import { openClerk, type ClerkSession } from '../../impl/process/clerk-session.js';
 import type { Outcome } from '../../impl/node/api.js';
+import { UnknownOutcome } from './closed-loop.js';
 
 /** An operation waits this long before it counts as failed. */
 export const operationTimeoutSeconds = 10;
@@ -35,9 +36,6 @@ export interface ShardkvStartOptions {
   readonly maxRaftStateBytes: number | null;
 }
 
-/** An operation that got no answer before its deadline: it may or may not have taken effect. */
-export class UnknownOutcome extends Error {}
-
 /**
  * The value of an ok outcome; throws on any other (the benchmark counts an UnknownOutcome as
  * unknown, anything else as a failure).
@@ -47,10 +45,6 @@ export function expectOk<T>(outcome: Outcome<T>, what: string): T {
   if (outcome.status !== 'ok') throw new Error(`${what}: ${outcome.status}: ${outcome.error}`);
   return outcome.value;
 }
-
-/** What became of an operation that did not answer ok. */
-export const missedKind = (error: unknown): 'unknown' | 'failed' =>
-  error instanceof UnknownOutcome ? 'unknown' : 'failed';
 
 export async function startShardkv(options: ShardkvStartOptions): Promise<ShardkvCluster> {
   const directory = mkdtempSync(join(tmpdir(), 'shardkv-bench-'));
