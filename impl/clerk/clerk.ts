@@ -29,6 +29,7 @@ import { defaultTuning } from '../node/tuning.js';
 import { decodeFrame } from '../node/wire.js';
 import { GroupCaller, type Attempts } from './group-caller.js';
 import { OpenAttempts, type AttemptReply } from './open-attempts.js';
+import { ValueSizes } from './value-sizes.js';
 
 export interface ClerkOptions {
   /** The clerk's own endpoint; its name (e.g. `client-3`) is what servers see. */
@@ -72,6 +73,7 @@ export class Clerk {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly retryPauseMs: number;
   private readonly attemptTimeouts: AttemptTimeouts;
+  private readonly valueSizes = new ValueSizes();
   /** Group callers for the operator's group commands, by their servers. */
   private readonly groupCallers = new Map<string, GroupCaller>();
 
@@ -296,7 +298,13 @@ export class Clerk {
         if (step.effects.length !== 1 || effect === undefined) {
           throw new Error(`clerk: the client step asked ${step.effects.length} effects`);
         }
-        if (effect.type === 'reply') return effect.outcome;
+        if (effect.type === 'reply') {
+          const { outcome } = effect;
+          if (outcome.status === 'ok') {
+            this.valueSizes.answered(op, key, op === 'get' ? outcome.value : value);
+          }
+          return outcome;
+        }
         step = this.step(await this.perform(effect, deadline, attempts));
       }
       throw new Error('clerk: an operation took too many steps');
@@ -328,7 +336,8 @@ export class Clerk {
       case 'send': {
         const remaining = deadline - this.options.clock.now();
         const timeoutMs = Math.min(remaining, attemptTimeoutMs(this.attemptTimeouts,
-          requestBytes(effect.request), effect.retry, this.options.random.nextFloat()));
+          requestBytes(effect.request, this.valueSizes.of(effect.request.key)), effect.retry,
+          this.options.random.nextFloat()));
         return attemptAnswer(await attempts.attempt(effect, timeoutMs));
       }
     }

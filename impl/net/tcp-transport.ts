@@ -275,7 +275,7 @@ export class TcpTransport implements Transport {
       return;
     }
     if (!isClientName(from)) {
-      this.controlHandler(from, payload);
+      if (this.controlHandler(from, payload) === 'malformed') connection.close();
       return;
     }
     const why = 'clients are not admins';

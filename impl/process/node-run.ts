@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import {
   dataFrameOverheadBytes, isClientName, TcpTransport, type Address,
 } from '../net/tcp-transport.js';
-import type { Server } from '../node/api.js';
 import { peerFrameBytes } from '../node/frame-limits.js';
 import { createServer } from '../node/server.js';
 import { defaultTuning } from '../node/tuning.js';
@@ -22,7 +21,7 @@ import { RealClock, RealTimers } from '../real/real-clock.js';
 import { WalCorruptionError } from '../wal/errors.js';
 import { FileTraceSink } from './trace-file.js';
 import { allNodes, layoutOf, readClusterFile, type ClusterFile } from './cluster-file.js';
-import { decodeControlRequest, encodeControl, type FaultSettings } from './control.js';
+import { applyFaults, serveControl } from './control-service.js';
 import { faultsFor, readNetworkState } from './network.js';
 import { ClusterPaths } from './paths.js';
 import { readSecrets } from './secrets.js';
@@ -43,13 +42,6 @@ export interface RunningNode {
 
 /** How often the node checks that DIR still names it as the running process. */
 const ownershipCheckMs = 2000;
-
-function applyFaults(transport: TcpTransport, faults: FaultSettings): void {
-  if (faults.unreliable !== transport.faults.isUnreliable || faults.unreliable) {
-    transport.faults.setUnreliable(faults.unreliable, faults.seed);
-  }
-  transport.faults.isolated = faults.isolated;
-}
 
 /** Peer frames: Raft appends and images, as frame-limits.ts derives them. */
 function maxFrameBytes(file: ClusterFile): number {
@@ -86,22 +78,6 @@ async function openTransport(
   const index = allNodes(file).indexOf(name);
   applyFaults(transport, faultsFor(readNetworkState(paths), name, index));
   return transport;
-}
-
-/** Answers status and fault settings from admins (the transport refuses clients). */
-function serveControl(
-  transport: TcpTransport, server: Server, log: (line: string) => void,
-): void {
-  transport.onControl((from, frame) => {
-    const request = decodeControlRequest(frame);
-    if (request === null) return log(`${transport.name}: malformed control frame from ${from}`);
-    if (request.kind === 'faults') {
-      applyFaults(transport, request.faults);
-      log(`${transport.name}: faults set by ${from}: ${JSON.stringify(request.faults)}`);
-    }
-    const reply = { id: request.id, pid: process.pid, status: server.status() };
-    transport.sendControl(from, encodeControl(reply));
-  });
 }
 
 /** Exits when DIR no longer names this process (DIR removed, or the node taken over). */

@@ -3,7 +3,7 @@
  * (issue 27's retry storms): a fixed 250 ms sent a 1 MiB put again while the first copy was
  * still being replicated and fsynced, and every copy cost the leader the same work again. An
  * attempt's timeout grows with the request's size (a larger entry takes longer to write and
- * replicate) and doubles with every retry since the request was last routed (exponential
+ * replicate; a get of a large value takes longer to serialise and send back) and doubles with every retry since the request was last routed (exponential
  * back-off), up to a cap; a random jitter keeps clients that failed together from retrying
  * together. The shell supplies the jitter and caps the result by the request's deadline.
  */
@@ -29,9 +29,16 @@ export const defaultAttemptTimeouts: AttemptTimeouts = {
 /** Doublings beyond this change nothing (the cap is reached long before). */
 const doublingsMax = 20;
 
-/** What a request weighs for its timeout: its key and value in UTF-8 bytes. */
-export function requestBytes(request: ClientRequest): number {
-  return utf8Bytes(request.key) + utf8Bytes(request.value);
+/**
+ * What a request weighs for its timeout: its key and value in UTF-8 bytes, and for a get the
+ * value it should bring back, `knownValueBytes` (the size the shell last saw for the key: a
+ * 24 MiB value is not read back within 250 ms, and each early retry makes the leader
+ * serialise it again).
+ */
+export function requestBytes(request: ClientRequest, knownValueBytes = 0): number {
+  assert(knownValueBytes >= 0, `bad known value size ${knownValueBytes}`);
+  const answer = request.op === 'get' ? knownValueBytes : 0;
+  return utf8Bytes(request.key) + utf8Bytes(request.value) + answer;
 }
 
 /**

@@ -8,6 +8,8 @@ import { encodeFrame } from '../../impl/net/frame-reader.js';
 import { dataMac, FrameType } from '../../impl/net/handshake.js';
 import { TcpTransport } from '../../impl/net/tcp-transport.js';
 import type { ClusterLayout } from '../../impl/node/api.js';
+import { encodeControl } from '../../impl/process/control.js';
+import { serveControl } from '../../impl/process/control-service.js';
 import { createServer } from '../../impl/node/server.js';
 import { decodeFrame, encodeFrame as encodeWireFrame } from '../../impl/node/wire.js';
 import { NodeFileSystem } from '../../impl/real/node-file-system.js';
@@ -27,21 +29,28 @@ const notAFrame = Buffer.from('{"kind":"request","id":1,"body":{"type":"launch"}
 const malformedLine = new RegExp(
   `^ctl-0: closed the connection with (\\S+): a malformed frame of ${notAFrame.length} bytes`);
 
+/** A controller server on a real TCP port, its control frames served as a node process's. */
+async function startedServer() {
+  const logs: string[] = [];
+  const log = (line: string) => logs.push(line);
+  const transport = await TcpTransport.start({
+    name: 'ctl-0', secret, listen: { host: '127.0.0.1', port: 0 }, log,
+  });
+  const server = createServer({
+    name: 'ctl-0', layout, isAdmin: () => true,
+    environment: {
+      transport, fileSystem: new NodeFileSystem(), directory: scratchDirectory('malformed-'),
+      clock: new RealClock(), timers: new RealTimers(), random: new SeededRandom(1), log,
+    },
+  });
+  serveControl(transport, server, log);
+  await server.start();
+  return { logs, log, transport, server };
+}
+
 test('over TCP: one line naming the peer, that connection closed, the next one answered',
   async () => {
-    const logs: string[] = [];
-    const log = (line: string) => logs.push(line);
-    const transport = await TcpTransport.start({
-      name: 'ctl-0', secret, listen: { host: '127.0.0.1', port: 0 }, log,
-    });
-    const server = createServer({
-      name: 'ctl-0', layout, isAdmin: () => true,
-      environment: {
-        transport, fileSystem: new NodeFileSystem(), directory: scratchDirectory('malformed-'),
-        clock: new RealClock(), timers: new RealTimers(), random: new SeededRandom(1), log,
-      },
-    });
-    await server.start();
+    const { logs, log, transport, server } = await startedServer();
     try {
       const peer = await rawPeer(transport.port!, 'admin-raw', 'ctl-0', secret);
       assert.ok(peer.proofValid);
@@ -66,6 +75,37 @@ test('over TCP: one line naming the peer, that connection closed, the next one a
         admin.send('ctl-0', statusRequest(7));
       });
       assert.is(replies[0], '7:status');
+      await admin.close();
+    } finally {
+      await server.stop();
+      await transport.close();
+    }
+  });
+
+test('a malformed control frame: one line, that connection closed, the next one answered',
+  async () => {
+    const { logs, log, transport, server } = await startedServer();
+    try {
+      const peer = await rawPeer(transport.port!, 'admin-raw', 'ctl-0', secret);
+      const mac = dataMac(peer.keys!.dialerToAcceptor, 0, notAFrame, 'control');
+      peer.socket.write(encodeFrame([Buffer.of(FrameType.Control), mac, notAFrame]));
+      await until(peer.isClosed, 'the node to close the connection');
+      const lines = logs.filter((line) => line.includes('admin-raw'));
+      assert.equal(lines, [`ctl-0: closed the connection with admin-raw: a malformed control ` +
+        `frame of ${notAFrame.length} bytes`]);
+
+      const admin = await TcpTransport.start({
+        name: 'admin-1', secret, log,
+        peers: { 'ctl-0': { host: '127.0.0.1', port: transport.port! } },
+      });
+      const replies: number[] = [];
+      admin.onControl((_from, bytes) => {
+        replies.push(JSON.parse(Buffer.from(bytes).toString()).id);
+      });
+      await until(() => replies.length > 0, 'a control reply', () => {
+        admin.sendControl('ctl-0', encodeControl({ id: 9, kind: 'status' }));
+      });
+      assert.is(replies[0], 9);
       await admin.close();
     } finally {
       await server.stop();
