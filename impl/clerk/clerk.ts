@@ -89,7 +89,9 @@ export class Clerk {
     });
     options.transport.onFrame((_from, bytes) => {
       const frame = decodeFrame(bytes);
-      if (frame?.kind === 'reply') this.channel.handleReply(frame.id, frame.body);
+      // A server that sends what is no frame is not trusted on that connection: it closes.
+      if (frame === null) return 'malformed';
+      if (frame.kind === 'reply') this.channel.handleReply(frame.id, frame.body);
     });
   }
 

@@ -4,6 +4,7 @@
 // simulator's endpoint does the same: the simulated link drops, with what was in flight on it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Clerk } from '../../impl/clerk/clerk.js';
 import { encodeFrame } from '../../impl/net/frame-reader.js';
 import { dataMac, FrameType } from '../../impl/net/handshake.js';
 import { TcpTransport } from '../../impl/net/tcp-transport.js';
@@ -141,6 +142,25 @@ test('in the simulator: the link drops, losing what was in flight either way', (
   const drops = events.flatMap((event) =>
     (event.kind === 'drop' ? [`${event.from}->${event.to}:${event.reason}`] : []));
   assert.equal(drops, ['admin-raw->ctl-0:disconnected', 'ctl-0->admin-raw:disconnected']);
+});
+
+test('a clerk: a reply that decodes to nothing drops its link', () => {
+  const clock = new VirtualClock();
+  const events: NetworkEvent[] = [];
+  const network = new SimulatedNetwork(clock, new SeededRandom(1),
+    { delayMsMin: 5, delayMsMax: 5 }, (event) => events.push(event));
+  void new Clerk({
+    transport: network.endpoint('client-1'), timers: clock.timers(), clock,
+    random: new SeededRandom(2), layout,
+  });
+  const server = network.endpoint('ctl-0');
+  server.send('client-1', notAFrame); // arrives at 5 and drops the link
+  clock.runUntil(1);
+  server.send('client-1', statusRequest(1)); // in flight at 5: lost
+  clock.runUntil(10);
+  const drops = events.flatMap((event) =>
+    (event.kind === 'drop' ? [`${event.from}->${event.to}:${event.reason}`] : []));
+  assert.equal(drops, ['ctl-0->client-1:disconnected']);
 });
 
 test('a simulated server: one line, the link dropped, the next request answered', async () => {
