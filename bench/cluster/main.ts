@@ -18,8 +18,10 @@ import { parseOptions, usage, UsageError, type BenchOptions, type OperationName 
   './options.js';
 import { cpuMilliseconds } from './process-cpu.js';
 import {
-  diskFigures, electionsBetween, groupFacts, LiveBytes, type DiskFigures, type GroupFacts,
+  diskFigures, electionsBetween, groupFacts, LiveBytes, settledGroupFacts, type DiskFigures,
+  type GroupFacts,
 } from './group-facts.js';
+import { describeReplica } from './replica-disk.js';
 import { measureMove, type MoveFigures } from './shard-move.js';
 import { expectOk, operationTimeoutSeconds, startShardkv } from './shardkv.js';
 import { startBusyLoad } from './busy-load.js';
@@ -233,11 +235,17 @@ async function benchGroups(
         ` unserved for ${move.unavailableMs.toFixed(0)} ms`);
     }
     if (moves.length === 0) return;
-    const disk = diskFigures(groups, await groupFacts(cluster.cluster), live.bytes);
+    const quiet = await settledGroupFacts(cluster.cluster);
+    if (!quiet.settled) progress('shardkv: the group servers\' sizes still moved after 30 s');
+    const disk = diskFigures(groups, quiet.facts, live);
     figures.disk.push(disk);
     progress(`shardkv: after the moves, ${disk.diskBytes} bytes on disk for ${disk.liveBytes}` +
       ` live bytes: ${disk.diskBytesPerLiveByte.toFixed(2)} per live byte (CONTRACT's bound` +
       ` ${disk.contractBoundBytes.toFixed(0)} bytes)`);
+    for (const replica of disk.replicas) progress(`  ${describeReplica(replica)}`);
+    if (disk.worstReplica !== null) {
+      progress(`shardkv: worst replica: ${describeReplica(disk.worstReplica)}`);
+    }
   } finally {
     await cluster.stop();
   }

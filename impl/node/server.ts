@@ -38,6 +38,7 @@ import {
 import { RequestChannel } from './request-channel.js';
 import { handleFrame, type RequestHost } from './requests.js';
 import { resolveTuning } from './tuning.js';
+import { isSnapshotDue } from './snapshot-policy.js';
 import { recordedResult } from '../../spec/group/client-requests.js';
 import { admitRequest } from '../../spec/group/retry-admission.js';
 import { HeldRequests } from './held-requests.js';
@@ -264,12 +265,11 @@ export class NodeServer implements Server {
       freed = (entry.command as { type?: unknown }).type === 'delete';
     }
     this.reads.applied(this.appliedIndex);
-    const bound = this.context.tuning.maxRaftStateBytes;
     // A delete frees a moved-out shard, which leaves the disk only with the next snapshot
     // (the log and the last snapshot still hold it); reads no longer write the log, so no
     // later entry may come to ask for one (CONTRACT: kept bytes after deletes).
-    const due = bound !== null && (freed || this.storage.sizes().logBytes > bound);
-    if (due) this.snapshotDue();
+    const bound = this.context.tuning.maxRaftStateBytes;
+    if (isSnapshotDue(bound, this.storage.sizes(), freed)) this.snapshotDue();
   }
 
   /**
