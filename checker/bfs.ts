@@ -3,7 +3,8 @@
  * shortest path. Each level is one buffer of encoded states, read by an index. A level in
  * which a violation is found is finished before the search stops, so the counts are those
  * of every worker count (explorer.ts, parallel-bfs.ts). With a checkpoint directory the
- * search writes a checkpoint between levels and may start from one (checkpoint.ts).
+ * search writes a checkpoint between levels and may start from one (checkpoint.ts); with a
+ * disk directory it keeps its visited set and frontier in files (disk-bfs.ts).
  */
 import {
   CheckpointClock,
@@ -11,6 +12,7 @@ import {
   writeCheckpoint,
   type Checkpoint,
 } from './checkpoint.js';
+import { diskBreadthFirstSearch } from './disk-bfs.js';
 import { Explorer } from './explorer.js';
 import type { AnyModel } from './model.js';
 import type { SearchOptions, SearchResult } from './search.js';
@@ -18,6 +20,7 @@ import { emptyQueueEntry, StateQueue, unknownPath } from './state-store.js';
 import type { WordWriter } from './words.js';
 
 export function breadthFirstSearch(model: AnyModel, options: SearchOptions = {}): SearchResult {
+  if (options.disk) return withRebuiltPath(model, options, diskBreadthFirstSearch(model, options));
   let current = new StateQueue();
   let upcoming = new StateQueue();
   const enqueue = (id: number, encoded: WordWriter) => upcoming.push(id, encoded);
@@ -60,8 +63,8 @@ function levelCheckpoint(explorer: Explorer, level: number, frontier: StateQueue
 }
 
 /**
- * A violation reached through a state restored from a checkpoint has no path: one-thread
- * BFS from the start finds the same verdict and the least shortest path (its counts, too,
+ * A violation reached through a state restored from a checkpoint, or found on disk, has no
+ * path: one-thread BFS in memory from the start finds the same verdict and the least shortest path (its counts, too,
  * when the search stopped at the violation's level).
  */
 export function withRebuiltPath(
@@ -70,8 +73,8 @@ export function withRebuiltPath(
   result: SearchResult,
 ): SearchResult {
   if (result.result !== 'violation' || result.path !== unknownPath) return result;
-  const { checkpoint: _checkpoint, onProgress: _progress, continueAfterViolation, ...rest } =
-    options;
+  const { checkpoint: _checkpoint, disk: _disk, onProgress: _progress, continueAfterViolation,
+    ...rest } = options;
   const fresh = breadthFirstSearch(model, rest);
   if (!continueAfterViolation) return { ...fresh, seconds: result.seconds + fresh.seconds };
   return { ...result, invariant: fresh.invariant!, path: fresh.path! };

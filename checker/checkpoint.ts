@@ -12,7 +12,7 @@
  */
 import { nonZeroWord } from './fingerprint.js';
 import { UsageError } from './params.js';
-import { reopenDirectory, type Directory, type DirectoryRef } from './storage.js';
+import { byReference, reopened, type ByReference, type Directory } from './storage.js';
 
 export interface CheckpointOptions {
   readonly directory: Directory;
@@ -84,18 +84,14 @@ export function readCheckpoint(options: CheckpointOptions): Checkpoint | undefin
 }
 
 /** The options with the directory by reference, to cross to a worker thread. */
-export interface CheckpointSetup extends Omit<CheckpointOptions, 'directory'> {
-  readonly directory: DirectoryRef;
-}
+export type CheckpointSetup = ByReference<CheckpointOptions>;
 
-export function checkpointSetup(options: CheckpointOptions): CheckpointSetup {
-  return { ...options, directory: options.directory.ref };
-}
+export const checkpointSetup = (options: CheckpointOptions): CheckpointSetup =>
+  byReference(options);
 
 /** The options back from a worker thread's setup, the directory reopened. */
-export async function checkpointFromSetup(setup: CheckpointSetup): Promise<CheckpointOptions> {
-  return { ...setup, directory: await reopenDirectory(setup.directory) };
-}
+export const checkpointFromSetup = (setup: CheckpointSetup): Promise<CheckpointOptions> =>
+  reopened(setup);
 
 /** Decides when the next checkpoint is due. */
 export class CheckpointClock {

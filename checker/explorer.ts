@@ -10,6 +10,7 @@
  * order). The FIFO order of BFS reaches every state first along its least path, so the first
  * violation found at a depth is that least one.
  */
+import { ok as assert } from 'node:assert';
 import { CoverageCounter } from './coverage.js';
 import { FingerprintSet } from './fingerprint-set.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
@@ -25,7 +26,9 @@ import {
   type SearchResult,
   unreachedSometimes,
 } from './search.js';
-import { noParent, ParentTable, unknownParent, type QueueEntry } from './state-store.js';
+import {
+  noParent, ParentTable, unknownParent, unknownPath, type QueueEntry,
+} from './state-store.js';
 import { forEachFrontierEntry, type Checkpoint } from './checkpoint.js';
 import { sameWords, WordReader, WordWriter } from './words.js';
 
@@ -39,9 +42,23 @@ const enum Visit {
 /** Where a newly found state goes: the strategy's queue or stack. */
 export type Enqueue = (id: number, encoded: WordWriter, depth: number) => void;
 
+/**
+ * A visited set that decides in batches (the disk mode, disk-bfs.ts): `table` holds the
+ * current batch only. A state not in it goes to `enqueue` as a candidate, with no parent link
+ * and unchecked; the ones the batch finds new come back through `admit`. Paths are unknown,
+ * rebuilt by a search in memory (bfs.ts, withRebuiltPath).
+ */
+export interface DeferredVisits {
+  readonly table: FingerprintSet;
+  /** Distinct states decided so far. */
+  readonly size: number;
+  /** Bytes held in memory, for `onFinished`. */
+  readonly bytes: number;
+}
+
 export class Explorer {
   readonly clock: Clock;
-  readonly visited = new FingerprintSet();
+  readonly visited: FingerprintSet;
   readonly parents = new ParentTable();
   statesGenerated = 0;
   depth = 0;
@@ -70,7 +87,9 @@ export class Explorer {
     readonly options: SearchOptions,
     private readonly enqueue: Enqueue,
     private readonly finishLevel = false,
+    private readonly deferred?: DeferredVisits,
   ) {
+    this.visited = deferred?.table ?? new FingerprintSet();
     this.clock = new Clock(options);
     this.maxStates = options.maxStates ?? Infinity;
     this.coverage = options.coverage ? new CoverageCounter() : undefined;
@@ -164,18 +183,46 @@ export class Explorer {
     if (successors === 0 && complete) {
       state ??= this.decode(this.parentWords);
       if (isDeadlock(model, state, this.options)) {
-        this.record(deadlockName, this.parents.pathTo(entry.id), depth);
+        this.record(deadlockName, this.pathTo(entry.id), depth);
       }
     }
     if (this.running && this.clock.tick(this.progressNow)) this.stop('time-limit');
   }
 
   private decode(words: WordWriter): unknown {
+    return this.decodeWords(words.words, 0, words.length);
+  }
+
+  private decodeWords(words: Int32Array, start: number, end: number): unknown {
     const reader = this.reader;
-    reader.words = words.words;
-    reader.position = 0;
-    reader.end = words.length;
+    reader.words = words;
+    reader.position = start;
+    reader.end = end;
     return this.model.codec.decode(reader);
+  }
+
+  /** The path to a state by its parent links; unknown when they are not kept (deferred). */
+  private pathTo(id: number, extraActionIndex?: number): Path {
+    return this.deferred ? unknownPath : this.parents.pathTo(id, extraActionIndex);
+  }
+
+  /** The distinct states found: the visited set's, or the deferred set's decided ones. */
+  get distinctStates(): number {
+    return this.deferred ? this.deferred.size : this.visited.size;
+  }
+
+  /**
+   * A candidate the deferred set found new (counted there), at `depth`: checked as a new
+   * state is in memory. The invariant and `sometimes` checks see it in the same order.
+   */
+  admit(words: Int32Array, start: number, end: number, depth: number): void {
+    assert(this.deferred !== undefined, 'admit serves a deferred visited set');
+    if (depth > this.depth) this.depth = depth;
+    if (this.violation && this.sometimesPending === 0) return;
+    const state = this.decodeWords(words, start, end);
+    this.checkSometimes(state);
+    const invariant = this.violates(state);
+    if (invariant !== null) this.record(invariant, unknownPath, depth);
   }
 
   /** The fast path's successor, already in `encoded` (see Model.successorWords). */
@@ -187,6 +234,7 @@ export class Explorer {
     if (sameWords(encoded, this.parentWords)) return;
     fingerprintWords(encoded.words, 0, encoded.length);
     if (!this.visited.add(fingerprint.high, fingerprint.low)) return;
+    if (this.deferred) return this.enqueue(0, encoded, this.successorDepth);
     const id = this.parents.add(this.parentId, actionIndex);
     const depth = this.successorDepth;
     if (depth > this.depth) this.depth = depth;
@@ -207,7 +255,7 @@ export class Explorer {
     if (model.withinBounds && !model.withinBounds(state)) {
       const invariant = this.violates(state);
       if (invariant !== null) {
-        this.record(invariant, this.parents.pathTo(parentId, actionIndex), depth);
+        this.record(invariant, this.pathTo(parentId, actionIndex), depth);
       }
       return Visit.Known;
     }
@@ -224,6 +272,10 @@ export class Explorer {
     }
     fingerprintWords(view.words, 0, view.length);
     if (!this.visited.add(fingerprint.high, fingerprint.low)) return Visit.Known;
+    if (this.deferred) {
+      this.enqueue(0, encoded, depth);
+      return Visit.New;
+    }
     const id = this.parents.add(parentId, actionIndex);
     if (depth > this.depth) this.depth = depth;
     this.enqueue(id, encoded, depth);
@@ -250,7 +302,7 @@ export class Explorer {
   progress(): Progress {
     return {
       statesGenerated: this.statesGenerated,
-      distinctStates: this.visited.size,
+      distinctStates: this.distinctStates,
       queue: this.queued,
       depth: this.depth,
       seconds: this.clock.seconds,
@@ -258,7 +310,7 @@ export class Explorer {
   }
 
   result(): SearchResult {
-    this.options.onFinished?.(this.visited.bytes + this.parents.bytes);
+    this.options.onFinished?.(this.deferred?.bytes ?? this.visited.bytes + this.parents.bytes);
     const violation = this.violation;
     // Only a search of the whole bounded space shows a `sometimes` property unreached.
     const complete = !this.stoppedBy && (!violation || this.options.continueAfterViolation);
@@ -271,7 +323,7 @@ export class Explorer {
       result: violation ? 'violation' : this.stoppedBy ? 'incomplete' : 'ok',
       ...(violation ? { invariant: violation.invariant, path: violation.path } : {}),
       ...(this.stoppedBy && !violation ? { stoppedBy: this.stoppedBy } : {}),
-      distinctStates: this.visited.size,
+      distinctStates: this.distinctStates,
       statesGenerated: this.statesGenerated,
       depth: this.depth,
       seconds: this.clock.seconds,

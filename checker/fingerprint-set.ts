@@ -52,6 +52,12 @@ export class FingerprintSet {
     }
   }
 
+  /** Empties the set and keeps its table (the disk mode's batch, disk-fingerprint-set.ts). */
+  clear(): void {
+    this.slots.fill(0);
+    this.size = 0;
+  }
+
   /** Every stored fingerprint, (high, low) pairs, for a checkpoint. */
   fingerprints(): Int32Array {
     const pairs = new Int32Array(this.size * 2);

@@ -12,6 +12,7 @@ import type { AnyModel, ModelDefinition, Params } from './model.js';
 import { parallelBreadthFirstSearch } from './parallel-bfs.js';
 import type { Path, SearchOptions, SearchResult } from './search.js';
 import { searchOnThread } from './search-thread.js';
+import { byReference } from './storage.js';
 import { simulateSeeds } from './swarm.js';
 
 export type Strategy = 'bfs' | 'dfs' | 'random';
@@ -139,7 +140,7 @@ function searchOnItsThread(
 ): Promise<SearchResult> {
   const { maxStates, timeLimitSeconds, progressIntervalMs, onProgress, deadlock, coverage } =
     request.search;
-  const { checkpoint } = request.search;
+  const { checkpoint, disk } = request.search;
   assert(stopFlag.buffer instanceof SharedArrayBuffer, 'a stop flag must be shared memory');
   return searchOnThread(
     {
@@ -155,6 +156,7 @@ function searchOnItsThread(
         ...(deadlock !== undefined ? { deadlock } : {}),
         ...(coverage !== undefined ? { coverage } : {}),
         ...(checkpoint !== undefined ? { checkpoint: checkpointSetup(checkpoint) } : {}),
+        ...(disk !== undefined ? { disk: byReference(disk) } : {}),
       },
       simulation: {
         seed: request.seed,

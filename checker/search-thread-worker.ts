@@ -13,6 +13,7 @@ import { depthFirstSearch } from './dfs.js';
 import type { AnyModel } from './model.js';
 import type { Progress, SearchOptions } from './search.js';
 import type { ThreadMessage, ThreadSetup } from './search-thread.js';
+import { reopened } from './storage.js';
 import { simulateSeeds } from './swarm.js';
 
 const setup = workerData as ThreadSetup;
@@ -26,10 +27,11 @@ const narrowed: AnyModel = Object.create(model, {
   },
 });
 const post = (message: ThreadMessage) => parentPort!.postMessage(message);
-const { checkpoint, ...limits } = setup.options;
+const { checkpoint, disk, ...limits } = setup.options;
 const options: SearchOptions = {
   ...limits,
   ...(checkpoint !== undefined ? { checkpoint: await checkpointFromSetup(checkpoint) } : {}),
+  ...(disk !== undefined ? { disk: await reopened(disk) } : {}),
   stopFlag: new Int32Array(setup.stopFlag),
   ...(setup.reportProgress
     ? { onProgress: (progress: Progress) => post({ type: 'progress', progress }) }

@@ -6,6 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { CheckpointSetup } from './checkpoint.js';
+import type { DiskSetup } from './disk-bfs.js';
 import type { ModelSource } from './load-model.js';
 import type { Params } from './model.js';
 import type { Progress, SearchOptions, SearchResult } from './search.js';
@@ -23,6 +24,8 @@ export interface ThreadSetup {
   > & {
     /** The checkpoint's directory by reference: the thread reopens it. */
     readonly checkpoint?: CheckpointSetup;
+    /** The disk mode's directory, by reference too. */
+    readonly disk?: DiskSetup;
   };
   readonly simulation: {
     readonly seed: number;

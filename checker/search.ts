@@ -8,6 +8,7 @@
  * (TLC prints this plus one).
  */
 import type { CheckpointOptions } from './checkpoint.js';
+import type { DiskOptions } from './disk-bfs.js';
 import type { ActionCoverage } from './coverage.js';
 import type { SwarmSummary } from './swarm.js';
 import type { AnyModel } from './model.js';
@@ -37,6 +38,8 @@ export interface SearchOptions {
   readonly stopFlag?: Int32Array;
   /** Write checkpoints between levels and/or start from one (bfs only; checkpoint.ts). */
   readonly checkpoint?: CheckpointOptions;
+  /** Keep the visited set and the frontier in files (bfs on one thread; disk-bfs.ts). */
+  readonly disk?: DiskOptions;
   /** Count, per action, enabled, taken and new states (coverage.ts); one thread only. */
   readonly coverage?: boolean;
 }

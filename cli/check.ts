@@ -19,7 +19,9 @@ import {
 import { catchInterrupt, exitInterrupted, type Interrupt } from './interrupt.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 import { checkpointOptions } from './check-checkpoint.js';
+import { diskOptions } from './check-disk.js';
 import type { CheckpointOptions } from '../checker/checkpoint.js';
+import type { DiskOptions } from '../checker/disk-bfs.js';
 import { coverageLines, reportFields, sometimesLines, unreached } from './check-report.js';
 import { writeTraceFiles } from './trace-files.js';
 import type { RefinementFigures } from '../models/raft/refinement-figures.js';
@@ -120,6 +122,18 @@ const commonFlags: readonly FlagSpec[] = [
     description: "bfs: start from DIR's checkpoint (same model, bounds and options) and keep it",
   },
   {
+    name: 'disk',
+    kind: 'value',
+    valueName: 'DIR',
+    description: 'bfs: keep the visited set and the frontier in files under DIR (see --memory)',
+  },
+  {
+    name: 'memory',
+    kind: 'value',
+    valueName: 'SIZE',
+    description: 'with --disk: cap of the in-memory part, e.g. 512m (default 512m; k, m, g)',
+  },
+  {
     name: 'coverage',
     kind: 'boolean',
     description: 'per action: times enabled, taken, new states; flags never-enabled (1 worker)',
@@ -187,6 +201,7 @@ interface CheckSettings {
   readonly liveness: boolean;
   readonly coverage: boolean;
   readonly checkpoint: CheckpointOptions | undefined;
+  readonly disk: DiskOptions | undefined;
 }
 
 /** The settings, or the exit code when the command is answered already (help). */
@@ -219,6 +234,7 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
     throw new UsageError(`--strategy must be one of ${strategies.join(', ')}, got '${strategy}'`);
   }
   refuseOptionsOfOtherStrategies(args.values, strategy);
+  const disk = diskOptions(args);
   const workers = integerFlag(args, 'workers', 1, 64) ?? 1;
   const continued = args.booleans.has('continue');
   if (continued && workers > 1) {
@@ -249,6 +265,7 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
     coverage,
     checkpoint: checkpointOptions(args, strategy, { definition, params: resolveParams(definition,
       bug, given), bug, deadlock: !args.booleans.has('no-deadlock'), continued }),
+    disk,
   };
 }
 
@@ -322,6 +339,7 @@ function checkRequest(
       deadlock: settings.deadlock,
       ...(settings.coverage ? { coverage: true } : {}),
       ...(settings.checkpoint ? { checkpoint: settings.checkpoint } : {}),
+      ...(settings.disk ? { disk: settings.disk } : {}),
       stopFlag: interrupt.stopFlag,
       onProgress: (progress: Progress) => {
         if (!settings.quiet) io.stderr(formatProgress(progress));

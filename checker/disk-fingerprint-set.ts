@@ -1,0 +1,174 @@
+/**
+ * The disk mode's visited set, in the manner of TLC's DiskFPSet: a bounded batch in memory
+ * and every fingerprint found before it in one sorted file. A state not in the batch's table
+ * is a candidate, kept with its encoding; when the batch is full, or at a level's end, it is
+ * resolved: its fingerprints are sorted (fingerprint-sort.ts) and merged with the sorted
+ * file in one pass, which writes the file's next version and finds the candidates the file
+ * did not hold. Those are the new states, handed on in the order they were generated, so the
+ * next frontier's order (and every count) is the in-memory search's.
+ */
+import { ok as assert } from 'node:assert';
+import { FingerprintSet } from './fingerprint-set.js';
+import { compareFingerprints, sortFingerprintIndexes } from './fingerprint-sort.js';
+import type { Directory } from './storage.js';
+import { WordFileReader, WordFileWriter } from './word-file.js';
+
+/** How a memory cap is shared out (diskBudget). */
+export interface DiskBudget {
+  /** Candidates a batch holds at most. */
+  readonly candidates: number;
+  /** Words of encoded candidates a batch holds (each entry: its length, then its words). */
+  readonly stateWords: number;
+  /** Words of each of the four file buffers (two for this set, two for the frontier). */
+  readonly streamWords: number;
+}
+
+/** Memory per candidate: table slot at four fifths full, fingerprint, order, scratch, flag. */
+const bytesPerCandidate = 10 + 8 + 4 + 4 + 1;
+const streamCount = 4;
+export const minimumMemoryBytes = 64 * 1024;
+
+/** The cap split: file buffers of 1/64 each (up to 1 MiB), then 60 % for the batch's arrays. */
+export function diskBudget(memoryBytes: number): DiskBudget {
+  assert(memoryBytes >= minimumMemoryBytes, `a memory cap of at least ${minimumMemoryBytes}`);
+  const streamWords = Math.min(Math.max(Math.floor(memoryBytes / 64 / 4), 1024), 1 << 18);
+  const rest = memoryBytes - streamCount * streamWords * 4;
+  const candidates = Math.min(Math.floor((rest * 0.6) / bytesPerCandidate), 1 << 28);
+  return { candidates, stateWords: Math.floor((rest * 0.4) / 4), streamWords };
+}
+
+const fileName = 'disk-visited.bin';
+const nextFileName = 'disk-visited.next';
+
+/** Called with each new state's encoding, in the order the candidates came. */
+export type NewState = (words: Int32Array, start: number, end: number) => void;
+
+export class DiskFingerprintSet {
+  /** The batch's fingerprints: the explorer deduplicates within the batch against it. */
+  readonly table: FingerprintSet;
+  /** Distinct states known: the sorted file's. */
+  size = 0;
+  /** Batches resolved, each one merge pass over the file. */
+  merges = 0;
+  private count = 0;
+  private readonly pairs: Int32Array;
+  private readonly order: Int32Array;
+  private readonly scratch: Int32Array;
+  private readonly fresh: Uint8Array;
+  private states: Int32Array;
+  private statesLength = 0;
+
+  constructor(
+    private readonly directory: Directory,
+    private readonly budget: DiskBudget,
+    private readonly onNew: NewState,
+  ) {
+    assert(budget.candidates >= 16, 'a batch of 16 candidates or more');
+    // Room for a full batch and one more without growing (FingerprintSet grows at 4/5).
+    this.table = new FingerprintSet(Math.ceil(((budget.candidates + 2) * 5) / 4) + 1);
+    this.pairs = new Int32Array(budget.candidates * 2);
+    this.order = new Int32Array(budget.candidates);
+    this.scratch = new Int32Array(budget.candidates);
+    this.fresh = new Uint8Array(budget.candidates);
+    this.states = new Int32Array(budget.stateWords);
+    directory.remove(fileName);
+    directory.remove(nextFileName);
+  }
+
+  /**
+   * Keeps a candidate the explorer has just added to `table`. A full batch is resolved
+   * first, and the candidate goes into the next one.
+   */
+  add(high: number, low: number, words: Int32Array, start: number, end: number): void {
+    const length = end - start;
+    if (this.count === this.budget.candidates || this.statesLength + length + 1 > this.states.length) {
+      this.resolve();
+      this.table.add(high, low);
+      // A state larger than the whole buffer gets a buffer of its own size.
+      if (length + 1 > this.states.length) this.states = new Int32Array(length + 1);
+    }
+    const index = this.count++;
+    this.pairs[index * 2] = high;
+    this.pairs[index * 2 + 1] = low;
+    const states = this.states;
+    let position = this.statesLength;
+    states[position++] = length;
+    for (let word = start; word < end; word++) states[position++] = words[word]!;
+    this.statesLength = position;
+  }
+
+  /** Decides the batch against the file, hands on the new states and empties the batch. */
+  resolve(): void {
+    const count = this.count;
+    if (count === 0) return;
+    sortFingerprintIndexes(this.pairs, count, this.order, this.scratch);
+    this.fresh.fill(0, 0, count);
+    this.merge(count);
+    const states = this.states;
+    for (let index = 0, position = 0; index < count; index++) {
+      const start = position + 1;
+      position = start + states[position]!;
+      if (this.fresh[index] === 1) this.onNew(states, start, position);
+    }
+    this.count = 0;
+    this.statesLength = 0;
+    this.table.clear();
+  }
+
+  /** Bytes held in memory (the file's are not). */
+  get bytes(): number {
+    return this.table.bytes + this.pairs.byteLength + this.order.byteLength +
+      this.scratch.byteLength + this.fresh.byteLength + this.states.byteLength +
+      2 * this.budget.streamWords * 4;
+  }
+
+  /** Removes the file: it serves only this search. */
+  close(): void {
+    this.directory.remove(fileName);
+  }
+
+  /**
+   * One pass over the sorted file and the sorted batch: writes their union as the file's
+   * next version and flags each candidate the file did not hold.
+   */
+  private merge(count: number): void {
+    const { pairs, order, fresh } = this;
+    const reader = new WordFileReader(this.directory, fileName, this.budget.streamWords);
+    const writer = new WordFileWriter(this.directory, nextFileName, this.budget.streamWords);
+    let added = 0;
+    for (let rank = 0; rank < count; rank++) {
+      const index = order[rank]!;
+      const high = pairs[index * 2]!;
+      const low = pairs[index * 2 + 1]!;
+      let known = false;
+      while (reader.ensure(2)) {
+        const words = reader.words;
+        const position = reader.position;
+        const comparison = compareFingerprints(words[position]!, words[position + 1]!, high, low);
+        if (comparison > 0) break;
+        writer.push(words[position]!);
+        writer.push(words[position + 1]!);
+        reader.position = position + 2;
+        if (comparison === 0) {
+          known = true;
+          break;
+        }
+      }
+      if (known) continue;
+      writer.push(high);
+      writer.push(low);
+      fresh[index] = 1;
+      added++;
+    }
+    while (reader.ensure(2)) {
+      writer.pushWords(reader.words, reader.position, reader.end);
+      reader.position = reader.end;
+    }
+    reader.close();
+    writer.close();
+    assert(writer.written === (this.size + added) * 2, 'the merged file holds every fingerprint once');
+    this.directory.rename(nextFileName, fileName);
+    this.size += added;
+    this.merges++;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The disk mode's frontier: the level being expanded streams from one file while the states
+ * found new stream into the other (disk-bfs.ts). An entry is its length, then its words.
+ */
+import type { QueueEntry } from './state-store.js';
+import type { Directory } from './storage.js';
+import { WordFileReader, WordFileWriter } from './word-file.js';
+
+const fileNames = ['disk-frontier-0.bin', 'disk-frontier-1.bin'] as const;
+
+export class DiskFrontier {
+  /** States of the level being written. */
+  upcoming = 0;
+  /** States of the level being read, not yet shifted. */
+  current = 0;
+  private writing: 0 | 1 = 0;
+  private writer: WordFileWriter;
+  private reader: WordFileReader | undefined;
+
+  constructor(
+    private readonly directory: Directory,
+    private readonly bufferWords: number,
+  ) {
+    this.writer = new WordFileWriter(directory, fileNames[0], bufferWords);
+  }
+
+  push(words: Int32Array, start: number, end: number): void {
+    this.writer.push(end - start);
+    this.writer.pushWords(words, start, end);
+    this.upcoming++;
+  }
+
+  /** The level written so far becomes the one read; the next starts empty. */
+  advance(): void {
+    this.reader?.close();
+    this.writer.close();
+    this.reader = new WordFileReader(this.directory, fileNames[this.writing], this.bufferWords);
+    this.current = this.upcoming;
+    this.upcoming = 0;
+    this.writing = this.writing === 0 ? 1 : 0;
+    this.writer = new WordFileWriter(this.directory, fileNames[this.writing], this.bufferWords);
+  }
+
+  /** The next state of the level read into `entry` (valid until the next shift); false at its end. */
+  shift(entry: QueueEntry): boolean {
+    const reader = this.reader;
+    if (this.current === 0 || reader === undefined) return false;
+    if (!reader.ensure(1)) throw new Error('the frontier file ended early');
+    const length = reader.words[reader.position]!;
+    if (!reader.ensure(1 + length)) throw new Error('the frontier file ended early');
+    entry.words = reader.words;
+    entry.id = 0;
+    entry.start = reader.position + 1;
+    entry.end = entry.start + length;
+    reader.position = entry.end;
+    this.current--;
+    return true;
+  }
+
+  /** Closes and removes both files: they serve only this search. */
+  close(): void {
+    this.reader?.close();
+    this.writer.close();
+    for (const name of fileNames) this.directory.remove(name);
+  }
+}

@@ -1,0 +1,136 @@
+// The disk mode (issue 22, point 3): `check --disk DIR --memory SIZE` keeps the visited set
+// and the frontier in files; under a tiny cap, so that every level merges several batches
+// into the sorted file, its counts, verdict and trace are the in-memory search's.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { breadthFirstSearch } from '../../checker/bfs.js';
+import { diskBreadthFirstSearch } from '../../checker/disk-bfs.js';
+import { diskBudget, minimumMemoryBytes } from '../../checker/disk-fingerprint-set.js';
+import { sortFingerprintIndexes } from '../../checker/fingerprint-sort.js';
+import type { AnyModel } from '../../checker/model.js';
+import type { SearchResult } from '../../checker/search.js';
+import type { Directory } from '../../checker/storage.js';
+import { openDirectory } from '../../cli/file-directory.js';
+import { parseMemory } from '../../cli/check-disk.js';
+import { createDieHardModel } from '../../models/calibration/diehard.js';
+import { createTwoPhaseModel } from '../../models/calibration/twophase.js';
+import { runCli } from '../helpers/cli.js';
+import { scratchDirectory } from '../helpers/scratch.js';
+
+const scratch = scratchDirectory('shardkv-disk-');
+
+/** A directory that counts the merges: each renames the sorted file's next version over it. */
+function countingDirectory(path: string): { directory: Directory; merges: () => number } {
+  const inner = openDirectory(path);
+  let merges = 0;
+  const directory: Directory = {
+    ...inner,
+    rename(from, to) {
+      merges++;
+      inner.rename(from, to);
+    },
+  };
+  return { directory, merges: () => merges };
+}
+
+function verdict(result: SearchResult) {
+  const { seconds: _seconds, ...rest } = result;
+  return rest;
+}
+
+const models: readonly { readonly name: string; readonly create: () => AnyModel }[] = [
+  { name: 'diehard', create: createDieHardModel },
+  { name: 'twophase rms=4', create: () => createTwoPhaseModel(4) },
+  { name: 'twophase rms=5', create: () => createTwoPhaseModel(5) },
+];
+
+for (const { name, create } of models) {
+  test(`${name}: on disk under --memory 64k, the in-memory counts, verdict and trace`, () => {
+    const path = join(scratch, name.replace(/\W+/g, '-'));
+    const { directory, merges } = countingDirectory(path);
+    const disk = { directory, memoryBytes: minimumMemoryBytes };
+    const memory = breadthFirstSearch(create());
+    // Before the trace is rebuilt: the disk search's own counts and verdict.
+    const own = diskBreadthFirstSearch(create(), { disk });
+    assert.equal(
+      { ...verdict(own), path: undefined },
+      { ...verdict(memory), path: undefined },
+    );
+    assert.ok(merges() >= own.depth + 1, `a merge a level at least (${merges()})`);
+    assert.equal(verdict(breadthFirstSearch(create(), { disk })), verdict(memory));
+    assert.equal(readdirSync(path), [], 'the scratch files are removed');
+  });
+}
+
+test('twophase rms=5 under 64k merges batches within a level', () => {
+  const { candidates } = diskBudget(minimumMemoryBytes);
+  const { directory, merges } = countingDirectory(join(scratch, 'batches'));
+  const result = diskBreadthFirstSearch(createTwoPhaseModel(5), {
+    disk: { directory, memoryBytes: minimumMemoryBytes },
+  });
+  assert.ok(result.distinctStates > candidates * 4, 'more states than four batches hold');
+  assert.ok(merges() > result.depth + 4, `more merges (${merges()}) than levels`);
+});
+
+test('diehard: the violation found on disk has the in-memory shortest trace', async () => {
+  const out = (label: string) => ['--out', join(scratch, `diehard-${label}.trace.json`)];
+  const memory = await runCli('check', 'diehard', '--json', '--quiet', ...out('memory'));
+  const disk = await runCli('check', 'diehard', '--json', '--quiet', ...out('disk'),
+    '--disk', join(scratch, 'diehard-cli'), '--memory', '64k');
+  assert.is(disk.code, 1);
+  const fields = (run: typeof memory) => {
+    const { seconds: _s, statesPerSecond: _r, trace: _t, ...rest } = run.json();
+    return rest;
+  };
+  assert.equal(fields(disk), fields(memory));
+  assert.is(fields(disk)['traceLength'], 6);
+});
+
+test('the radix sort orders fingerprints as unsigned 64-bit numbers', () => {
+  const word = fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
+  fc.assert(fc.property(fc.array(fc.tuple(word, word), { maxLength: 300 }), (list) => {
+    const pairs = Int32Array.from(list.flat());
+    const order = new Int32Array(list.length);
+    sortFingerprintIndexes(pairs, list.length, order, new Int32Array(list.length));
+    const value = ([high, low]: readonly [number, number]) =>
+      (BigInt(high >>> 0) << 32n) | BigInt(low >>> 0);
+    const sorted = [...order].map((index) => value(list[index]!));
+    const expected = list.map(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    assert.equal(sorted, expected);
+  }));
+});
+
+test('--memory sizes: k, m, g are powers of 1024', () => {
+  assert.is(parseMemory('64k'), 65536);
+  assert.is(parseMemory('512m'), 512 * 2 ** 20);
+  assert.is(parseMemory('2G'), 2 * 2 ** 30);
+  assert.is(parseMemory('100000'), 100000);
+});
+
+const refused: readonly (readonly [string, readonly string[], RegExp])[] = [
+  ['a size without digits', ['--disk', 'D', '--memory', 'lots'], /--memory expects a size/],
+  ['an unknown unit', ['--disk', 'D', '--memory', '12x'], /--memory expects a size/],
+  ['a negative size', ['--disk', 'D', '--memory', '-5m'], /--memory expects a size/],
+  ['a fraction', ['--disk', 'D', '--memory', '1.5g'], /--memory expects a size/],
+  ['less than 64k', ['--disk', 'D', '--memory', '1k'], /at least 64k/],
+  ['--memory without --disk', ['--memory', '512m'], /--memory needs --disk/],
+  ['two workers', ['--disk', 'D', '--workers', '2'], /one thread/],
+  ['coverage', ['--disk', 'D', '--coverage'], /--coverage/],
+  ['a checkpoint', ['--disk', 'D', '--checkpoint', 'C'], /--checkpoint/],
+  ['dfs', ['--disk', 'D', '--strategy', 'dfs'], /--strategy bfs/],
+  ['max-states', ['--disk', 'D', '--max-states', '10'], /--max-states/],
+];
+
+for (const [what, flags, reason] of refused) {
+  test(`--disk refuses ${what} in one line, exit 2`, async () => {
+    const run = await runCli('check', 'diehard', '--quiet', ...flags);
+    assert.is(run.code, 2);
+    assert.match(run.stderr, reason);
+    assert.is(run.stderr.trim().split('\n').length, 1, run.stderr);
+  });
+}
+
+test.run();
