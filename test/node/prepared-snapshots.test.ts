@@ -5,6 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Clerk } from '../../impl/clerk/clerk.js';
+import { key2shard } from '../../spec/group/digest.js';
 import { layoutOf, SimCluster } from './sim-cluster.js';
 
 const layout = layoutOf(1, [100], 3, 10);
@@ -12,9 +13,12 @@ const limitMs = 30_000;
 const bound = 2_000;
 const servers = layout.groups[100]!;
 
-async function joinedCluster(seed: number): Promise<{ cluster: SimCluster; admin: Clerk }> {
+async function joinedCluster(
+  seed: number,
+  pauseMs = 3,
+): Promise<{ cluster: SimCluster; admin: Clerk }> {
   const cluster = new SimCluster({
-    seed, layout, tuning: { maxRaftStateBytes: bound }, recordSteps: true, pauseMs: 3,
+    seed, layout, tuning: { maxRaftStateBytes: bound }, recordSteps: true, pauseMs,
     syncDelayMs: 2,
   });
   await cluster.startAll();
@@ -86,5 +90,46 @@ test('prepared snapshots: logs bounded, a lagging follower is sent one, restarts
     }
     assert.equal(cluster.fatal, []);
   });
+
+// The review point of issue 27: a preparation so slow that the log passes 4 x the bound
+// meanwhile, so the step takes an urgent snapshot of a later point; the preparation then ends
+// overtaken: its point is not taken (the loop skips a point at or below the node's snapshot,
+// as the spec would ignore it) and the storage removes its file with its next sync.
+test('an urgent snapshot overtakes a slow preparation, which is then dropped', async () => {
+  const { cluster, admin } = await joinedCluster(32, 400);
+  const leader = cluster.leaders(servers)[0]!;
+  const deadline = cluster.clock.now() + limitMs;
+  const prepared = new Set<number>();
+  // Six writers at once, each to a key of its own in one shard ('b' + i), 3,000 bytes a write.
+  const writers = [admin, ...[1, 2, 3, 4, 5].map((id) => cluster.clerk(`client-${id}`))];
+  let expected = '';
+  for (let round = 0; round < 10; round++) {
+    const piece = `${round}:${'y'.repeat(3_000)},`;
+    expected += piece;
+    const appends = writers.map((writer, at) => writer.append(`b${at}`, piece, deadline));
+    const outcomes = await cluster.settle(Promise.all(appends), limitMs);
+    assert.ok(outcomes.every((outcome) => outcome.status === 'ok'));
+    for (const file of await preparedFiles(cluster, leader)) {
+      prepared.add(Number(/(\d+)\.prepared$/.exec(file)![1]));
+    }
+  }
+  // Every preparation ends; an overtaken one's file goes with the storage's next sync.
+  await cluster.run(3_000);
+  assert.is((await cluster.settle(admin.put('c', 'last', deadline), limitMs)).status, 'ok');
+  await cluster.run(500);
+  const taken = new Set(cluster.steps.filter((record) => record.node === leader &&
+    (record.input as { type?: string }).type === 'snapshot')
+    .map((record) => (record.input as { index: number }).index));
+  const overtaken = [...prepared].filter((index) => !taken.has(index));
+  assert.ok(overtaken.length >= 1, `prepared ${[...prepared].join(' ')}: each was taken`);
+  for (const name of servers) {
+    const view = cluster.servers.get(name)!.view();
+    assert.ok(view?.kind === 'group');
+    const { kv } = view.state.shards[key2shard('b', layout.shardCount)]!;
+    writers.forEach((_writer, at) => assert.ok(kv.get(`b${at}`) === expected, `${name} b${at}`));
+    assert.equal(await preparedFiles(cluster, name), [], `${name}: the overtaken ones removed`);
+  }
+  assert.equal(cluster.fatal, []);
+});
 
 test.run();
