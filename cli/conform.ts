@@ -103,8 +103,12 @@ export function conformCommand(argv: readonly string[], io: Io): number {
 function report(result: ConformResult, seconds: number, json: boolean, io: Io): void {
   const history = result.operations === null ? 'no history.jsonl'
     : `history of ${result.operations} operations linearizable`;
+  // A delivery whose send the bounded ledger had forgotten is said, never passed silently.
+  const unchecked = result.uncheckedDeliveries === 0 ? ''
+    : `; ${result.uncheckedDeliveries} deliveries of messages sent too long before unchecked`;
   const lines = result.divergence === null
-    ? [`conforming: ${result.nodes} nodes, ${result.records} records; ${history} (${seconds} s)`]
+    ? [`conforming: ${result.nodes} nodes, ${result.records} records; ${history}${unchecked} ` +
+      `(${seconds} s)`]
     : divergenceLines(result.divergence);
   if (!json) {
     io.stdout(lines.join('\n'));
@@ -115,6 +119,7 @@ function report(result: ConformResult, seconds: number, json: boolean, io: Io): 
     ok: result.divergence === null,
     result: result.divergence === null ? 'conforming' : 'divergence',
     nodes: result.nodes, records: result.records, operations: result.operations, seconds,
+    ...(result.uncheckedDeliveries === 0 ? {} : { uncheckedDeliveries: result.uncheckedDeliveries }),
     ...(result.divergence === null ? {} : { error: lines[0], divergence: result.divergence }),
   }));
 }

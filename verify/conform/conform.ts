@@ -7,12 +7,16 @@
  * history is linearizable (history-check.ts). The first divergence found is the verdict;
  * among nodes, (a) reports the one of smallest Lamport clock.
  *
- * Each node's file is read once, as a stream (issue 23 item 4): every record goes through
- * (a) and the per-node checks of (b) as it is read and is then dropped; what the checks
- * across nodes need (message hashes, the observations of (c)) is all that stays.
+ * The nodes' files are read once, together, as streams merged by Lamport clock (issue 23
+ * item 4; lamport-merge.ts): every record goes through (a), the per-node checks of (b), the
+ * link check and (c) as it is read, and is then dropped. What stays is what the traced
+ * nodes themselves hold (the replayed Raft logs and state machines, the durable storage the
+ * restart check models), a few numbers per message sent (sent-messages.ts, bounded), and the
+ * global invariants' records per term and applied index.
  */
 import { MalformedTraceError, type Divergence } from './divergence.js';
-import { checkGlobalInvariants } from './global-invariants.js';
+import { GlobalInvariants } from './global-invariants.js';
+import { LamportMerge } from './lamport-merge.js';
 import { checkHistory } from './history-check.js';
 import { DriverLeadershipChecker } from './leadership-checks.js';
 import { LinkLedger } from './link-ledger.js';
@@ -21,6 +25,7 @@ import type { Observation } from './observation.js';
 import { NodeReplayer } from './replay-node.js';
 import { RestartChecker } from './restart-checks.js';
 import type { TraceInput } from './trace-lines.js';
+import type { TraceRecord } from '../../impl/trace/schema.js';
 
 export interface ConformResult {
   readonly divergence: Divergence | null;
@@ -28,6 +33,8 @@ export interface ConformResult {
   readonly records: number;
   /** Operations in history.jsonl; null without one. */
   readonly operations: number | null;
+  /** Deliveries not checked: their sends were older than the ledger keeps (sent-messages.ts). */
+  readonly uncheckedDeliveries: number;
 }
 
 /** What conform has done so far: called after every `progressEvery` records and each part. */
@@ -35,51 +42,57 @@ export type ConformProgress = (stage: string, records: number) => void;
 
 const progressEvery = 10_000;
 
-interface NodeVerdicts {
-  readonly replay: Divergence | null;
-  readonly restarts: Divergence | null;
-  readonly leadership: Divergence | null;
+/** The checks of one node, fed its records in order. */
+class NodeChecks {
+  readonly replayer: NodeReplayer;
+  readonly restarts = new RestartChecker();
+  readonly leadership = new DriverLeadershipChecker();
+
+  constructor(node: string, observe: (observation: Observation) => void) {
+    this.replayer = new NodeReplayer(node, observe);
+  }
+
+  next(record: TraceRecord): void {
+    this.replayer.next(record);
+    this.restarts.next(record);
+    this.leadership.next(record);
+  }
 }
 
 /** Throws MalformedTraceError on input that is not a trace (exit 2). */
 export function conform(input: TraceInput, progress?: ConformProgress): ConformResult {
   if (input.nodes.size === 0) throw new MalformedTraceError('no node trace (NODE.jsonl) found');
   const nodes = [...input.nodes.keys()].sort();
-  const links = new LinkLedger();
-  const observations: Observation[] = [];
-  const verdicts: NodeVerdicts[] = [];
+  const merge = new LamportMerge(new Map(nodes.map((node) =>
+    [node, readNodeTrace(node, input.nodes.get(node)!)] as const)));
+  const links = new LinkLedger(input.nodes, (node) => merge.endOf(node));
+  const global = new GlobalInvariants();
+  const checks = new Map(nodes.map((node) => [node, new NodeChecks(node, global.observe)]));
   let records = 0;
-  for (const node of nodes) {
-    const replayer = new NodeReplayer(node);
-    const restarts = new RestartChecker();
-    const leadership = new DriverLeadershipChecker();
-    const link = links.reader(node);
-    for (const record of readNodeTrace(node, input.nodes.get(node)!)) {
-      replayer.next(record);
-      restarts.next(record);
-      leadership.next(record);
-      link(record);
-      if (++records % progressEvery === 0) progress?.(`reading ${node}`, records);
-    }
-    for (const observation of replayer.observations) observations.push(observation);
-    verdicts.push({ replay: replayer.divergence, restarts: restarts.divergence,
-      leadership: leadership.divergence });
+  for (let record = merge.next(); record !== undefined; record = merge.next()) {
+    checks.get(record.node)!.next(record);
+    links.next(record);
+    if (++records % progressEvery === 0) progress?.('reading', records);
   }
+  progress?.('read', records);
   const result = (divergence: Divergence | null, operations: number | null = null) =>
-    ({ divergence, nodes: nodes.length, records, operations });
-  const replayed = verdicts.flatMap(({ replay }) => (replay === null ? [] : [replay]));
+    ({ divergence, nodes: nodes.length, records, operations,
+      uncheckedDeliveries: links.unchecked });
+  const verdicts = nodes.map((node) => checks.get(node)!);
+  const replayed = verdicts.flatMap(({ replayer }) =>
+    (replayer.divergence === null ? [] : [replayer.divergence]));
   if (replayed.length > 0) {
     replayed.sort((a, b) => (a.lamport ?? 0) - (b.lamport ?? 0));
     return result(replayed[0]!);
   }
-  const shell = links.check(input.nodes) ??
-    verdicts.find(({ restarts }) => restarts !== null)?.restarts ??
-    verdicts.find(({ leadership }) => leadership !== null)?.leadership ?? null;
+  const link = links.firstProblem(nodes);
+  if (link !== null && 'incomplete' in link) throw new MalformedTraceError(link.incomplete);
+  const shell = link?.divergence ??
+    verdicts.find(({ restarts }) => restarts.divergence !== null)?.restarts.divergence ??
+    verdicts.find(({ leadership }) => leadership.divergence !== null)?.leadership.divergence ??
+    null;
   if (shell !== null) return result(shell);
-  progress?.('shell checks done', records);
-  const global = checkGlobalInvariants(observations);
-  progress?.('global invariants done', records);
-  if (global !== null) return result(global);
+  if (global.divergence !== null) return result(global.divergence);
   if (input.history === null) return result(null);
   const history = checkHistory(input.history);
   return result(history.divergence, history.operations);

@@ -7,49 +7,30 @@
  * leader's own append (`thenReport`) and a commitIndex-only hard state (`withNext`) hold
  * nothing back (spec/raft/types.ts SyncDuty).
  *
- * The ledger is filled as the records stream by and checked once every file was read. It
- * keeps each message's text (a long one as its hash), not the message: in the rare case that
- * a delivery's differs from its send's, both records are read again and compared field by
- * field (a codec may order fields its own way).
+ * The ledger is fed the records along the merge by Lamport clock (lamport-merge.ts), where a
+ * message's send always comes before its deliveries, so each delivery is checked as it is
+ * read. Of a message sent it keeps a few numbers (sent-messages.ts), its text as a 64-bit
+ * hash: when a delivery's hash differs, the send is read again from its file and the two are
+ * compared field by field (a codec may order fields its own way).
  */
-import { fnv1a64 } from '../../spec/fnv.js';
+import { assert } from '../../spec/assert.js';
+import { fnv1a } from '../../spec/fnv.js';
 import type { Message } from '../../spec/raft/types.js';
 import type { TraceRecord } from '../../impl/trace/schema.js';
 import { canonicalText } from './canonical.js';
-import { MalformedTraceError, shown, type Divergence } from './divergence.js';
+import { shown, type Divergence } from './divergence.js';
 import { readNodeTrace } from './load.js';
+import { messageIdParts, SentMessages, type SentMessage } from './sent-messages.js';
 import { isSaveEffect } from './storage-model.js';
 import type { TraceSource } from './trace-lines.js';
-
-interface Sent {
-  readonly node: string;
-  readonly seq: number;
-  readonly to: string;
-  readonly content: string;
-  /** The last step of this incarnation up to the send's with a `beforeSends` save, or 0. */
-  readonly gate: number;
-}
-
-interface Delivery {
-  readonly record: Pick<TraceRecord, 'node' | 'seq' | 'actor' | 'lamport'>;
-  readonly id: string | null;
-  /** The sender as the receiver's peer list names it. */
-  readonly from: string;
-  readonly content: string;
-  readonly sentLamport: number | null;
-}
-
-/** A node's `synced` records in order: the step each covers and its clock. */
-interface Synced {
-  readonly steps: number[];
-  readonly lamports: number[];
-}
 
 type SendEffect = { type: 'send'; to: number; message: Message<unknown, unknown>; id: string };
 type DeliveryInput = { type: string; from: number; message: Message<unknown, unknown>;
   id: string | null; sentLamport: number | null };
 
-export function shellDivergence(record: Delivery['record'], what: string, expected?: string,
+type Place = Pick<TraceRecord, 'node' | 'seq' | 'actor' | 'lamport'>;
+
+export function shellDivergence(record: Place, what: string, expected?: string,
   recorded?: string): Divergence {
   return {
     check: 'shell', what, node: record.node, step: record.seq, actor: record.actor,
@@ -59,18 +40,23 @@ export function shellDivergence(record: Delivery['record'], what: string, expect
   };
 }
 
-/** Texts up to this length are kept as they are; a longer one as its length and hash. */
-const keptTextMax = 120;
+/** A node's first link problem: a divergence, or input that is incomplete (exit 2). */
+type Problem = { readonly divergence: Divergence } | { readonly incomplete: string };
 
-/**
- * What tells a message's content apart: its plain JSON as parsed (an ordered map as its tree,
- * which both sides rebuilt alike from the same entries), or for a long one (entries, an
- * image) its length and 64-bit FNV-1a.
- */
-function contentOf(message: Message<unknown, unknown>): string {
-  const text = JSON.stringify(message);
-  return text.length <= keptTextMax ? text : `${text.length}:${fnv1a64(text)}`;
+/** What the ledger follows of each node as its records go by. */
+interface NodeLinks {
+  peers: readonly string[];
+  /** The last step of this incarnation so far with a `beforeSends` save, or 0. */
+  gate: number;
+  /** The last step of this incarnation a `synced` record covered, or 0. */
+  syncedStep: number;
 }
+
+/** A second FNV-1a seed: two 32-bit hashes make the 64 bits a message's text is kept as. */
+const secondSeed = 0x5bd1e995;
+
+const hashHigh = (text: string) => fnv1a(text) | 0;
+const hashLow = (text: string) => fnv1a(text, secondSeed) | 0;
 
 /** Whether a step's saves hold back the sends after them (SyncDuty `beforeSends`). */
 function gatesSends(record: TraceRecord): boolean {
@@ -78,122 +64,163 @@ function gatesSends(record: TraceRecord): boolean {
     isSaveEffect(effect) && (effect as { sync?: unknown }).sync === 'beforeSends');
 }
 
-/** The clock of the first `synced` record covering step `gate` (syncs cover in order). */
-function syncedClock(synced: Synced | undefined, gate: number): number | undefined {
-  if (synced === undefined) return undefined;
-  let low = 0;
-  let high = synced.steps.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (synced.steps[middle]! >= gate) high = middle;
-    else low = middle + 1;
-  }
-  return synced.lamports[low];
-}
+/** The most nodes the ledger numbers (a receiver is kept in 16 bits). */
+const nodesMax = 0xfffe;
 
 export class LinkLedger {
-  private readonly sent = new Map<string, Sent>();
-  private readonly synced = new Map<string, Synced>();
-  private readonly deliveries: Delivery[] = [];
-  /** Each node's last Lamport clock: where its file ends. */
-  private readonly ends = new Map<string, number>();
+  private readonly sent: SentMessages;
+  private readonly numbers = new Map<string, number>();
+  private readonly names: string[] = [];
+  private readonly nodes = new Map<string, NodeLinks>();
+  private readonly problems = new Map<string, Problem>();
 
-  /** What reads `node`'s records, in order, into the ledger. */
-  reader(node: string): (record: TraceRecord) => void {
-    let peers: readonly string[] = [];
-    let gate = 0;
-    const own: Synced = { steps: [], lamports: [] };
-    this.synced.set(node, own);
-    return (record) => {
-      this.ends.set(node, record.lamport);
-      if (record.setup !== undefined) peers = record.setup.peers;
-      if (record.actor === 'shell') {
-        own.steps.push((record.input as { step: number }).step);
-        own.lamports.push(record.lamport);
-      }
-      if (record.actor !== 'raft') return;
-      const input = record.input as DeliveryInput;
-      // A restart loads only what was durable: nothing of the new incarnation waits yet.
-      if (input.type === 'restart') gate = 0;
-      if (input.type === 'message') {
-        const { seq, actor, lamport } = record;
-        this.deliveries.push({ record: { node, seq, actor, lamport }, id: input.id,
-          from: peers[input.from] ?? '?', content: contentOf(input.message),
-          sentLamport: input.sentLamport });
-      }
-      if (gatesSends(record)) gate = record.seq;
-      for (const effect of record.effects as SendEffect[]) {
-        if (effect.type !== 'send') continue;
-        this.sent.set(effect.id, { node, seq: record.seq, to: peers[effect.to] ?? '?',
-          content: contentOf(effect.message), gate });
-      }
+  /**
+   * @param sources every node's trace, to read a send again
+   * @param endOf where a node's trace ended (its last clock), undefined while it goes on
+   */
+  constructor(private readonly sources: ReadonlyMap<string, TraceSource>,
+    private readonly endOf: (node: string) => number | undefined, messagesMax?: number) {
+    this.sent = new SentMessages(messagesMax);
+  }
+
+  /** Deliveries of messages sent so long before that the ledger had forgotten them. */
+  get unchecked(): number {
+    return this.sent.unchecked;
+  }
+
+  /** One record, in the merged order. */
+  next(record: TraceRecord): void {
+    let links = this.nodes.get(record.node);
+    if (links === undefined) {
+      this.nodes.set(record.node, (links = { peers: [], gate: 0, syncedStep: 0 }));
+    }
+    if (record.setup !== undefined) links.peers = record.setup.peers;
+    if (record.actor === 'shell') {
+      const step = (record.input as { step: number }).step;
+      links.syncedStep = Math.max(links.syncedStep, step);
+      this.sent.synced(record.node, record.inc, step, record.lamport);
+      return;
+    }
+    if (record.actor !== 'raft') return;
+    const input = record.input as DeliveryInput;
+    // A restart loads only what was durable: nothing of the new incarnation waits yet.
+    if (input.type === 'restart') Object.assign(links, { gate: 0, syncedStep: 0 });
+    if (input.type === 'message') this.deliver(record, input, links.peers);
+    if (gatesSends(record)) links.gate = record.seq;
+    for (const effect of record.effects as SendEffect[]) {
+      if (effect.type === 'send') this.send(record, effect, links);
+    }
+  }
+
+  /**
+   * The first problem in file order (the nodes in `nodes` order, each one's first): a
+   * divergence, or an incomplete input thrown as MalformedTraceError by the caller's wish.
+   */
+  firstProblem(nodes: readonly string[]): Problem | null {
+    for (const node of nodes) {
+      const problem = this.problems.get(node);
+      if (problem !== undefined) return problem;
+    }
+    return null;
+  }
+
+  private problem(node: string, problem: Problem): void {
+    if (!this.problems.has(node)) this.problems.set(node, problem);
+  }
+
+  private number(node: string): number {
+    let number = this.numbers.get(node);
+    if (number === undefined) {
+      assert(this.names.length < nodesMax, `more than ${nodesMax} nodes`);
+      number = this.names.push(node) - 1;
+      this.numbers.set(node, number);
+    }
+    return number;
+  }
+
+  private send(record: TraceRecord, effect: SendEffect, links: NodeLinks): void {
+    const parts = messageIdParts(effect.id);
+    if (parts === null || parts.sender !== record.node || parts.inc !== record.inc) {
+      this.problem(record.node, { divergence: shellDivergence(record,
+        `message id ${effect.id} does not name this node and incarnation`) });
+      return;
+    }
+    const text = JSON.stringify(effect.message);
+    // A gate covered before this step was synced before the message could leave.
+    const waits = links.gate !== 0 && links.gate > links.syncedStep;
+    const message: SentMessage = {
+      receiver: this.number(links.peers[effect.to] ?? '?'), seq: record.seq, gate: links.gate,
+      syncedAt: waits ? Infinity : 0, hashHigh: hashHigh(text), hashLow: hashLow(text),
     };
+    this.sent.add(parts.sender, parts.inc, parts.counter, message);
   }
 
-  /** The first delivery, in file order, that breaks a link duty; `sources` to read again. */
-  check(sources: ReadonlyMap<string, TraceSource>): Divergence | null {
-    for (const delivery of this.deliveries) {
-      const found = this.checkDelivery(delivery, sources);
-      if (found !== null) return found;
-    }
-    return null;
+  private deliver(record: TraceRecord, input: DeliveryInput, peers: readonly string[]): void {
+    if (this.problems.has(record.node)) return;
+    const problem = this.deliveryProblem(record, input, peers[input.from] ?? '?');
+    if (problem !== null) this.problem(record.node, problem);
   }
 
-  private checkDelivery(delivery: Delivery, sources: ReadonlyMap<string, TraceSource>):
-    Divergence | null {
-    const { record, id } = delivery;
-    const origin = id === null ? undefined : this.sent.get(id);
-    if (origin === undefined) {
-      if (id !== null) this.missingSend(record.node, id, delivery.sentLamport);
-      return shellDivergence(record, `delivered message ${id} was never sent`);
+  private deliveryProblem(record: TraceRecord, input: DeliveryInput, from: string):
+    Problem | null {
+    const { id } = input;
+    const parts = id === null ? null : messageIdParts(id);
+    const origin = parts === null ? 'unknown' : this.sent.get(parts.sender, parts.inc,
+      parts.counter);
+    if (origin === 'forgotten') {
+      this.sent.unchecked++;
+      return null;
     }
-    if (origin.to !== record.node || origin.node !== delivery.from) {
-      return shellDivergence(record, `message ${id} was sent on another link`,
-        `${origin.node} -> ${origin.to}`, `${delivery.from} -> ${record.node}`);
+    if (origin === 'unknown') {
+      const incomplete = id === null ? null : this.missingSend(record.node, id, input.sentLamport);
+      return incomplete !== null ? { incomplete }
+        : { divergence: shellDivergence(record, `delivered message ${id} was never sent`) };
     }
-    if (origin.content !== delivery.content) {
-      const sentText = canonicalText(messageAt(sources, origin.node, origin.seq, id!, 'sent'));
-      const text = canonicalText(messageAt(sources, record.node, record.seq, id!, 'delivered'));
-      if (sentText !== text) {
-        return shellDivergence(record, `message ${id} differs from the one sent`, sentText,
-          text);
+    const sender = parts!.sender;
+    const to = this.names[origin.receiver]!;
+    if (to !== record.node || sender !== from) {
+      return { divergence: shellDivergence(record, `message ${id} was sent on another link`,
+        `${sender} -> ${to}`, `${from} -> ${record.node}`) };
+    }
+    const text = JSON.stringify(input.message);
+    if (hashHigh(text) !== origin.hashHigh || hashLow(text) !== origin.hashLow) {
+      const sentText = canonicalText(messageAt(this.sources, sender, origin.seq, id!));
+      const deliveredText = canonicalText(input.message);
+      if (sentText !== deliveredText) {
+        return { divergence: shellDivergence(record, `message ${id} differs from the one sent`,
+          sentText, deliveredText) };
       }
     }
-    if (origin.gate === 0) return null;
-    const syncedAt = syncedClock(this.synced.get(origin.node), origin.gate);
-    if (syncedAt === undefined || syncedAt >= delivery.sentLamport!) {
-      return shellDivergence(record, `message ${id} (step ${origin.seq}) left ` +
-        `${origin.node} before the persist of its step ${origin.gate} was synced`);
-    }
-    return null;
+    if (origin.gate === 0 || origin.syncedAt < input.sentLamport!) return null;
+    return { divergence: shellDivergence(record, `message ${id} (step ${origin.seq}) left ` +
+      `${sender} before the persist of its step ${origin.gate} was synced`) };
   }
 
   /**
    * A delivered message whose send is in no file: when its sender has no trace, or the
-   * sender's trace ends before the clock the message left at, the input is incomplete (exit
-   * 2), not a divergence. The sender is named by the message id (`node:incarnation:counter`).
+   * sender's trace ended before the clock the message left at, the input is incomplete (exit
+   * 2), not a divergence. Along the merge, a sender's trace that goes on is past that clock.
    */
-  private missingSend(node: string, id: string, sentLamport: number | null): void {
-    const sender = /^(.+):\d+:\d+$/.exec(id)?.[1];
-    if (sender === undefined) return;
-    const end = this.ends.get(sender);
-    if (end === undefined && !this.synced.has(sender)) {
-      throw new MalformedTraceError(`no trace of ${sender} (${sender}.jsonl): ${node} ` +
-        `received its message ${id}`);
+  private missingSend(node: string, id: string, sentLamport: number | null): string | null {
+    const sender = messageIdParts(id)?.sender;
+    if (sender === undefined) return null;
+    if (!this.sources.has(sender)) {
+      return `no trace of ${sender} (${sender}.jsonl): ${node} received its message ${id}`;
     }
-    if (sentLamport !== null && (end ?? 0) < sentLamport) {
-      throw new MalformedTraceError(`${sender}.jsonl is truncated: it ends at Lamport clock ` +
-        `${end ?? 0}, before message ${id} left it at ${sentLamport} (${node} received it)`);
+    const end = this.endOf(sender);
+    if (sentLamport !== null && end !== undefined && end < sentLamport) {
+      return `${sender}.jsonl is truncated: it ends at Lamport clock ${end}, before message ` +
+        `${id} left it at ${sentLamport} (${node} received it)`;
     }
+    return null;
   }
 }
 
-/** The message `id` as step `seq` of `node` sent or received it, read again from its file. */
+/** The message `id` as step `seq` of `node` sent it, read again from its file. */
 function messageAt(sources: ReadonlyMap<string, TraceSource>, node: string, seq: number,
-  id: string, side: 'sent' | 'delivered'): unknown {
+  id: string): unknown {
   for (const record of readNodeTrace(node, sources.get(node)!)) {
     if (record.seq !== seq) continue;
-    if (side === 'delivered') return (record.input as DeliveryInput).message;
     return (record.effects as SendEffect[]).find((effect) => effect.id === id)?.message;
   }
   return undefined;

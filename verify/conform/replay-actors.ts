@@ -40,7 +40,8 @@ export interface NodeReplay {
   /** What the Raft replay handed to the state machine, taken in order from workHead. */
   work: MachineWork[];
   workHead: number;
-  observations: Observation[];
+  /** Where the facts the global invariants read go, as they are replayed. */
+  readonly observe: (observation: Observation) => void;
   inc: number;
 }
 
@@ -105,7 +106,7 @@ export function replayMachine(replay: NodeReplay, record: TraceRecord): Problem 
 
 /**
  * A shard record's phase and identity, the part the global invariants read (not its data,
- * which the observations would keep alive for the whole trace). Records are immutable and a
+ * which the observations would keep alive). Records are immutable and a
  * step replaces only those it changes, so one view per record is shared by every state.
  */
 const shardViews = new WeakMap<ShardState, ShardView>();
@@ -125,20 +126,20 @@ function observeMachine(
   const { node, seq, lamport } = record;
   const gid = replay.setup!.gid;
   if (work.type === 'apply') {
-    replay.observations.push({
+    replay.observe({
       node, seq, lamport, kind: 'applied', group: groupName(gid), index,
       term: work.entry.term, commandDigest: fnv1a64(canonicalText(work.entry.command)),
     });
   }
-  replay.observations.push({ node, seq, lamport, kind: 'state', group: groupName(gid), index,
+  replay.observe({ node, seq, lamport, kind: 'state', group: groupName(gid), index,
     digest: appliedStateDigest(replay.machine!.state) });
   if (gid !== null) {
     const group = replay.machine!.state as GroupState;
-    replay.observations.push({ node, seq, lamport, kind: 'served', gid, appliedIndex: index,
+    replay.observe({ node, seq, lamport, kind: 'served', gid, appliedIndex: index,
       shards: group.shards.map(shardView) });
   } else {
     const controller = replay.machine!.state as ControllerState;
-    replay.observations.push({ node, seq, lamport, kind: 'intent',
+    replay.observe({ node, seq, lamport, kind: 'intent',
       current: controller.current, next: controller.next?.num ?? null });
   }
 }

@@ -37,16 +37,15 @@ export function describeRecord(record: TraceRecord): string {
  */
 export class NodeReplayer {
   divergence: Divergence | null = null;
-  private readonly replay: NodeReplay = {
-    setup: null, raft: null, machine: null, chain: machineDigestStart, driver: idleDriver,
-    work: [], workHead: 0, observations: [], inc: 0,
-  };
+  private readonly replay: NodeReplay;
   private readonly recent: TraceRecord[] = [];
 
-  constructor(private readonly node: string) {}
-
-  get observations(): readonly Observation[] {
-    return this.replay.observations;
+  /** @param observe takes the facts for the global invariants as they are replayed */
+  constructor(private readonly node: string, observe: (observation: Observation) => void) {
+    this.replay = {
+      setup: null, raft: null, machine: null, chain: machineDigestStart, driver: idleDriver,
+      work: [], workHead: 0, observe, inc: 0,
+    };
   }
 
   next(record: TraceRecord): void {
@@ -161,7 +160,7 @@ function replayRaft(replay: NodeReplay, record: TraceRecord): Problem {
   const newLeader = before.role !== 'leader' || before.currentTerm !== result.node.currentTerm;
   if (result.node.role === 'leader' && newLeader) {
     const { node, seq, lamport } = record;
-    replay.observations.push({
+    replay.observe({
       node, seq, lamport, kind: 'leader', group: groupName(setup.gid),
       term: result.node.currentTerm,
     });
