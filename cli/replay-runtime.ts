@@ -22,12 +22,9 @@ function verdictLine(outcome: RuntimeReplayOutcome, bug: string | null): string 
     case 'reproduced':
       return `Reproduced: ${outcome.invariant} violated at step ${outcome.step} in the ` +
         `runtime (${code})`;
-    case 'clean': {
-      const unevaluated = outcome.unevaluated === undefined ? '' : `; the trace's ` +
-        `${outcome.unevaluated} reads the model's bookkeeping and is not evaluated in the runtime`;
+    case 'clean':
       return `The runtime ran the schedule clean: ${outcome.steps.length} steps, every ` +
-        `evaluated invariant holds (${code})${unevaluated}`;
-    }
+        `evaluated invariant holds (${code})`;
     case 'diverged':
       return `Diverged: the runtime cannot follow step ${outcome.step}: ${outcome.reason}`;
   }

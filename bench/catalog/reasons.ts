@@ -38,10 +38,6 @@ export const cannotSee: Readonly<Record<Tool, Readonly<Record<string, string>>>>
       'it (§5.1), and the progress checks run after the repair (seeds 1..1000 pass)',
   },
   replay: {
-    'prevote-raises-term': 'replay --runtime drives the raft model without PreVote ' +
-      '(the runtime adapter replays the plain model\'s actions)',
-    'vote-during-lease': 'replay --runtime drives the raft model without CheckQuorum ' +
-      '(the runtime adapter replays the plain model\'s actions)',
     'snapshot-rollback': 'the runtime shell stops the rollback with an assertion before the ' +
       'invariant can fail (test/replay-runtime divergence test)',
     'recovery-needs-source-after-delete': 'a liveness lasso: replay --runtime replays the ' +

@@ -163,9 +163,7 @@ export function replayCell(bug: CatalogBug, timeoutSeconds: number): ReplayFindi
   const json = result.json;
   if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
   if (json['result'] !== 'reproduced') {
-    const unevaluated = json['unevaluated'] === undefined ? ''
-      : ` (${String(json['unevaluated'])} is not evaluated in the runtime)`;
-    return { missed: String(json['detail'] ?? json['error'] ?? json['result']) + unevaluated };
+    return { missed: String(json['detail'] ?? json['error'] ?? json['result']) };
   }
   return { invariant: String(json['invariant']), step: Number(json['step']) };
 }

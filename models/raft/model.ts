@@ -302,16 +302,18 @@ export function recordHistory(
 /**
  * The proof-only flags of §9.6: with PreVote, an election timeout alone (no message heard)
  * must not raise a term, unless the node is a quorum by itself; with CheckQuorum, a node in a
- * leader lease must neither answer nor adopt the term of a vote request.
+ * leader lease must neither answer (`answered`: its step sent something) nor adopt the term of
+ * a vote request. The runtime adapter sets them from the real node's step the same way.
  */
-function recordDisruption(
+export function recordDisruption(
   state: RaftModelState,
   action: RaftAction,
   before: ModelNode,
-  result: ModelStepResult,
-  options: RaftOptions,
+  after: ModelNode,
+  answered: boolean,
+  options: Pick<RaftOptions, 'preVote' | 'checkQuorum'>,
 ): RaftModelState {
-  const raised = result.node.currentTerm > before.currentTerm;
+  const raised = after.currentTerm > before.currentTerm;
   if (options.preVote === true && action.type === 'Timeout' && raised) {
     if (quorum(before.clusterSize) > 1) return patchState(state, { termRaisedAlone: true });
   }
@@ -319,7 +321,6 @@ function recordDisruption(
   const message = action.envelope.message;
   if (message.type !== 'RequestVoteRequest' && message.type !== 'PreVoteRequest') return state;
   if (before.leader === null || message.term <= before.currentTerm) return state;
-  const answered = result.effects.some((effect) => effect.type === 'send');
   return raised || answered ? patchState(state, { leaseBroken: true }) : state;
 }
 
@@ -405,7 +406,8 @@ function stepAction(
   if (lowered && !next.commitRolledBack) next = patchState(next, { commitRolledBack: true });
   if (action.type === 'CompactLog') next = patchState(next, { compactions: next.compactions + 1 });
   next = recordHistory(next, before, result.node);
-  next = recordDisruption(next, action, before, result, options);
+  next = recordDisruption(next, action, before, result.node,
+    result.effects.some((effect) => effect.type === 'send'), options);
   // A leader whose step synced (a snapshot; a lone server's election) hears of it at once.
   if (mustSyncBeforeSends(result.effects) && result.node.role === 'leader') {
     const reported = reportDurable(next, id, options);

@@ -9,6 +9,10 @@ export const reproduced: readonly (readonly [string, string])[] = [
   ['raft', 'count-stale-vote'],
   // ReadIndex is driven: the runtime's reads are measured as the model's.
   ['raft', 'read-without-quorum'],
+  // PreVote and CheckQuorum run as the trace's bounds set them; the adapter sets §9.6's flags
+  // from the real node's step.
+  ['raft', 'prevote-raises-term'],
+  ['raft', 'vote-during-lease'],
   ['migration', 'skip-freeze'],
   ['migration', 'dedup-not-migrated'],
   ['migration', 'reinstall-overwrites'],

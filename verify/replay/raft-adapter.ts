@@ -31,7 +31,7 @@ import type { Params } from '../../checker/model.js';
 import { samePersisted } from '../../models/raft/codec.js';
 import { bugSwitches } from '../../spec/bug-catalog.js';
 import { raftBugNames } from '../../spec/raft/bugs.js';
-import { recordHistory, type RaftAction } from '../../models/raft/model.js';
+import { recordDisruption, recordHistory, type RaftAction } from '../../models/raft/model.js';
 import type {
   ModelCommand, ModelData, ModelEnvelope, ModelNode, ModelPersisted, RaftModelState,
 } from '../../models/raft/model-state.js';
@@ -53,7 +53,7 @@ const requestKey = 'v';
 const evaluated = [
   'ElectionSafety', 'LogMatching', 'LeaderCompleteness', 'StateMachineSafety',
   'LeaderAppendOnly', 'CommittedDurable', 'AppliedCommitted', 'AppliedUpToCommit', 'AppliedOnce',
-  'CommitMonotonic', 'LinearizableReads',
+  'CommitMonotonic', 'LinearizableReads', 'NoTermRaisedAlone', 'LeaseRespected',
 ];
 
 /** The model's value of a command the runtime logged (null: a no-op). */
@@ -126,6 +126,8 @@ interface History {
   /** The runtime's reads not answered yet, each with the commit it must see (its floor). */
   readsWaiting: RaftModelState['readsWaiting'];
   staleRead: boolean;
+  termRaisedAlone: boolean;
+  leaseBroken: boolean;
 }
 
 class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
@@ -142,6 +144,7 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   private history: History = {
     elected: [], committed: [], leaderLogRewritten: false,
     commitRolledBack: false, applyOutOfOrder: false, readsWaiting: [], staleRead: false,
+    termRaisedAlone: false, leaseBroken: false,
   };
   private requestsSent = 0;
   /** Why a step of the shell could not be read as the model's (thrown after it settled). */
@@ -159,6 +162,9 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   /** The nodes as read after the last step (nothing moves between steps). */
   private latest: ModelNode[] | null = null;
   private readonly repliesChecked = new Set<number>();
+  /** The servers whose step of a message this step sent something (a vote request answered). */
+  private readonly answered = new Set<number>();
+  private readonly options: { readonly preVote: boolean; readonly checkQuorum: boolean };
 
   constructor(
     serverCount: number,
@@ -169,14 +175,14 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     this.incarnations = Array.from({ length: serverCount }, () => 0);
     this.names = Array.from({ length: serverCount }, (_, id) => `g${gid}-${id}`);
     this.applied = this.names.map(() => []);
+    this.options = { preVote: params['pre-vote'] === true, checkQuorum: params['check-quorum'] === true };
     const layout: ClusterLayout = {
       shardCount: 1, controllers: [], groups: { [gid]: this.names },
     };
     this.cluster = new ReplayCluster({
       layout,
       // The model's node options: one entry per append, PreVote and CheckQuorum as checked.
-      tuning: { maxEntriesPerAppend: 1, preVote: params['pre-vote'] === true,
-        checkQuorum: params['check-quorum'] === true, batchDuringAppendSync: false },
+      tuning: { maxEntriesPerAppend: 1, ...this.options, batchDuringAppendSync: false },
       bugs: { ...(bug === null ? {} : { raft: bugSwitches(raftBugNames, [bug]) }),
         shell: faults },
       adminName: clientName,
@@ -227,6 +233,7 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   ): Promise<string | null> {
     const before = this.latest ?? this.nodes();
     const appliedBefore = this.applied.map((values) => values.length);
+    this.answered.clear();
     // The model's disk syncs a leader's own append at its Sync: until then the runtime's
     // fsyncs of that node wait too (released when the model synced, atomically or by Sync).
     // A commitIndex-only hard state starts no sync (it waits for the next one): it is no
@@ -246,8 +253,13 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
         this.applied[id]!.length < appliedBefore[id]!;
       if (lowered) this.history.commitRolledBack = true;
     });
-    const { elected, committed, leaderLogRewritten } = state;
-    this.history = { ...this.history, elected, committed, leaderLogRewritten };
+    // §9.6's flags from the acting node's real step (its term before and after, its sends).
+    const actor = 'envelope' in action ? action.envelope.to : action.server;
+    state = recordDisruption(state, action, before[actor]!,
+      after[actor]!, this.answered.has(actor), this.options);
+    const { elected, committed, leaderLogRewritten, termRaisedAlone, leaseBroken } = state;
+    this.history = { ...this.history, elected, committed, leaderLogRewritten, termRaisedAlone,
+      leaseBroken };
     // Replies are checked against what the runtime committed, this step included.
     this.checkReplies();
     if (this.problem !== null) throw new RuntimeDivergence(this.problem);
@@ -464,6 +476,8 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     if (id < 0) return;
     const input = record.input as { type?: string; requestId?: number };
     if (input.type === 'restart') this.applied[id] = [];
+    const sent = (record.effects as { type: string }[]).some((effect) => effect.type === 'send');
+    if (input.type === 'message' && sent) this.answered.add(id);
     const arriving = this.arriving?.server === id ? this.arriving : null;
     if (input.type === 'readIndex' && arriving?.kind === 'read') {
       arriving.runtimeKey = this.readKey(id, input.requestId!);

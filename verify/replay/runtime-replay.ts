@@ -41,11 +41,6 @@ export type RuntimeReplayOutcome =
   | {
       readonly result: 'clean';
       readonly steps: readonly RuntimeStepReport[];
-      /**
-       * The trace's invariant, when the runtime cannot evaluate it (it reads the model's
-       * environment bookkeeping, e.g. NoTermRaisedAlone): the run says nothing about it.
-       */
-      readonly unevaluated?: string;
     }
   | {
       readonly result: 'diverged';
@@ -201,20 +196,12 @@ export async function replayInRuntime(
 ): Promise<RuntimeReplayOutcome> {
   const { model, bug } = prepare(definition, trace, options);
   const adapter = createAdapter(trace.model, trace.params, model, bug, options.faults);
-  let outcome: RuntimeReplayOutcome;
   try {
     const planned = schedule(model, adapter, trace);
-    outcome = await driveSchedule(model, adapter, planned,
-      trace.steps.map((step) => step.label));
+    return await driveSchedule(model, adapter, planned, trace.steps.map((step) => step.label));
   } finally {
     adapter.tearDown();
   }
-  const invariant = trace.invariant;
-  if (outcome.result === 'clean' && invariant !== null &&
-    !adapter.evaluatedInvariants.includes(invariant)) {
-    return { ...outcome, unevaluated: invariant };
-  }
-  return outcome;
 }
 
 /** The runtime's state, if it holds the spec's values after step `step`, or the difference. */
