@@ -3,15 +3,22 @@
  * the frontiers (its own first, then what the others have not claimed), inserts each
  * successor into the shared visited set itself, checks the invariants of the states new to
  * the set and queues them, in shared memory, for the next level. No state is copied between
- * workers and no worker waits for another within a level.
+ * workers. Workers wait for one another within a level only to grow the visited set (a
+ * barrier: the last to arrive rehashes, about fifteen times in ten million states) and at
+ * its end, where each waits until every one has claimed its last chunk.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadModelModule } from './load-model.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
 import type { AnyModel } from './model.js';
 import {
+  arrivedWord,
   counterWord,
   cursorWord,
+  doneWord,
+  eventWord,
+  growthsWord,
+  growWord,
   sometimesWord,
   StopReason,
   violationWord,
@@ -29,6 +36,8 @@ import { sameWords, WordReader, WordWriter } from './words.js';
 const chunkStates = 64;
 /** Insertions counted locally before they are added to the shared count. */
 const sizeBatch = 64;
+/** A waiting worker looks again this often even unwoken (a worker that failed wakes none). */
+const waitMs = 100;
 
 const setup = workerData as WorkerSetup;
 const definition = await loadModelModule(setup.model.module, setup.model.name);
@@ -43,9 +52,6 @@ let current = new StateQueue(true);
 let upcoming = new StateQueue(true);
 /** Where each entry of `upcoming` starts. */
 const upcomingOffsets = new WordWriter();
-/** States met while the table was full: [high, low, length, words...] each. */
-const setAside = new WordWriter();
-let setAsideCount = 0;
 const encoded = new WordWriter();
 const view = new WordWriter();
 const reader = new WordReader(new Int32Array(0));
@@ -59,7 +65,8 @@ let checkViolations = true;
 let statesGenerated = 0;
 let inserted = 0;
 let unpublishedInserts = 0;
-let tableFull = false;
+/** Another worker failed while this one waited to grow the table: insert nothing more. */
+let halted = false;
 let depth = 0;
 let levelInProgress = 0;
 
@@ -71,6 +78,69 @@ function requestStop(reason: StopReason): void {
   Atomics.compareExchange(control, 0, StopReason.None, reason);
 }
 
+function failed(): boolean {
+  return Atomics.load(control, 0) === StopReason.Failed;
+}
+
+/** Wakes the workers waiting for the level's end (awaitLevelEnd). */
+function signal(): void {
+  Atomics.add(control, eventWord, 1);
+  Atomics.notify(control, eventWord);
+}
+
+function requestGrowth(): void {
+  if (Atomics.compareExchange(control, growWord, 0, 1) === 0) signal();
+}
+
+/**
+ * Meets the other workers to grow the visited set: no worker touches the table until every
+ * one has arrived, the last rehashes it, and all go on. A worker arrives from its next batch
+ * of insertions or chunk, so the others insert at most a batch each past four fifths full.
+ */
+function joinGrowth(): void {
+  const growths = Atomics.load(control, growthsWord);
+  if (Atomics.add(control, arrivedWord, 1) + 1 === setup.workerCount) {
+    visited.growFor(visited.size);
+    Atomics.store(control, arrivedWord, 0);
+    Atomics.store(control, growWord, 0);
+    Atomics.add(control, growthsWord, 1);
+    Atomics.notify(control, growthsWord);
+    return;
+  }
+  while (Atomics.load(control, growthsWord) === growths) {
+    if (failed()) {
+      // The failed worker never arrives: the table stays as it is and this worker stops.
+      halted = true;
+      return;
+    }
+    Atomics.wait(control, growthsWord, growths, waitMs);
+  }
+}
+
+function joinAnyGrowth(): void {
+  if (Atomics.load(control, growWord) !== 0) joinGrowth();
+}
+
+/**
+ * Waits until every worker has claimed its last chunk of the level, growing the table with
+ * the others meanwhile when they ask.
+ */
+function awaitLevelEnd(): void {
+  Atomics.add(control, doneWord, 1);
+  signal();
+  for (;;) {
+    const seen = Atomics.load(control, eventWord);
+    if (failed()) return;
+    if (Atomics.load(control, growWord) !== 0) {
+      joinGrowth();
+      continue;
+    }
+    // Every worker done: none is inserting, so none asks to grow.
+    if (Atomics.load(control, doneWord) === setup.workerCount) return;
+    Atomics.wait(control, eventWord, seen, waitMs);
+  }
+}
+
 function publishCounters(): void {
   Atomics.store(control, counterBase, statesGenerated);
   Atomics.store(control, counterBase + 1, inserted);
@@ -78,12 +148,13 @@ function publishCounters(): void {
   Atomics.store(control, counterBase + 3, depth);
 }
 
-/** Adds this worker's recent insertions to the shared count: a limit or a full table. */
+/** Adds this worker's recent insertions to the shared count: a limit, or time to grow. */
 function publishInserts(): void {
   const size = visited.addToSize(unpublishedInserts);
   unpublishedInserts = 0;
-  tableFull = visited.full(size);
   if (setup.maxStates > 0 && size >= setup.maxStates) requestStop(StopReason.MaxStates);
+  if (visited.needsGrowth(size)) requestGrowth();
+  joinAnyGrowth();
 }
 
 function recordViolation(): void {
@@ -120,16 +191,7 @@ function decodeWords(words: Int32Array, start: number, end: number): unknown {
  * words[start, end): a new state is queued and checked (its object when the caller has one).
  */
 function insert(words: Int32Array, start: number, end: number, state: unknown): void {
-  const { high, low } = fingerprint;
-  if (tableFull) {
-    setAside.push(high);
-    setAside.push(low);
-    setAside.push(end - start);
-    setAside.pushWords(words, start, end);
-    setAsideCount++;
-    return;
-  }
-  if (!visited.add(high, low)) return;
+  if (halted || !visited.add(fingerprint.high, fingerprint.low)) return;
   inserted++;
   if (++unpublishedInserts >= sizeBatch) publishInserts();
   upcomingOffsets.push(upcoming.pushWords(0, words, start, end));
@@ -202,6 +264,7 @@ function expandFrontier(owner: number, frontier: Frontier): void {
   const { words, offsets } = frontier;
   const deadline = setup.deadlineEpochMs;
   for (;;) {
+    joinAnyGrowth();
     const first = Atomics.add(control, cursor, chunkStates);
     if (first >= offsets.length) return;
     publishCounters();
@@ -237,30 +300,10 @@ function expandLevel(level: number, frontiers: readonly Frontier[]): void {
   finishLevel();
 }
 
-/** Inserts the states set aside while the table was full (it has grown since). */
-function drain(): void {
-  const words = setAside.words;
-  const length = setAside.length;
-  setAside.reset();
-  setAsideCount = 0;
-  tableFull = false;
-  for (let position = 0; position < length;) {
-    fingerprint.high = words[position]!;
-    fingerprint.low = words[position + 1]!;
-    const start = position + 3;
-    const end = start + words[position + 2]!;
-    position = end;
-    insert(words, start, end, undefined);
-  }
-  finishLevel();
-}
-
-/**
- * Reports the level built. It is complete once no worker has states set aside; until the
- * next level starts it stays in `upcoming` (a drain may add to it).
- */
+/** Reports the level built, once every worker has finished it. */
 function finishLevel(): void {
   publishInserts();
+  awaitLevelEnd();
   if (upcoming.count > 0) depth = Math.max(depth, levelInProgress);
   publishCounters();
   const offsets = new Int32Array(new SharedArrayBuffer(upcomingOffsets.length * 4));
@@ -269,7 +312,6 @@ function finishLevel(): void {
     type: 'level-done',
     upcoming: upcoming.count,
     frontier: { words: upcoming.buffer, offsets },
-    setAside: setAsideCount,
   };
   port.postMessage(reply);
 }
@@ -285,16 +327,9 @@ function startLevel(level: number): void {
 }
 
 function handle(message: CoordinatorMessage): void {
-  switch (message.type) {
-    case 'level':
-      checkViolations = message.checkViolations;
-      startLevel(message.level);
-      expandLevel(message.level, message.frontiers);
-      return;
-    case 'drain':
-      drain();
-      return;
-  }
+  checkViolations = message.checkViolations;
+  startLevel(message.level);
+  expandLevel(message.level, message.frontiers);
 }
 
 /**

@@ -8,10 +8,31 @@
  */
 import { ok as assert } from 'node:assert';
 
-const initialCapacitySlots = 1 << 16;
+export const initialCapacitySlots = 1 << 16;
 const maximumCapacitySlots = 1 << 30;
 /** 2^-32: scales a 32-bit hash to [0, 1). */
 const hashScale = 1 / 4294967296;
+
+/** True once four fifths full: time to grow (both sets, shared-fingerprint-set.ts too). */
+export function needsGrowth(size: number, capacity: number): boolean {
+  return size * 5 >= capacity * 4;
+}
+
+/** The next capacity: half as large again. */
+export function grownCapacity(capacity: number): number {
+  return Math.ceil(capacity * 1.5);
+}
+
+/**
+ * The slot probing starts at: the hash times the capacity, over 2^32. The product may
+ * round, by at most half its last place (capacity / 2^21), so it stays below
+ * capacity * 2^32 and the slot below capacity. The slot grows with the hash, so a table
+ * rehashed in slot order is written nearly in order too.
+ */
+export function homeSlot(high: number, low: number, capacity: number): number {
+  const hash = (high ^ Math.imul(low, 0x9e3779b1)) >>> 0;
+  return Math.floor(hash * capacity * hashScale);
+}
 
 export class FingerprintSet {
   private slots: Int32Array;
@@ -27,7 +48,7 @@ export class FingerprintSet {
   /** Adds the fingerprint; returns false when it was already present. */
   add(high: number, low: number): boolean {
     assert(high !== 0 || low !== 0, 'the zero fingerprint marks an empty slot');
-    if (this.size * 5 >= this.capacity * 4) this.grow();
+    if (needsGrowth(this.size, this.capacity)) this.grow();
     const slots = this.slots;
     for (let slot = this.home(high, low); ; slot = this.after(slot)) {
       const slotHigh = slots[slot * 2]!;
@@ -75,14 +96,8 @@ export class FingerprintSet {
     return this.slots.byteLength;
   }
 
-  /**
-   * The slot probing starts at: the hash times the capacity, over 2^32. The product may
-   * round, by at most half its last place (capacity / 2^21), so it stays below
-   * capacity * 2^32 and the slot below capacity.
-   */
   private home(high: number, low: number): number {
-    const hash = (high ^ Math.imul(low, 0x9e3779b1)) >>> 0;
-    return Math.floor(hash * this.capacity * hashScale);
+    return homeSlot(high, low, this.capacity);
   }
 
   private after(slot: number): number {
@@ -90,7 +105,7 @@ export class FingerprintSet {
   }
 
   private grow(): void {
-    const capacity = Math.ceil(this.capacity * 1.5);
+    const capacity = grownCapacity(this.capacity);
     assert(capacity <= maximumCapacitySlots, 'fingerprint set exceeds 2^30 slots');
     const old = this.slots;
     this.slots = new Int32Array(capacity * 2);

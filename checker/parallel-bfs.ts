@@ -7,8 +7,9 @@
  * frontier is expanded in chunks claimed with an atomic cursor: a worker expands its own
  * queue, then the unclaimed chunks of the others', so a worker on a busy core holds a level
  * up by one chunk, not by its share (Stateright's job broker and TLC's shared queue serve
- * the same end). Nothing is copied between workers; the coordinator (this file) only starts
- * each level once every worker has finished the last.
+ * the same end). Nothing is copied between workers; the workers grow the visited set among
+ * themselves (bfs-worker.ts), and the coordinator (this file) only starts each level once
+ * every worker has finished the last.
  *
  * Results do not depend on the number of workers: a level is finished before the next
  * starts, so the set of states at each depth, and with it every count, is that of one
@@ -30,6 +31,7 @@ import {
   controlWords,
   counterWord,
   cursorWord,
+  doneWord,
   sometimesMax,
   sometimesWord,
   StopReason,
@@ -264,9 +266,10 @@ class LevelRun {
       for (let worker = 0; worker < workerCount; worker++) {
         Atomics.store(this.control, cursorWord(workerCount, worker), 0);
       }
+      Atomics.store(this.control, doneWord, 0);
       const frontiers = this.frontiers;
       const message = { type: 'level', level, frontiers, checkViolations } as const;
-      const upcoming = await this.finish(
+      const upcoming = this.collect(
         await Promise.all(this.handles.map((handle) => handle.request(message))),
       );
       if (upcoming > 0) this.depth = level;
@@ -284,30 +287,20 @@ class LevelRun {
           sometimesMask,
         };
       }
-      // Grown between levels, while no worker inserts: a level rarely fills it midway.
-      this.visited.growFor(this.visited.size);
     }
   }
 
-  /** Collects a level's frontiers, draining what workers set aside while the table was full. */
-  private async finish(replies: WorkerMessage[]): Promise<number> {
-    for (let round = 0; ; round++) {
-      assert(round < 64, 'the visited set keeps filling while draining');
-      let setAside = 0;
-      let upcoming = 0;
-      this.frontiers = [];
-      for (const reply of replies) {
-        expectReply(reply, 'level-done');
-        if (reply.type !== 'level-done') continue;
-        setAside += reply.setAside;
-        upcoming += reply.upcoming;
-        this.frontiers.push(reply.frontier);
-      }
-      if (setAside === 0) return upcoming;
-      this.visited.growFor(this.visited.size + setAside);
-      const drain = { type: 'drain' } as const;
-      replies = await Promise.all(this.handles.map((handle) => handle.request(drain)));
+  /** Takes the workers' frontiers for the next level; returns how many states they hold. */
+  private collect(replies: WorkerMessage[]): number {
+    let upcoming = 0;
+    this.frontiers = [];
+    for (const reply of replies) {
+      expectReply(reply, 'level-done');
+      if (reply.type !== 'level-done') continue;
+      upcoming += reply.upcoming;
+      this.frontiers.push(reply.frontier);
     }
+    return upcoming;
   }
 }
 

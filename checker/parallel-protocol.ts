@@ -3,9 +3,12 @@
  * control block: word 0 is the stop reason for a limit or a failure (any worker may set it;
  * a violation stops the search only at the end of its level), word 1 is set once any
  * invariant or deadlock violation is seen, word 2 has bit i set once `sometimes` property i
- * held; then four words per worker, written by that worker: states generated, distinct
- * states it inserted, queue length, depth; then one claim cursor per worker into that
- * worker's frontier, which any worker advances (work stealing).
+ * held. From word 16, on a cache line of their own, the words with which the workers meet
+ * within a level (bfs-worker.ts): a growth of the visited set requested, workers arrived
+ * for it, growths done, workers done with the level, and an event count that a waiting
+ * worker sleeps on. From word 32, four words per worker, written by that worker: states
+ * generated, distinct states it inserted, queue length, depth; then one claim cursor per
+ * worker into that worker's frontier, which any worker advances (work stealing).
  */
 import type { ModelSource } from './load-model.js';
 import type { Params } from './model.js';
@@ -23,16 +26,28 @@ export const sometimesWord = 2;
 /** `sometimes` properties a parallel search tracks: one bit each in a word. */
 export const sometimesMax = 31;
 
+/** Non-zero: a worker found the visited set four fifths full; every worker stops to grow it. */
+export const growWord = 16;
+/** Workers waiting for the growth; the last to arrive rehashes. */
+export const arrivedWord = 17;
+/** Growths done: the waiting workers sleep until it moves. */
+export const growthsWord = 18;
+/** Workers that have claimed every chunk of the level; the coordinator resets it. */
+export const doneWord = 19;
+/** Moves when a growth is requested or a worker is done: what a done worker sleeps on. */
+export const eventWord = 20;
+const countersWord = 32;
+
 export function controlWords(workerCount: number): number {
-  return 4 + workerCount * 5;
+  return countersWord + workerCount * 5;
 }
 
 export function counterWord(worker: number): number {
-  return 4 + worker * 4;
+  return countersWord + worker * 4;
 }
 
 export function cursorWord(workerCount: number, worker: number): number {
-  return 4 + workerCount * 4 + worker;
+  return countersWord + workerCount * 4 + worker;
 }
 
 export interface WorkerSetup {
@@ -69,9 +84,7 @@ export type CoordinatorMessage =
       readonly frontiers: readonly Frontier[];
       /** False once a violation is recorded and the search goes on (--continue). */
       readonly checkViolations: boolean;
-    }
-  /** The table has grown: insert the states kept aside while it was full. */
-  | { readonly type: 'drain' };
+    };
 
 export type WorkerMessage =
   | { readonly type: 'ready' }
@@ -80,8 +93,6 @@ export type WorkerMessage =
       /** States of the next level this worker holds. */
       readonly upcoming: number;
       readonly frontier: Frontier;
-      /** States kept aside because the table was full, to insert once it has grown. */
-      readonly setAside: number;
     }
   /** The worker's error, as fields: a thrown ModelError is rethrown as one by the parent. */
   | {

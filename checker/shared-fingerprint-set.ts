@@ -1,45 +1,45 @@
 /**
- * The parallel search's visited set: 64-bit fingerprints in one growable SharedArrayBuffer
- * that every worker inserts into directly, open addressing with linear probing. A slot is
- * claimed by a compare-and-swap of its low word; the claimer then writes the high word, and
- * a reader that meets a claimed slot whose high word is still zero waits for it (a few
- * instructions). Probing reads plainly: a slot's words change once, from zero. Neither word
- * of a fingerprint is zero (fingerprint.ts, `nonZeroWord`), so zero marks an empty slot and
- * a claim in progress.
+ * The parallel search's visited set: 64-bit fingerprints in one SharedArrayBuffer that every
+ * worker inserts into directly, open addressing with linear probing, with the home slot and
+ * the growth of the one-thread set (fingerprint-set.ts: grown by half at four fifths full,
+ * so 53 to 80 % full, 10 to 15 bytes a fingerprint). A slot is claimed by a compare-and-swap
+ * of its low word; the claimer then writes the high word, and a reader that meets a claimed
+ * slot whose high word is still zero waits for it (a few instructions). Probing reads
+ * plainly: a slot's words change once, from zero, between two growths. Neither word of a
+ * fingerprint is zero (fingerprint.ts, `nonZeroWord`), so zero marks an empty slot and a
+ * claim in progress.
  *
- * The table grows only when no worker inserts (between levels, parallel-bfs.ts): a worker
- * that finds it three quarters full keeps its new states aside until then (`full`).
+ * The buffer is allocated once at the largest capacity and the table uses its first
+ * `capacity` slots: the operating system commits a page when it is first written, so the
+ * set holds the memory of its capacity, and a grown table is the same buffer (no worker
+ * needs a new one). A growable SharedArrayBuffer would do the same, but Node 20's V8 reads
+ * a length-tracking view 6 to 8 times slower (2e7 random probes: 4.4 s against 0.72 s).
  *
- * Layout (32-bit words): [0] slot count minus one (the mask), [1] stored fingerprints, then
- * two words (high, low) per slot.
+ * The table grows only while no other thread touches it: the workers meet at a barrier
+ * (bfs-worker.ts) and the last to arrive rehashes.
+ *
+ * Layout (32-bit words): [0] capacity in slots, [16] stored fingerprints (a cache line of
+ * its own: every worker adds to it, while every probe reads word 0), then from word 32 two
+ * words (high, low) per slot.
  */
 import { ok as assert } from 'node:assert';
+import { grownCapacity, homeSlot, initialCapacitySlots, needsGrowth } from './fingerprint-set.js';
 
-const headerWords = 2;
-const initialCapacitySlots = 1 << 16;
-/** A growable SharedArrayBuffer holds at most 4 GiB here: 2^29 slots of 8 bytes. */
+const capacityWord = 0;
+const sizeWord = 16;
+const headerWords = 32;
+/** 2^28 slots of 8 bytes: a 2 GiB reservation, committed as the table grows into it. */
 const maximumCapacitySlots = 1 << 28;
 
-/** A growable SharedArrayBuffer (ES2024; this project's TypeScript lib is older). */
-interface GrowableBuffer extends SharedArrayBuffer {
-  grow(byteLength: number): void;
-}
-type GrowableBufferConstructor = new (
-  byteLength: number,
-  options: { maxByteLength: number },
-) => GrowableBuffer;
-
 export class SharedFingerprintSet {
-  private words: Int32Array;
+  private readonly words: Int32Array;
 
   /** A new table, or a view of one another thread created (`buffer`). */
   constructor(buffer?: SharedArrayBuffer) {
     if (buffer === undefined) {
-      const bytes = (headerWords + initialCapacitySlots * 2) * 4;
-      const maxByteLength = (headerWords + maximumCapacitySlots * 2) * 4;
-      buffer = new (SharedArrayBuffer as unknown as GrowableBufferConstructor)(bytes, { maxByteLength });
+      buffer = new SharedArrayBuffer((headerWords + maximumCapacitySlots * 2) * 4);
       this.words = new Int32Array(buffer);
-      this.words[0] = initialCapacitySlots - 1;
+      this.words[capacityWord] = initialCapacitySlots;
     } else {
       this.words = new Int32Array(buffer);
     }
@@ -50,33 +50,33 @@ export class SharedFingerprintSet {
   }
 
   get capacitySlots(): number {
-    return this.words[0]! + 1;
+    return this.words[capacityWord]!;
   }
 
   get size(): number {
-    return Atomics.load(this.words, 1);
+    return Atomics.load(this.words, sizeWord);
   }
 
   /** Counts `count` insertions at once: one shared write per batch, not one per state. */
   addToSize(count: number): number {
-    return Atomics.add(this.words, 1, count) + count;
+    return Atomics.add(this.words, sizeWord, count) + count;
   }
 
-  /** True once three quarters full: insert no more until the table grows. */
-  full(size: number): boolean {
-    return size * 4 >= this.capacitySlots * 3;
+  /** True once four fifths full: the table should grow before many more insertions. */
+  needsGrowth(size: number): boolean {
+    return needsGrowth(size, this.capacitySlots);
   }
 
   /**
-   * Inserts the fingerprint (neither word zero); returns false when it was present. The caller counts insertions (`addToSize`).
+   * Inserts the fingerprint (neither word zero); returns false when it was present. The
+   * caller counts insertions (`addToSize`).
    */
   add(high: number, low: number): boolean {
     const words = this.words;
-    const mask = words[0]!;
-    let slot = (high ^ Math.imul(low, 0x9e3779b1)) & mask;
-    for (let probes = 0; probes <= mask; probes++) {
+    const capacity = words[capacityWord]!;
+    let slot = homeSlot(high, low, capacity);
+    for (let probes = 0; probes < capacity; probes++) {
       const base = headerWords + slot * 2;
-      // Plain reads suffice to probe: a word goes from zero to its final value only once.
       let slotLow = words[base + 1]!;
       if (slotLow === 0) {
         slotLow = Atomics.compareExchange(words, base + 1, 0, low);
@@ -91,31 +91,28 @@ export class SharedFingerprintSet {
         while (slotHigh === 0) slotHigh = Atomics.load(words, base);
         if (slotHigh === high) return false;
       }
-      slot = (slot + 1) & mask;
+      slot = slot + 1 === capacity ? 0 : slot + 1;
     }
     throw new Error('shared fingerprint set is full');
   }
 
   /**
-   * Grows the table to hold `size` fingerprints at most half full, rehashing in place. Only
-   * while no other thread touches the table.
+   * Grows the table until `size` fingerprints leave it less than four fifths full,
+   * rehashing in place from a copy. Only while no other thread touches the table.
    */
   growFor(size: number): void {
-    let capacity = this.capacitySlots;
-    while (size * 2 > capacity) capacity *= 2;
-    if (capacity === this.capacitySlots) return;
+    const old = this.capacitySlots;
+    let capacity = old;
+    while (needsGrowth(size, capacity)) capacity = grownCapacity(capacity);
+    if (capacity === old) return;
     assert(capacity <= maximumCapacitySlots, 'shared fingerprint set exceeds 2^28 slots');
-    const old = this.words.slice(headerWords, headerWords + this.capacitySlots * 2);
-    const stored = this.size;
-    (this.buffer as GrowableBuffer).grow((headerWords + capacity * 2) * 4);
-    this.words.fill(0, headerWords);
-    this.words[0] = capacity - 1;
-    for (let base = 0; base < old.length; base += 2) {
-      const high = old[base]!;
-      const low = old[base + 1]!;
-      if (low !== 0) this.add(high, low);
+    const slots = this.words.slice(headerWords, headerWords + old * 2);
+    this.words.fill(0, headerWords, headerWords + old * 2);
+    this.words[capacityWord] = capacity;
+    for (let base = 0; base < slots.length; base += 2) {
+      const low = slots[base + 1]!;
+      if (low !== 0) this.add(slots[base]!, low);
     }
-    assert(this.size === stored, 'rehashing keeps the count');
   }
 
   /** Every stored fingerprint, (high, low) pairs, for a checkpoint (no thread inserting). */
@@ -141,7 +138,8 @@ export class SharedFingerprintSet {
     this.addToSize(added);
   }
 
+  /** Bytes the table uses (and the system has committed): its slots and header. */
   get bytes(): number {
-    return this.buffer.byteLength;
+    return (headerWords + this.capacitySlots * 2) * 4;
   }
 }

@@ -127,6 +127,25 @@ test('the fingerprint set grows and keeps every member', () => {
   assert.throws(() => new FingerprintSet(1), /at least two slots/);
 });
 
+test('the shared fingerprint set grows in its buffer: every member kept, 10 to 15 bytes each', () => {
+  const set = new SharedFingerprintSet();
+  // Another thread's view of the same buffer sees the grown table.
+  const view = new SharedFingerprintSet(set.buffer);
+  const count = 200000;
+  for (let index = 1; index <= count; index++) {
+    assert.ok(set.add(index, index * 7));
+    set.addToSize(1);
+    if (set.needsGrowth(set.size)) set.growFor(set.size);
+  }
+  assert.is(view.size, count);
+  assert.ok(view.capacitySlots > 65536, `${view.capacitySlots} slots`);
+  for (let index = 1; index <= count; index++) assert.not.ok(view.add(index, index * 7));
+  assert.ok(set.bytes >= count * 10 && set.bytes <= count * 15.1, `${set.bytes} bytes`);
+  assert.ok(view.add(count + 1, 1));
+  view.addToSize(1);
+  assert.is(set.fingerprints().length, (count + 1) * 2);
+});
+
 test('the fingerprint set: the last slot wraps to the first, any capacity', () => {
   const set = new FingerprintSet(5);
   // A low word of 0 leaves the hash the high word: 0xffffffff is the last slot's home.
