@@ -1,20 +1,27 @@
 /**
  * One checker measurement in a process of its own, so that no run inherits another's heap:
- * `node --expose-gc checker-run.js naive RMS` or `... ours RMS WORKERS`. Prints one JSON line.
+ * `node --expose-gc checker-run.js naive RMS`, `... ours RMS WORKERS` or `... disk RMS BYTES`
+ * (one thread, `--disk` in a fresh temporary directory under a cap of BYTES). Prints one
+ * JSON line.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { breadthFirstSearch } from '../checker/bfs.js';
 import { parallelBreadthFirstSearch } from '../checker/parallel-bfs.js';
 import type { SearchOptions } from '../checker/search.js';
 import { createTwoPhaseModel } from '../models/calibration/twophase.js';
 import { naiveBreadthFirstSearch } from './naive-bfs.js';
 import { registryModule } from '../models/registry.js';
+import { openDirectory } from '../cli/file-directory.js';
 
 const memory = () => {
   const usage = process.memoryUsage();
   return { heap: usage.heapUsed + usage.arrayBuffers, rss: usage.rss };
 };
 
-async function measureOurs(rms: number, workers: number) {
+async function measureOurs(rms: number, workers: number, diskMemoryBytes?: number) {
+  const diskPath = diskMemoryBytes ? mkdtempSync(join(tmpdir(), 'shardkv-bench-disk-')) : '';
   globalThis.gc?.();
   const before = memory();
   let peakHeap = before.heap;
@@ -27,6 +34,9 @@ async function measureOurs(rms: number, workers: number) {
     peakRss = Math.max(peakRss, now.rss);
   };
   const options: SearchOptions = {
+    ...(diskMemoryBytes
+      ? { disk: { directory: openDirectory(diskPath), memoryBytes: diskMemoryBytes } }
+      : {}),
     onProgress: sample,
     progressIntervalMs: workers === 1 ? 0 : 50,
     onFinished: (stored) => {
@@ -36,6 +46,7 @@ async function measureOurs(rms: number, workers: number) {
     },
   };
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const result =
     workers === 1
       ? breadthFirstSearch(createTwoPhaseModel(rms), options)
@@ -49,8 +60,11 @@ async function measureOurs(rms: number, workers: number) {
           options,
         );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  if (diskPath) rmSync(diskPath, { recursive: true, force: true });
   sample();
   return {
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
     distinct: result.distinctStates,
     generated: result.statesGenerated,
     seconds,
@@ -69,6 +83,8 @@ if (mode === 'naive') {
   const result = naiveBreadthFirstSearch(createTwoPhaseModel(rms));
   const seconds = (performance.now() - started) / 1000;
   console.log(JSON.stringify({ distinct: result.distinct, generated: result.generated, seconds }));
+} else if (mode === 'disk') {
+  console.log(JSON.stringify(await measureOurs(rms, 1, Number(workersText))));
 } else {
   console.log(JSON.stringify(await measureOurs(rms, Number(workersText))));
 }

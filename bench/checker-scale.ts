@@ -2,7 +2,8 @@
  * `npm run bench -- scale`: issue 22's figures. TwoPhase 8 RMs on 1 and 2 workers, run
  * alternately (1, 2, 1, 2) in fresh processes so both see the same load, with the load
  * average beside them; bytes per visited state on one thread; the liveness pass against the
- * safety search on TwoPhase 7 and on the raft liveness preset (issue 24, point 7).
+ * safety search on TwoPhase 7 and on the raft liveness preset (issue 24, point 7); the disk
+ * mode against memory (issue 22, point 3).
  */
 import { loadavg } from 'node:os';
 import { breadthFirstSearch } from '../checker/bfs.js';
@@ -39,6 +40,34 @@ function workersLine(rms: number): void {
   }
 }
 
+/**
+ * The disk mode's cost: TwoPhase on one thread in memory and under `--disk --memory 16m`
+ * (a batch smaller than the widest levels, so they merge several times), alternately.
+ */
+export function diskLine(rms: number): void {
+  const memoryBytes = 16 * 2 ** 20;
+  const runs: { disk: boolean; result: Measurement }[] = [];
+  for (const disk of [false, true, false, true]) {
+    const result = disk ? measureInProcess('disk', rms, memoryBytes) : measureInProcess('ours', rms, 1);
+    runs.push({ disk, result });
+  }
+  const best = (disk: boolean, figure: (result: Measurement) => number) =>
+    Math.min(...runs.filter((run) => run.disk === disk).map((run) => figure(run.result)));
+  const wall = (result: Measurement) => result.seconds;
+  const cpu = (result: Measurement) => result.cpuSeconds ?? NaN;
+  const [memory, disk] = [runs[0]!.result, runs[1]!.result];
+  const same = memory.distinct === disk.distinct && memory.generated === disk.generated;
+  console.log(
+    `twophase rms=${rms} on disk (--memory 16m) against memory, best of two: wall ` +
+      `${best(true, wall).toFixed(2)} s / ${best(false, wall).toFixed(2)} s = ` +
+      `${(best(true, wall) / best(false, wall)).toFixed(2)}x, CPU ${best(true, cpu).toFixed(2)} s / ` +
+      `${best(false, cpu).toFixed(2)} s = ${(best(true, cpu) / best(false, cpu)).toFixed(2)}x; ` +
+      `peak RSS growth ${Math.round((disk.peakRss ?? 0) / 2 ** 20)} MiB / ` +
+      `${Math.round((memory.peakRss ?? 0) / 2 ** 20)} MiB; counts ${same ? 'equal' : 'DIFFER'} ` +
+      `(load average ${load()})`,
+  );
+}
+
 function livenessLine(label: string, model: AnyModel): void {
   const safety = breadthFirstSearch(model);
   const liveness = checkLiveness(model);
@@ -52,9 +81,11 @@ function livenessLine(label: string, model: AnyModel): void {
 
 export const scaleBench: BenchSection = {
   name: 'scale',
-  description: '2-worker speed-up, bytes per state, liveness against safety (issues 22, 24)',
+  description:
+    '2-worker speed-up, bytes per state, disk against memory, liveness against safety (issues 22, 24)',
   async run() {
     workersLine(8);
+    diskLine(8);
     livenessLine('twophase rms=7', createTwoPhaseModel(7));
     const preset = resolveParams(raftDefinition, undefined, { preset: 'liveness' });
     livenessLine('raft --preset liveness', raftDefinition.create(preset, undefined));

@@ -12,6 +12,8 @@ export interface Measurement {
   readonly distinct: number;
   readonly generated: number;
   readonly seconds: number;
+  /** User and system CPU of the search (its worker threads' included). */
+  readonly cpuSeconds?: number;
   readonly retainedHeap?: number | null;
   /** One thread: the visited set and the parent links (the rest of the heap: the queues). */
   readonly storedBytes?: number | null;
@@ -21,7 +23,7 @@ export interface Measurement {
 
 const runner = fileURLToPath(new URL('./checker-run.js', import.meta.url));
 
-/** Runs checker-run.js in a fresh process: `naive RMS` or `ours RMS WORKERS`. */
+/** Runs checker-run.js in a fresh process: `naive RMS`, `ours RMS WORKERS`, `disk RMS BYTES`. */
 export function measureInProcess(...argv: (string | number)[]): Measurement {
   return run(...argv.map(String));
 }

@@ -9,7 +9,7 @@
  */
 import { ok as assert } from 'node:assert';
 import { FingerprintSet } from './fingerprint-set.js';
-import { compareFingerprints, sortFingerprintIndexes } from './fingerprint-sort.js';
+import { compareFingerprints, recordWords, sortFingerprintRecords } from './fingerprint-sort.js';
 import type { Directory } from './storage.js';
 import { WordFileReader, WordFileWriter } from './word-file.js';
 
@@ -23,8 +23,8 @@ export interface DiskBudget {
   readonly streamWords: number;
 }
 
-/** Memory per candidate: table slot at four fifths full, fingerprint, order, scratch, flag. */
-const bytesPerCandidate = 10 + 8 + 4 + 4 + 1;
+/** Memory per candidate: table slot at four fifths full, record and its scratch, flag. */
+const bytesPerCandidate = 10 + 2 * recordWords * 4 + 1;
 const streamCount = 4;
 export const minimumMemoryBytes = 64 * 1024;
 
@@ -51,8 +51,8 @@ export class DiskFingerprintSet {
   /** Batches resolved, each one merge pass over the file. */
   merges = 0;
   private count = 0;
-  private readonly pairs: Int32Array;
-  private readonly order: Int32Array;
+  /** Per candidate: high, low, its index in generation order (fingerprint-sort.ts). */
+  private readonly records: Int32Array;
   private readonly scratch: Int32Array;
   private readonly fresh: Uint8Array;
   private states: Int32Array;
@@ -66,9 +66,8 @@ export class DiskFingerprintSet {
     assert(budget.candidates >= 16, 'a batch of 16 candidates or more');
     // Room for a full batch and one more without growing (FingerprintSet grows at 4/5).
     this.table = new FingerprintSet(Math.ceil(((budget.candidates + 2) * 5) / 4) + 1);
-    this.pairs = new Int32Array(budget.candidates * 2);
-    this.order = new Int32Array(budget.candidates);
-    this.scratch = new Int32Array(budget.candidates);
+    this.records = new Int32Array(budget.candidates * recordWords);
+    this.scratch = new Int32Array(budget.candidates * recordWords);
     this.fresh = new Uint8Array(budget.candidates);
     this.states = new Int32Array(budget.stateWords);
     directory.remove(fileName);
@@ -88,8 +87,10 @@ export class DiskFingerprintSet {
       if (length + 1 > this.states.length) this.states = new Int32Array(length + 1);
     }
     const index = this.count++;
-    this.pairs[index * 2] = high;
-    this.pairs[index * 2 + 1] = low;
+    const records = this.records;
+    records[index * recordWords] = high;
+    records[index * recordWords + 1] = low;
+    records[index * recordWords + 2] = index;
     const states = this.states;
     let position = this.statesLength;
     states[position++] = length;
@@ -101,7 +102,7 @@ export class DiskFingerprintSet {
   resolve(): void {
     const count = this.count;
     if (count === 0) return;
-    sortFingerprintIndexes(this.pairs, count, this.order, this.scratch);
+    sortFingerprintRecords(this.records, count, this.scratch);
     this.fresh.fill(0, 0, count);
     this.merge(count);
     const states = this.states;
@@ -117,7 +118,7 @@ export class DiskFingerprintSet {
 
   /** Bytes held in memory (the file's are not). */
   get bytes(): number {
-    return this.table.bytes + this.pairs.byteLength + this.order.byteLength +
+    return this.table.bytes + this.records.byteLength +
       this.scratch.byteLength + this.fresh.byteLength + this.states.byteLength +
       2 * this.budget.streamWords * 4;
   }
@@ -132,14 +133,13 @@ export class DiskFingerprintSet {
    * next version and flags each candidate the file did not hold.
    */
   private merge(count: number): void {
-    const { pairs, order, fresh } = this;
+    const { records, fresh } = this;
     const reader = new WordFileReader(this.directory, fileName, this.budget.streamWords);
     const writer = new WordFileWriter(this.directory, nextFileName, this.budget.streamWords);
     let added = 0;
-    for (let rank = 0; rank < count; rank++) {
-      const index = order[rank]!;
-      const high = pairs[index * 2]!;
-      const low = pairs[index * 2 + 1]!;
+    for (let offset = 0; offset < count * recordWords; offset += recordWords) {
+      const high = records[offset]!;
+      const low = records[offset + 1]!;
       let known = false;
       while (reader.ensure(2)) {
         const words = reader.words;
@@ -157,7 +157,7 @@ export class DiskFingerprintSet {
       if (known) continue;
       writer.push(high);
       writer.push(low);
-      fresh[index] = 1;
+      fresh[records[offset + 2]!] = 1;
       added++;
     }
     while (reader.ensure(2)) {

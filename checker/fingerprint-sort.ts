@@ -1,51 +1,78 @@
 /**
- * Orders a batch of 64-bit fingerprints (high, low pairs) as unsigned numbers without
- * moving them: a least-significant-digit radix sort of their indexes, six passes of at most
- * 11 bits (a count table of 2,048 entries, which fits any memory cap). The disk mode merges
- * the ordered batch with its sorted file (disk-fingerprint-set.ts).
+ * Orders a batch of 64-bit fingerprints as unsigned numbers: records of three words (high,
+ * low, the candidate's index) sorted by a least-significant-digit radix sort of the high
+ * word, three passes of at most 11 bits (a count table of 2,048 entries, which fits any
+ * memory cap), then runs of equal high words, rare among hashes, sorted by the low word by
+ * insertion (half the time of three more passes over the low word). Each pass
+ * reads the records in order and writes them to 2,048 places: sorting indexes instead and
+ * reading the fingerprints through them cost a cache miss a read, three times the time on
+ * a batch of millions. The disk mode merges the ordered batch with its sorted file
+ * (disk-fingerprint-set.ts).
  */
 import { ok as assert } from 'node:assert';
 
-/** [half (0 low word, 1 high word), shift, mask]: least significant digit first. */
-const passes: readonly (readonly [number, number, number])[] = [
-  [1, 0, 0x7ff], [1, 11, 0x7ff], [1, 22, 0x3ff],
-  [0, 0, 0x7ff], [0, 11, 0x7ff], [0, 22, 0x3ff],
-];
+/** Words a record takes: high, low, index. */
+export const recordWords = 3;
+
+/** [shift, mask] of the high word's digits, least significant first. */
+const passes: readonly (readonly [number, number])[] = [[0, 0x7ff], [11, 0x7ff], [22, 0x3ff]];
 const counts = new Int32Array(0x800);
 
-/**
- * Fills order[0, count) with 0..count-1 sorted by fingerprint: fingerprint i is
- * (pairs[2i], pairs[2i+1]). `scratch` is as long as `order`; an even number of passes
- * leaves the result in `order`.
- */
-export function sortFingerprintIndexes(
-  pairs: Int32Array,
+/** Sorts records[0, count * 3) by fingerprint; `scratch` is as long. */
+export function sortFingerprintRecords(
+  records: Int32Array,
   count: number,
-  order: Int32Array,
   scratch: Int32Array,
 ): void {
-  assert(order.length >= count && scratch.length >= count && pairs.length >= count * 2);
-  for (let index = 0; index < count; index++) order[index] = index;
-  let source = order;
+  const words = count * recordWords;
+  assert(records.length >= words && scratch.length >= words, 'room for the records');
+  let source = records;
   let target = scratch;
-  for (const [half, shift, mask] of passes) {
+  for (const [shift, mask] of passes) {
     counts.fill(0);
-    for (let index = 0; index < count; index++) {
-      counts[(pairs[source[index]! * 2 + half]! >>> shift) & mask]!++;
+    for (let offset = 0; offset < words; offset += recordWords) {
+      counts[(source[offset]! >>> shift) & mask]!++;
     }
     let sum = 0;
     for (let digit = 0; digit < counts.length; digit++) {
       const here = counts[digit]!;
-      counts[digit] = sum;
+      counts[digit] = sum * recordWords;
       sum += here;
     }
-    for (let index = 0; index < count; index++) {
-      const item = source[index]!;
-      target[counts[(pairs[item * 2 + half]! >>> shift) & mask]!++] = item;
+    for (let offset = 0; offset < words; offset += recordWords) {
+      const high = source[offset]!;
+      const low = source[offset + 1]!;
+      const place = (high >>> shift) & mask;
+      const at = counts[place]!;
+      counts[place] = at + recordWords;
+      target[at] = high;
+      target[at + 1] = low;
+      target[at + 2] = source[offset + 2]!;
     }
     [source, target] = [target, source];
   }
-  assert(source === order, 'an even number of passes');
+  // An odd number of passes: the result is in `scratch`.
+  records.set(source.subarray(0, words));
+  sortEqualHighRuns(records, words);
+}
+
+/** Sorts each run of records with one high word by the low word (insertion: runs are short). */
+function sortEqualHighRuns(records: Int32Array, words: number): void {
+  for (let offset = recordWords; offset < words; offset += recordWords) {
+    const high = records[offset]!;
+    if (records[offset - recordWords] !== high) continue;
+    const low = records[offset + 1]!;
+    const index = records[offset + 2]!;
+    let at = offset;
+    while (at > 0 && records[at - recordWords] === high &&
+      records[at - recordWords + 1]! >>> 0 > low >>> 0) {
+      records.copyWithin(at, at - recordWords, at);
+      at -= recordWords;
+    }
+    records[at] = high;
+    records[at + 1] = low;
+    records[at + 2] = index;
+  }
 }
 
 /** Compares two fingerprints as unsigned 64-bit numbers: negative, zero or positive. */
