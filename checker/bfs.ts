@@ -14,6 +14,7 @@ import {
 } from './checkpoint.js';
 import { diskBreadthFirstSearch } from './disk-bfs.js';
 import { Explorer } from './explorer.js';
+import { graphRecorderFor } from './graph.js';
 import type { AnyModel } from './model.js';
 import type { SearchOptions, SearchResult } from './search.js';
 import { emptyQueueEntry, StateQueue, unknownPath } from './state-store.js';
@@ -24,7 +25,8 @@ export function breadthFirstSearch(model: AnyModel, options: SearchOptions = {})
   let current = new StateQueue();
   let upcoming = new StateQueue();
   const enqueue = (id: number, encoded: WordWriter) => upcoming.push(id, encoded);
-  const explorer = new Explorer(model, options, enqueue, true);
+  const graph = graphRecorderFor(model, options);
+  const explorer = new Explorer(model, options, enqueue, true, undefined, graph);
   const entry = emptyQueueEntry();
   const checkpoint = options.checkpoint;
   const resumed = checkpoint?.resume ? readCheckpoint(checkpoint) : undefined;

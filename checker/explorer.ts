@@ -14,6 +14,7 @@ import { ok as assert } from 'node:assert';
 import { CoverageCounter } from './coverage.js';
 import { FingerprintSet } from './fingerprint-set.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
+import { outsideBounds, type GraphRecorder } from './graph.js';
 import type { AnyModel } from './model.js';
 import {
   Clock,
@@ -58,7 +59,8 @@ export interface DeferredVisits {
 
 export class Explorer {
   readonly clock: Clock;
-  readonly visited: FingerprintSet;
+  /** With a graph recorder, its table, which also gives a known state's id. */
+  readonly visited: Pick<FingerprintSet, 'add' | 'size' | 'bytes' | 'fingerprints'>;
   readonly parents = new ParentTable();
   statesGenerated = 0;
   depth = 0;
@@ -81,6 +83,8 @@ export class Explorer {
   /** Per `sometimes` property, whether a state satisfying it was reached. */
   private readonly sometimesReached: boolean[];
   private sometimesPending: number;
+  /** The id of the state the last `visit` reached, or outsideBounds (for the graph). */
+  private target = 0;
 
   constructor(
     readonly model: AnyModel,
@@ -88,8 +92,11 @@ export class Explorer {
     private readonly enqueue: Enqueue,
     private readonly finishLevel = false,
     private readonly deferred?: DeferredVisits,
+    /** Records every edge (graph.ts); only BFS on one thread expands states in id order. */
+    private readonly graph?: GraphRecorder,
   ) {
-    this.visited = deferred?.table ?? new FingerprintSet();
+    assert(!(deferred && graph), 'a deferred visited set gives no ids to record edges with');
+    this.visited = graph?.ids ?? deferred?.table ?? new FingerprintSet();
     this.clock = new Clock(options);
     this.maxStates = options.maxStates ?? Infinity;
     this.coverage = options.coverage ? new CoverageCounter() : undefined;
@@ -154,7 +161,12 @@ export class Explorer {
     let successors = 0;
     let complete = true;
     let state: unknown;
+    const graph = this.graph;
     if (this.fastSuccessors) {
+      if (graph) {
+        state = this.decode(this.parentWords);
+        graph.expanding(entry.id, state, model.actions(state));
+      }
       this.fastCount = 0;
       const parent = this.parentWords;
       model.successorWords!(parent.words, 0, parent.length, this.encoded, this.emitFast);
@@ -162,6 +174,7 @@ export class Explorer {
     } else {
       state = this.decode(this.parentWords);
       const actions = model.actions(state);
+      graph?.expanding(entry.id, state, actions);
       const coverage = this.coverage;
       let index = 0;
       for (; this.running && index < actions.length; index++) {
@@ -173,6 +186,7 @@ export class Explorer {
           successor === state
             ? (this.statesGenerated++, Visit.Same)
             : this.visit(successor, entry.id, index, depth + 1);
+        if (graph && visit !== Visit.Same) graph.edge(this.target, index);
         if (row === undefined) continue;
         row.enabled++;
         if (visit !== Visit.Same) row.taken++;
@@ -233,14 +247,20 @@ export class Explorer {
     const encoded = this.encoded;
     if (sameWords(encoded, this.parentWords)) return;
     fingerprintWords(encoded.words, 0, encoded.length);
-    if (!this.visited.add(fingerprint.high, fingerprint.low)) return;
+    const graph = this.graph;
+    if (!this.visited.add(fingerprint.high, fingerprint.low)) {
+      graph?.edge(graph.ids.foundId, actionIndex);
+      return;
+    }
     if (this.deferred) return this.enqueue(0, encoded, this.successorDepth);
     const id = this.parents.add(this.parentId, actionIndex);
+    graph?.edge(id, actionIndex);
     const depth = this.successorDepth;
     if (depth > this.depth) this.depth = depth;
     this.enqueue(id, encoded, depth);
-    if (!this.violation || this.sometimesPending > 0) {
+    if (!this.violation || this.sometimesPending > 0 || graph) {
       const state = this.decode(encoded);
+      graph?.added(state);
       this.checkSometimes(state);
       const invariant = this.violation ? null : violatedInvariant(this.model, state);
       if (invariant !== null) this.record(invariant, this.parents.pathTo(id), depth);
@@ -253,6 +273,7 @@ export class Explorer {
     this.statesGenerated++;
     const model = this.model;
     if (model.withinBounds && !model.withinBounds(state)) {
+      this.target = outsideBounds;
       const invariant = this.violates(state);
       if (invariant !== null) {
         this.record(invariant, this.pathTo(parentId, actionIndex), depth);
@@ -271,12 +292,17 @@ export class Explorer {
       model.writeView(state, view);
     }
     fingerprintWords(view.words, 0, view.length);
-    if (!this.visited.add(fingerprint.high, fingerprint.low)) return Visit.Known;
+    if (!this.visited.add(fingerprint.high, fingerprint.low)) {
+      if (this.graph) this.target = this.graph.ids.foundId;
+      return Visit.Known;
+    }
     if (this.deferred) {
       this.enqueue(0, encoded, depth);
       return Visit.New;
     }
     const id = this.parents.add(parentId, actionIndex);
+    this.target = id;
+    this.graph?.added(state);
     if (depth > this.depth) this.depth = depth;
     this.enqueue(id, encoded, depth);
     this.checkSometimes(state);
@@ -320,6 +346,9 @@ export class Explorer {
         ? { sometimesUnreached: unreachedSometimes(this.model, reached) }
         : {}),
       ...(this.coverage ? { coverage: this.coverage.rows() } : {}),
+      ...(this.graph && !violation
+        ? { graph: this.graph.finish(this.parents, this.statesGenerated, this.stoppedBy) }
+        : {}),
       result: violation ? 'violation' : this.stoppedBy ? 'incomplete' : 'ok',
       ...(violation ? { invariant: violation.invariant, path: violation.path } : {}),
       ...(this.stoppedBy && !violation ? { stoppedBy: this.stoppedBy } : {}),

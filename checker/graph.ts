@@ -1,7 +1,8 @@
 /**
- * The explored state graph with its edges, for liveness (liveness.ts). Safety searches keep
- * only parent links; a temporal property needs every edge, so this is a separate pass that
- * plain safety checks never pay for.
+ * The explored state graph with its edges, for liveness (liveness.ts). A safety search keeps
+ * only parent links; a temporal property needs every edge, so one-thread BFS records them as
+ * it goes when asked to (`SearchOptions.recordGraph`, `GraphRecorder`): no state is expanded
+ * twice, and plain safety checks never pay for it.
  *
  * States get ids in breadth-first order (the BFS tree gives each state a shortest path from
  * an initial state). The edges of state i are edges [edgeStart[i], edgeStart[i + 1]); each
@@ -11,20 +12,18 @@
  * outside the state constraint is an edge to `outsideBounds`: its action is enabled, so a
  * behaviour that never takes it while it stays enabled is not fair, but the graph ends there.
  *
- * Memory (see `bytes`): per state 32-48 bytes of the id table (three words a slot, 1/2 to
- * 3/4 full) and 16 bytes of arrays (edge start, parent, parent action, property bits); per
- * edge 12 bytes (target, action index, class); and the encoded states of two BFS levels.
- * Arrays double as they grow, so up to twice that is reserved.
+ * Memory (see `bytes`): per edge 4 bytes of target, 1 of action index and 1 of class while
+ * they fit in a byte (2 or 4 past that); per state the search's visited set with ids (three
+ * words a slot, 3/8 to 3/4 full: 16 to 32 bytes) and 13 bytes of arrays (edge start, parent,
+ * parent action, property bits). Arrays double as they grow, so up to twice that is reserved.
  * States are identified by the codec's encoding, not the model's view: fairness classes
  * name actors, and a quotient by symmetry would merge classes (TLC warns the same).
  */
 import { ok as assert } from 'node:assert';
-import { fingerprint, fingerprintWords } from './fingerprint.js';
-import { GrowableInt32, IdTable } from './graph-storage.js';
+import { GrowableInt32, GrowableSmallInt, IdTable, type SmallInts } from './graph-storage.js';
 import type { AnyModel } from './model.js';
-import { Clock, type SearchOptions } from './search.js';
-import { emptyQueueEntry, StateQueue } from './state-store.js';
-import { WordReader, WordWriter } from './words.js';
+import type { SearchOptions } from './search.js';
+import type { ParentTable } from './state-store.js';
 
 /** The target of an edge whose successor lies outside the state constraint. */
 export const outsideBounds = -1;
@@ -39,15 +38,15 @@ export interface StateGraph {
   /** stateCount + 1 entries. */
   readonly edgeStart: Int32Array;
   readonly edgeTarget: Int32Array;
-  readonly edgeAction: Int32Array;
-  readonly edgeClass: Int32Array;
+  readonly edgeAction: SmallInts;
+  readonly edgeClass: SmallInts;
   readonly classNames: readonly string[];
   /** BFS tree: the parent's id (-1 for an initial state) and the action index from it. */
   readonly parent: Int32Array;
   /** For an initial state, its index in `initialStates()`. */
   readonly parentAction: Int32Array;
   /** Bit 2k: property k holds; bit 2k + 1: property k's trigger holds. */
-  readonly propertyBits: Int32Array;
+  readonly propertyBits: SmallInts;
   readonly stoppedBy?: 'max-states' | 'time-limit';
   readonly statesGenerated: number;
   readonly bytes: number;
@@ -73,62 +72,109 @@ function propertyBitsOf(model: AnyModel, state: unknown): number {
   return bits;
 }
 
-class GraphBuilder {
+/**
+ * A recorder for a search that can give the graph: one-thread BFS (ids in BFS order), not
+ * resumed from a checkpoint (its states have no parents), on a model without a symmetry view.
+ */
+export function graphRecorderFor(
+  model: AnyModel,
+  options: SearchOptions,
+): GraphRecorder | undefined {
+  if (!options.recordGraph || options.checkpoint?.resume || model.writeView) return undefined;
+  assert((model.properties ?? []).length <= propertiesMax, 'at most 16 temporal properties');
+  return new GraphRecorder(model);
+}
+
+/** What the search tells the recorder: states in id order, then each one's edges in order. */
+export class GraphRecorder {
+  /** The search's visited set: fingerprint -> state id. */
   readonly ids = new IdTable();
-  /** The level being expanded and the next one: a level's buffer is reused once expanded. */
-  current = new StateQueue();
-  upcoming = new StateQueue();
-  frontierBytesMax = 0;
-  stoppedBy: StateGraph['stoppedBy'];
-  readonly edgeStart = new GrowableInt32();
-  readonly parent = new GrowableInt32();
-  readonly parentAction = new GrowableInt32();
-  readonly propertyBits = new GrowableInt32();
-  readonly edgeTarget = new GrowableInt32();
-  readonly edgeAction = new GrowableInt32();
-  readonly edgeClass = new GrowableInt32();
-  readonly classIds = new Map<string, number>();
-  readonly classNames: string[] = [];
-  readonly encoded = new WordWriter();
-  statesGenerated = 0;
+  private readonly edgeStart = new GrowableInt32();
+  private readonly propertyBits = new GrowableSmallInt();
+  private readonly edgeTarget = new GrowableInt32();
+  private readonly edgeAction = new GrowableSmallInt();
+  private readonly edgeClass = new GrowableSmallInt();
+  private readonly classIds = new Map<string, number>();
+  private readonly classNames: string[] = [];
+  private state: unknown;
+  private actions: readonly unknown[] = [];
+  /**
+   * A label's class does not depend on the state: under `weakLabelPrefixes`, the classes of
+   * the last actions array by index (-2: not computed), kept while `actions` returns it again.
+   */
+  private readonly byLabel: boolean;
+  private classesOf: readonly unknown[] | undefined;
+  private classes = new Int32Array(0);
 
-  constructor(
-    readonly model: AnyModel,
-    private readonly maxStates: number,
-  ) {}
+  constructor(private readonly model: AnyModel) {
+    this.byLabel = !model.fairness?.weakClass;
+  }
 
-  /** The id of a state inside the bounds, adding it (and queueing it) when new. */
-  idOf(state: unknown, parentId: number, action: number): number {
-    this.statesGenerated++;
-    const model = this.model;
-    if (model.withinBounds && !model.withinBounds(state)) return outsideBounds;
-    const encoded = this.encoded;
-    encoded.reset();
-    model.codec.encode(state, encoded);
-    fingerprintWords(encoded.words, 0, encoded.length);
-    const known = this.ids.get(fingerprint.high, fingerprint.low);
-    if (known >= 0) return known;
-    const id = this.parent.length;
-    if (id >= this.maxStates) {
-      this.stoppedBy = 'max-states';
-      return outsideBounds;
+  /** A new state (in id order): which properties' targets and triggers hold there. */
+  added(state: unknown): void {
+    this.propertyBits.push(propertyBitsOf(this.model, state));
+  }
+
+  /** The edges that follow leave state `id`, whose actions are `actions`. */
+  expanding(id: number, state: unknown, actions: readonly unknown[]): void {
+    assert(id === this.edgeStart.length, 'states are expanded in id order');
+    this.edgeStart.push(this.edgeTarget.length);
+    this.state = state;
+    this.actions = actions;
+  }
+
+  /** An edge of the state being expanded: to state `target` (or `outsideBounds`). */
+  edge(target: number, actionIndex: number): void {
+    this.edgeTarget.push(target);
+    this.edgeAction.push(actionIndex);
+    this.edgeClass.push(this.classOf(actionIndex));
+  }
+
+  /** The graph, once the search is over; states it did not expand have no edges. */
+  finish(parents: ParentTable, statesGenerated: number, stoppedBy: StateGraph['stoppedBy']) {
+    const stateCount = parents.size;
+    while (this.edgeStart.length <= stateCount) this.edgeStart.push(this.edgeTarget.length);
+    const parent = new Int32Array(stateCount);
+    const parentAction = new Int32Array(stateCount);
+    for (let id = 0; id < stateCount; id++) {
+      parent[id] = parents.parentOf(id);
+      parentAction[id] = parents.actionOf(id);
     }
-    this.ids.set(fingerprint.high, fingerprint.low, id);
-    this.parent.push(parentId);
-    this.parentAction.push(action);
-    this.propertyBits.push(propertyBitsOf(model, state));
-    this.upcoming.push(id, encoded);
-    return id;
+    const arrays = [this.edgeStart, this.propertyBits, this.edgeTarget, this.edgeAction,
+      this.edgeClass];
+    const bytes = this.ids.bytes + parent.byteLength + parentAction.byteLength +
+      arrays.reduce((sum, array) => sum + array.bytes, 0);
+    const graph: StateGraph = {
+      stateCount,
+      edgeCount: this.edgeTarget.length,
+      edgeStart: this.edgeStart.toArray(),
+      edgeTarget: this.edgeTarget.toArray(),
+      edgeAction: this.edgeAction.toArray(),
+      edgeClass: this.edgeClass.toArray(),
+      classNames: this.classNames,
+      parent,
+      parentAction,
+      propertyBits: this.propertyBits.toArray(),
+      ...(stoppedBy ? { stoppedBy } : {}),
+      statesGenerated,
+      bytes,
+    };
+    return graph;
   }
 
-  nextLevel(): void {
-    const frontierBytes = this.current.bytes + this.upcoming.bytes;
-    this.frontierBytesMax = Math.max(this.frontierBytesMax, frontierBytes);
-    [this.current, this.upcoming] = [this.upcoming, this.current];
-    this.upcoming.clear();
+  private classOf(actionIndex: number): number {
+    if (!this.byLabel) return this.classId(this.actions[actionIndex], this.state);
+    if (this.classesOf !== this.actions) {
+      this.classesOf = this.actions;
+      this.classes = new Int32Array(this.actions.length).fill(-2);
+    }
+    if (this.classes[actionIndex] === -2) {
+      this.classes[actionIndex] = this.classId(this.actions[actionIndex], this.state);
+    }
+    return this.classes[actionIndex]!;
   }
 
-  classOf(action: unknown, state: unknown): number {
+  private classId(action: unknown, state: unknown): number {
     const name = fairnessClass(this.model, action, state);
     if (name === null) return unfair;
     let id = this.classIds.get(name);
@@ -139,82 +185,6 @@ class GraphBuilder {
     }
     return id;
   }
-}
-
-/** Explores the bounded state space breadth-first, keeping every edge. */
-export function buildStateGraph(model: AnyModel, options: SearchOptions = {}): StateGraph {
-  assert((model.properties ?? []).length <= propertiesMax, 'at most 16 temporal properties');
-  const builder = new GraphBuilder(model, options.maxStates ?? Infinity);
-  const clock = new Clock(options);
-  model.initialStates().forEach((state, index) => builder.idOf(state, -1, index));
-  const entry = emptyQueueEntry();
-  const reader = new WordReader(new Int32Array(0));
-  const progress = () => ({
-    statesGenerated: builder.statesGenerated,
-    distinctStates: builder.parent.length,
-    queue: builder.current.count + builder.upcoming.count,
-    depth: 0,
-    seconds: clock.seconds,
-  });
-  while (builder.current.count > 0 || builder.upcoming.count > 0) {
-    if (builder.current.count === 0) builder.nextLevel();
-    if (!builder.stoppedBy && clock.tick(progress)) builder.stoppedBy = 'time-limit';
-    if (builder.stoppedBy) break;
-    builder.current.shiftEntry(entry);
-    const id = entry.id;
-    assert(id === builder.edgeStart.length, 'states are expanded in id order');
-    builder.edgeStart.push(builder.edgeTarget.length);
-    reader.words = entry.words;
-    reader.position = entry.start;
-    reader.end = entry.end;
-    const state = model.codec.decode(reader);
-    const actions = model.actions(state);
-    for (let index = 0; index < actions.length; index++) {
-      const successor = model.next(state, actions[index]);
-      if (successor === null) continue;
-      const target = builder.idOf(successor, id, index);
-      if (target === id) continue;
-      builder.edgeTarget.push(target);
-      builder.edgeAction.push(index);
-      builder.edgeClass.push(builder.classOf(actions[index], state));
-    }
-  }
-  return finish(builder, builder.stoppedBy);
-}
-
-function finish(builder: GraphBuilder, stoppedBy: StateGraph['stoppedBy']): StateGraph {
-  // States never expanded (a stopped search) get no edges; the verdict is then incomplete.
-  while (builder.edgeStart.length <= builder.parent.length) {
-    builder.edgeStart.push(builder.edgeTarget.length);
-  }
-  const arrays = [
-    builder.edgeStart,
-    builder.parent,
-    builder.parentAction,
-    builder.propertyBits,
-    builder.edgeTarget,
-    builder.edgeAction,
-    builder.edgeClass,
-  ];
-  const bytes =
-    builder.ids.bytes +
-    arrays.reduce((sum, array) => sum + array.bytes, 0) +
-    Math.max(builder.frontierBytesMax, builder.current.bytes + builder.upcoming.bytes);
-  return {
-    stateCount: builder.parent.length,
-    edgeCount: builder.edgeTarget.length,
-    edgeStart: builder.edgeStart.toArray(),
-    edgeTarget: builder.edgeTarget.toArray(),
-    edgeAction: builder.edgeAction.toArray(),
-    edgeClass: builder.edgeClass.toArray(),
-    classNames: builder.classNames,
-    parent: builder.parent.toArray(),
-    parentAction: builder.parentAction.toArray(),
-    propertyBits: builder.propertyBits.toArray(),
-    ...(stoppedBy ? { stoppedBy } : {}),
-    statesGenerated: builder.statesGenerated,
-    bytes,
-  };
 }
 
 /** The path of action indexes from an initial state to `id` along the BFS tree. */

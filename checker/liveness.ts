@@ -18,9 +18,10 @@
  * are short and do not depend on the order of the search.
  */
 import { ok as assert } from 'node:assert';
+import { breadthFirstSearch } from './bfs.js';
 import { fairCycle, type ComponentFairness } from './liveness-cycle.js';
 import { stronglyConnectedComponents, type Components } from './graph-scc.js';
-import { buildStateGraph, treePath, unfair, type StateGraph } from './graph.js';
+import { treePath, unfair, type StateGraph } from './graph.js';
 import type { AnyModel } from './model.js';
 import type { SearchOptions } from './search.js';
 
@@ -46,10 +47,35 @@ export interface LivenessResult {
   readonly stoppedBy?: 'max-states' | 'time-limit';
 }
 
-/** Builds the state graph and checks each of the model's temporal properties in turn. */
-export function checkLiveness(model: AnyModel, options: SearchOptions = {}): LivenessResult {
+/**
+ * The state graph on its own, when no safety search recorded it (another strategy, several
+ * workers, a resumed search, a symmetry view): BFS without invariants, deadlocks or view.
+ */
+export function buildStateGraph(model: AnyModel, options: SearchOptions = {}): StateGraph {
+  const plain: AnyModel = Object.create(model, {
+    invariants: { value: [] },
+    sometimes: { value: [] },
+    writeView: { value: undefined },
+  });
+  const { checkpoint: _checkpoint, disk: _disk, continueAfterViolation: _continue, ...limits } =
+    options;
+  const search = breadthFirstSearch(plain, { ...limits, deadlock: false, recordGraph: true });
+  assert(search.graph, 'a search without invariants records its graph');
+  return search.graph;
+}
+
+/**
+ * Checks each of the model's temporal properties in turn on the graph a safety search
+ * recorded (`recordGraph`), or on one built for it. `seconds` counts the building, not the
+ * recording (the safety search's time).
+ */
+export function checkLiveness(
+  model: AnyModel,
+  options: SearchOptions = {},
+  recorded?: StateGraph,
+): LivenessResult {
   const started = performance.now();
-  const graph = buildStateGraph(model, options);
+  const graph = recorded ?? buildStateGraph(model, options);
   const properties = (model.properties ?? []).map((property) => property.name);
   const summary = {
     properties,
@@ -75,9 +101,9 @@ export function checkLiveness(model: AnyModel, options: SearchOptions = {}): Liv
 interface Region {
   readonly inside: Uint8Array;
   readonly distance: Int32Array;
-  /** The edge into the state along the region's BFS, or -1 for a source. */
+  /** The edge into the state along the region's BFS, or -1 for a source, and its source. */
   readonly viaEdge: Int32Array;
-  readonly edgeSource: Int32Array;
+  readonly viaSource: Int32Array;
 }
 
 /** The lasso of the nearest fair ending of a behaviour in which Q stays false, or null. */
@@ -130,12 +156,7 @@ function regionOf(graph: StateGraph, property: number, eventually: boolean): Reg
   const inside = new Uint8Array(count);
   const distance = new Int32Array(count).fill(-1);
   const viaEdge = new Int32Array(count).fill(-1);
-  const edgeSource = new Int32Array(graph.edgeCount);
-  for (let state = 0; state < count; state++) {
-    for (let edge = graph.edgeStart[state]!; edge < graph.edgeStart[state + 1]!; edge++) {
-      edgeSource[edge] = state;
-    }
-  }
+  const viaSource = new Int32Array(count);
   const queue = new Int32Array(count);
   let tail = 0;
   for (let state = 0; state < count; state++) {
@@ -155,10 +176,11 @@ function regionOf(graph: StateGraph, property: number, eventually: boolean): Reg
       inside[target] = 1;
       distance[target] = distance[state]! + 1;
       viaEdge[target] = edge;
+      viaSource[target] = state;
       queue[tail++] = target;
     }
   }
-  return { inside, distance, viaEdge, edgeSource };
+  return { inside, distance, viaEdge, viaSource };
 }
 
 /** Whether some weakly fair action can take a (non-stuttering) step from the state. */
@@ -203,7 +225,7 @@ function pathInto(graph: StateGraph, region: Region, state: number) {
     assert(steps < graph.stateCount, 'cycle in the region tree');
     const edge = region.viaEdge[current]!;
     inRegion.push(graph.edgeAction[edge]!);
-    current = region.edgeSource[edge]!;
+    current = region.viaSource[current]!;
   }
   inRegion.reverse();
   const toSource = treePath(graph, current);

@@ -140,7 +140,7 @@ function searchOnItsThread(
 ): Promise<SearchResult> {
   const { maxStates, timeLimitSeconds, progressIntervalMs, onProgress, deadlock, coverage } =
     request.search;
-  const { checkpoint, disk } = request.search;
+  const { checkpoint, disk, recordGraph } = request.search;
   assert(stopFlag.buffer instanceof SharedArrayBuffer, 'a stop flag must be shared memory');
   return searchOnThread(
     {
@@ -155,6 +155,7 @@ function searchOnItsThread(
         ...(progressIntervalMs !== undefined ? { progressIntervalMs } : {}),
         ...(deadlock !== undefined ? { deadlock } : {}),
         ...(coverage !== undefined ? { coverage } : {}),
+        ...(recordGraph !== undefined ? { recordGraph } : {}),
         ...(checkpoint !== undefined ? { checkpoint: checkpointSetup(checkpoint) } : {}),
         ...(disk !== undefined ? { disk: byReference(disk) } : {}),
       },

@@ -43,4 +43,9 @@ const result =
     : setup.strategy === 'dfs'
       ? depthFirstSearch(narrowed, options)
       : simulateSeeds(narrowed, { ...options, ...setup.simulation });
-post({ type: 'done', result });
+// The graph's arrays move to the main thread (its liveness pass) rather than being copied.
+const graph = result.graph;
+const arrays = graph ? [graph.edgeStart, graph.edgeTarget, graph.edgeAction, graph.edgeClass,
+  graph.parent, graph.parentAction, graph.propertyBits] : [];
+parentPort!.postMessage({ type: 'done', result } satisfies ThreadMessage,
+  arrays.map((array) => array.buffer as ArrayBuffer));

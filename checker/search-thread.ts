@@ -20,7 +20,8 @@ export interface ThreadSetup {
   /** The plain-data options (limits); callbacks stay on the main thread. */
   readonly options: Pick<
     SearchOptions,
-    'maxStates' | 'timeLimitSeconds' | 'progressIntervalMs' | 'deadlock' | 'coverage'
+    | 'maxStates' | 'timeLimitSeconds' | 'progressIntervalMs' | 'deadlock' | 'coverage'
+    | 'recordGraph'
   > & {
     /** The checkpoint's directory by reference: the thread reopens it. */
     readonly checkpoint?: CheckpointSetup;

@@ -10,6 +10,7 @@
 import type { CheckpointOptions } from './checkpoint.js';
 import type { DiskOptions } from './disk-bfs.js';
 import type { ActionCoverage } from './coverage.js';
+import type { StateGraph } from './graph.js';
 import type { SwarmSummary } from './swarm.js';
 import type { AnyModel } from './model.js';
 
@@ -42,6 +43,12 @@ export interface SearchOptions {
   readonly disk?: DiskOptions;
   /** Count, per action, enabled, taken and new states (coverage.ts); one thread only. */
   readonly coverage?: boolean;
+  /**
+   * Keep every edge for the liveness pass (graph.ts): one-thread BFS gives `graph` when it
+   * finds no violation. Ignored by the other strategies, on a resumed search and on a model
+   * with a symmetry view (the pass then builds the graph itself).
+   */
+  readonly recordGraph?: boolean;
 }
 
 export interface Progress {
@@ -79,6 +86,8 @@ export interface SearchResult {
   readonly swarm?: SwarmSummary;
   /** With `coverage`: one row per action. */
   readonly coverage?: readonly ActionCoverage[];
+  /** With `recordGraph` (bfs on one thread, no violation): the explored state graph. */
+  readonly graph?: StateGraph;
 }
 
 /** Names of the `sometimes` properties not in `reached`, when the search was complete. */

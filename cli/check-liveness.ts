@@ -38,12 +38,13 @@ export function runLivenessPass(
   const properties = model.properties ?? [];
   if (search.result !== 'ok' || !search.exhaustive || properties.length === 0) return undefined;
   if (!request.quiet) io.stderr('Checking temporal properties under weak fairness');
+  // The graph the search recorded, else (dfs, workers, a resumed search) one built for it.
   const result = checkLiveness(model, {
     ...(request.maxStates !== undefined ? { maxStates: request.maxStates } : {}),
     ...(request.timeLimitSeconds !== undefined
       ? { timeLimitSeconds: request.timeLimitSeconds }
       : {}),
-  });
+  }, search.graph);
   if (result.result !== 'violation') return { result };
   const { definition, params, bug } = request;
   const built = buildLassoTrace(model, { model: definition.name, params, bug }, result.lasso!,

@@ -340,6 +340,8 @@ function checkRequest(
       ...(settings.coverage ? { coverage: true } : {}),
       ...(settings.checkpoint ? { checkpoint: settings.checkpoint } : {}),
       ...(settings.disk ? { disk: settings.disk } : {}),
+      // The liveness pass then analyses the graph of this search instead of building one.
+      ...(settings.liveness && (model.properties ?? []).length > 0 ? { recordGraph: true } : {}),
       stopFlag: interrupt.stopFlag,
       onProgress: (progress: Progress) => {
         if (!settings.quiet) io.stderr(formatProgress(progress));

@@ -4,10 +4,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { defineModel, integer, type ModelSpec } from '../../checker/define-model.js';
-import { buildStateGraph } from '../../checker/graph.js';
+import { buildStateGraph, checkLiveness } from '../../checker/liveness.js';
 import { stronglyConnectedComponents } from '../../checker/graph-scc.js';
 import { buildLassoTrace, formatLasso, lassoToItf } from '../../checker/liveness-trace.js';
-import { checkLiveness } from '../../checker/liveness.js';
 import type { AnyModel, Params } from '../../checker/model.js';
 import { replayTrace } from '../../checker/replay.js';
 import type { Trace } from '../../checker/trace.js';
