@@ -29,7 +29,7 @@ test('a 1 MiB get waits 2 s more than an empty one; back-off doubles up to the c
 test('property: within [base, max], monotone in size and in retries', () => {
   const settings = defaultAttemptTimeouts;
   fc.assert(fc.property(
-    fc.nat(64 * 2 ** 20), fc.nat(64 * 2 ** 20), fc.nat(30), fc.double({ min: 0, max: 0.999 }),
+    fc.nat(64 * 2 ** 20), fc.nat(64 * 2 ** 20), fc.nat(30), fc.double({ min: 0, max: 0.999, noNaN: true }),
     (small, extra, retry, jitter) => {
       const base = attemptTimeoutMs(settings, small, retry, jitter);
       assert.ok(base >= settings.baseMs && base <= settings.maxMs);
