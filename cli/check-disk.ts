@@ -1,4 +1,5 @@
 /** `check --disk DIR [--memory SIZE]`: flags to the disk mode's options (checker/disk-bfs.ts). */
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import type { DiskOptions } from '../checker/disk-bfs.js';
 import { minimumMemoryBytes } from '../checker/disk-fingerprint-set.js';
 import { UsageError } from '../checker/params.js';
@@ -33,7 +34,19 @@ export function diskOptions(args: ParsedArgs): DiskOptions | undefined {
     return undefined;
   }
   for (const refusal of refusals) if (refusal.given(args)) throw new UsageError(refusal.why);
-  return { directory: openDirectory(directory), memoryBytes: parseMemory(memory ?? defaultMemory) };
+  const memoryBytes = parseMemory(memory ?? defaultMemory);
+  writableDirectory(directory);
+  return { directory: openDirectory(directory), memoryBytes };
+}
+
+/** Creates DIR if needed; one that cannot be written is a usage error, before the search. */
+function writableDirectory(path: string): void {
+  try {
+    mkdirSync(path, { recursive: true });
+    accessSync(path, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`--disk ${path}: ${(error as Error).message}`);
+  }
 }
 
 /** A size such as 512m: an integer and an optional unit k, m or g (powers of 1024). */

@@ -115,18 +115,20 @@ test('--memory sizes: k, m, g are powers of 1024', () => {
   assert.is(parseMemory('100000'), 100000);
 });
 
+const refusedDirectory = join(scratch, 'refused');
 const refused: readonly (readonly [string, readonly string[], RegExp])[] = [
-  ['a size without digits', ['--disk', 'D', '--memory', 'lots'], /--memory expects a size/],
-  ['an unknown unit', ['--disk', 'D', '--memory', '12x'], /--memory expects a size/],
-  ['a negative size', ['--disk', 'D', '--memory', '-5m'], /--memory expects a size/],
-  ['a fraction', ['--disk', 'D', '--memory', '1.5g'], /--memory expects a size/],
-  ['less than 64k', ['--disk', 'D', '--memory', '1k'], /at least 64k/],
+  ['a size without digits', ['--disk', refusedDirectory, '--memory', 'lots'], /--memory expects a size/],
+  ['an unknown unit', ['--disk', refusedDirectory, '--memory', '12x'], /--memory expects a size/],
+  ['a negative size', ['--disk', refusedDirectory, '--memory', '-5m'], /--memory expects a size/],
+  ['a fraction', ['--disk', refusedDirectory, '--memory', '1.5g'], /--memory expects a size/],
+  ['less than 64k', ['--disk', refusedDirectory, '--memory', '1k'], /at least 64k/],
   ['--memory without --disk', ['--memory', '512m'], /--memory needs --disk/],
-  ['two workers', ['--disk', 'D', '--workers', '2'], /one thread/],
-  ['coverage', ['--disk', 'D', '--coverage'], /--coverage/],
-  ['a checkpoint', ['--disk', 'D', '--checkpoint', 'C'], /--checkpoint/],
-  ['dfs', ['--disk', 'D', '--strategy', 'dfs'], /--strategy bfs/],
-  ['max-states', ['--disk', 'D', '--max-states', '10'], /--max-states/],
+  ['two workers', ['--disk', refusedDirectory, '--workers', '2'], /one thread/],
+  ['coverage', ['--disk', refusedDirectory, '--coverage'], /--coverage/],
+  ['a checkpoint', ['--disk', refusedDirectory, '--checkpoint', 'C'], /--checkpoint/],
+  ['dfs', ['--disk', refusedDirectory, '--strategy', 'dfs'], /--strategy bfs/],
+  ['a file as DIR', ['--disk', 'package.json'], /--disk package.json: EEXIST/],
+  ['max-states', ['--disk', refusedDirectory, '--max-states', '10'], /--max-states/],
 ];
 
 for (const [what, flags, reason] of refused) {
