@@ -246,6 +246,11 @@ async function benchGroups(
     if (disk.worstReplica !== null) {
       progress(`shardkv: worst replica: ${describeReplica(disk.worstReplica)}`);
     }
+    // Without a bound nodes never snapshot (CONTRACT): the log keeps every write.
+    if (options.maxRaftStateBytes === null) {
+      progress('shardkv: no --max-raft-state: the nodes never snapshot, so their logs keep every' +
+        ' write; the per-replica bound is for a cluster that snapshots (e.g. --max-raft-state 64k)');
+    }
   } finally {
     await cluster.stop();
   }
