@@ -1,7 +1,8 @@
 /**
  * Run by the conform-1m bench in a process of its own, so its peak RSS is conform's alone:
  * conforms the traces in DIR/traces (streamed from the files, as `shardkv conform` reads
- * them) and prints one JSON line with the records, the seconds and the peak RSS.
+ * them) and prints one JSON line with the records, the verdict, the seconds (all, and those
+ * of the trace checks before the history's) and the peak RSS.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,10 +19,15 @@ for (const name of readdirSync(folder)) {
 }
 const cpu = process.cpuUsage();
 const started = performance.now();
-const result = conform({ nodes, history: readFileSync(join(folder, 'history.jsonl'), 'utf8') });
+let traceSeconds = 0;
+const result = conform({ nodes, history: readFileSync(join(folder, 'history.jsonl'), 'utf8') },
+  (stage) => {
+    if (stage === 'read') traceSeconds = (performance.now() - started) / 1000;
+  });
 const used = process.cpuUsage(cpu);
 console.log(JSON.stringify({
-  records: result.records, conforming: result.divergence === null,
-  seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6,
-  maxRssMiB: process.resourceUsage().maxRSS / 1024,
+  records: result.records,
+  verdict: result.divergence === null ? 'conforming' : `divergence (${result.divergence.check})`,
+  seconds: (performance.now() - started) / 1000, traceSeconds,
+  cpuSeconds: (used.user + used.system) / 1e6, maxRssMiB: process.resourceUsage().maxRSS / 1024,
 }));

@@ -119,7 +119,8 @@ function report(result: ConformResult, seconds: number, json: boolean, io: Io): 
     ok: result.divergence === null,
     result: result.divergence === null ? 'conforming' : 'divergence',
     nodes: result.nodes, records: result.records, operations: result.operations, seconds,
-    ...(result.uncheckedDeliveries === 0 ? {} : { uncheckedDeliveries: result.uncheckedDeliveries }),
+    ...(result.uncheckedDeliveries === 0 ? {}
+      : { uncheckedDeliveries: result.uncheckedDeliveries }),
     ...(result.divergence === null ? {} : { error: lines[0], divergence: result.divergence }),
   }));
 }

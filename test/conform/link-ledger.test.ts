@@ -18,7 +18,8 @@ const message = { type: 'RequestVoteRequest', term: 1, lastLogIndex: 0, lastLogT
 function record(node: string, seq: number, lamport: number, actor: TraceRecord['actor'],
   input: Record<string, unknown>, effects: unknown[] = []): TraceRecord {
   return { v: 1, node, seq, inc: 1, lamport, actor, input: { ...input }, effects,
-    ...(actor === 'shell' ? {} : { digest: '0' }), ...(seq === 1 ? { setup: setup(node === 'a' ? 0 : 1) } : {}) };
+    ...(actor === 'shell' ? {} : { digest: '0' }),
+    ...(seq === 1 ? { setup: setup(node === 'a' ? 0 : 1) } : {}) };
 }
 
 /**

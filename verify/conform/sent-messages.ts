@@ -43,8 +43,8 @@ class Chunk {
     let capacity = Math.max(firstCapacity, this.capacity);
     while (capacity <= offset) capacity *= 2;
     capacity = Math.min(capacity, chunkMessages);
-    const grown = <T extends Uint16Array | Float64Array | Int32Array>(old: T, make: (n: number) => T,
-      width = 1): T => {
+    type Slots = Uint16Array | Float64Array | Int32Array;
+    const grown = <T extends Slots>(old: T, make: (n: number) => T, width = 1): T => {
       const next = make(capacity * width);
       next.set(old);
       return next;
