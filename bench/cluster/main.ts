@@ -16,7 +16,7 @@ import { closedLoop, missedKind, type LoadFigures, type Operation } from './clos
 import { EtcdClient, etcdAvailable, startEtcd } from './etcd.js';
 import { parseOptions, usage, UsageError, type BenchOptions, type OperationName } from
   './options.js';
-import { cpuMilliseconds } from './process-cpu.js';
+import { cpuMilliseconds, voluntarySwitches } from './process-cpu.js';
 import {
   diskFigures, electionsBetween, groupFacts, LiveBytes, settledGroupFacts, type DiskFigures,
   type GroupFacts,
@@ -32,6 +32,8 @@ interface ResultRow extends LoadFigures {
   readonly op: OperationName;
   /** CPU milliseconds the servers spent per answered operation (warm-up included). */
   readonly serverCpuMsPerOp: number;
+  /** Voluntary context switches of the servers' threads per answered operation: its waits. */
+  readonly serverWaitsPerOp: number;
   /** ... and this process, which runs every client (clerks or etcd's HTTP clients). */
   readonly clientCpuMsPerOp: number;
   /** shardkv: elections in its groups during the row, and log bytes per replicated live byte. */
@@ -95,16 +97,18 @@ async function runRow(
   if (operation === null) return null;
   const factsBefore = await system.facts();
   const cpuBefore = cpuMilliseconds(system.pids());
+  const waitsBefore = voluntarySwitches(system.pids());
   const clientBefore = process.cpuUsage();
   const figures = await closedLoop(clients, options.seconds, operation, options.warmupSeconds);
   const cpu = cpuMilliseconds(system.pids()) - cpuBefore;
+  const waits = voluntarySwitches(system.pids()) - waitsBefore;
   const client = process.cpuUsage(clientBefore);
   const factsAfter = await system.facts();
   const answered = Math.max(1, figures.answeredIncludingWarmup);
   const replicatedBytes = 3 * Math.max(1, system.liveBytes());
   return {
     system: system.name, groups: system.groups, op, ...figures,
-    serverCpuMsPerOp: cpu / answered,
+    serverCpuMsPerOp: cpu / answered, serverWaitsPerOp: waits / answered,
     clientCpuMsPerOp: (client.user + client.system) / 1000 / answered,
     elections: factsBefore === null || factsAfter === null ? null
       : electionsBetween(factsBefore, factsAfter),
@@ -269,6 +273,7 @@ function formatRow(row: ResultRow): string {
     `  p50 ${row.p50Ms.toFixed(1).padStart(6)} ms  p99 ${row.p99Ms.toFixed(1).padStart(6)} ms` +
     `  cpu ${row.serverCpuMsPerOp.toFixed(2).padStart(5)} + ` +
     `${row.clientCpuMsPerOp.toFixed(2).padStart(4)} ms/op` +
+    `  waits ${row.serverWaitsPerOp.toFixed(1).padStart(5)}/op` +
     (row.elections === null ? '' : `  elections ${row.elections}`) +
     (row.logBytesPerLiveByte === null ? ''
       : `  log/live ${row.logBytesPerLiveByte.toFixed(2)}`) +
@@ -317,7 +322,7 @@ async function main(): Promise<number> {
   progress(`load average after: ${loadAfter.map((load) => load.toFixed(2)).join(' ')}`);
   progress(`\nbusy processes during the rows (--load): ${options.loadProcesses}`);
   progress('system  groups  op      clients   ops/s      p50        p99     ' +
-    'cpu: servers + clients');
+    'cpu: servers + clients, waits: servers');
   for (const row of rows) progress(formatRow(row));
   if (options.json) {
     const round = (value: number) => Math.round(value * 100) / 100;
@@ -327,6 +332,7 @@ async function main(): Promise<number> {
         opsPerSec: round(row.opsPerSec), p50Ms: round(row.p50Ms), p99Ms: round(row.p99Ms),
         failures: row.failures, unknown: row.unknown, fillUnknown: row.fillUnknown,
         fillFailures: row.fillFailures, serverCpuMsPerOp: round(row.serverCpuMsPerOp),
+        serverWaitsPerOp: round(row.serverWaitsPerOp),
         clientCpuMsPerOp: round(row.clientCpuMsPerOp), elections: row.elections,
         logBytesPerLiveByte: row.logBytesPerLiveByte === null ? null
           : round(row.logBytesPerLiveByte),
