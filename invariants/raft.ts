@@ -31,13 +31,17 @@ import {
   stateMachineSafety,
   type DurableView,
 } from './raft-logs.js';
+import { progressConsistentInvariant, type ProgressView } from './raft-progress.js';
 import type { RaftReading } from './raft-view.js';
+import type { Window } from '../spec/raft/progress.js';
 
 export type RaftGroupView<C, D> =
-  ElectionView & DurableView<C, D> & AppliedView<C, D> & RaftFlagsView;
+  ElectionView & DurableView<C, D> & AppliedView<C, D> & RaftFlagsView & ProgressView;
 
+/** `window`: the flow control's (spec/raft/progress.ts windowOf); ProgressConsistent bounds it. */
 export function raftInvariants<C, D>(
   reading: RaftReading<C, D>,
+  window: Window | null = null,
 ): readonly NamedInvariant<RaftGroupView<C, D>>[] {
   type View = RaftGroupView<C, D>;
   const read = (name: string, holds: (reading: RaftReading<C, D>, view: View) => boolean,
@@ -61,5 +65,6 @@ export function raftInvariants<C, D>(
     linearizableReads,
     noTermRaisedAlone,
     leaseRespected,
+    progressConsistentInvariant(window, reading.serverName),
   ];
 }

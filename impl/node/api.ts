@@ -55,6 +55,12 @@ export interface ServerTuning {
   /** Snapshot and compact once the log holds more bytes (CONTRACT --max-raft-state); null never. */
   readonly maxRaftStateBytes: number | null;
   readonly maxEntriesPerAppend: number;
+  /** Bytes of entries per append (spec RaftOptions.maxBytesPerAppend); null: no bound. */
+  readonly maxBytesPerAppend?: number | null;
+  /** Flow control: appends in flight per follower (RaftOptions.maxInflightAppends); 0 none. */
+  readonly maxInflightAppends?: number;
+  /** ... and their bytes (RaftOptions.maxInflightBytes); null: no bound. */
+  readonly maxInflightBytes?: number | null;
   readonly preVote: boolean;
   readonly checkQuorum: boolean;
   /** The migration driver resends what its beliefs call for this often (its `tick`). */

@@ -37,7 +37,7 @@ import {
 } from './replica-machine.js';
 import { RequestChannel } from './request-channel.js';
 import { handleFrame, type RequestHost } from './requests.js';
-import { resolveTuning } from './tuning.js';
+import { raftOptionsOf, resolveTuning } from './tuning.js';
 import { isSnapshotDue } from './snapshot-policy.js';
 import { recordedResult } from '../../spec/group/client-requests.js';
 import { admitRequest } from '../../spec/group/retry-admission.js';
@@ -119,10 +119,7 @@ export class NodeServer implements Server {
       segmentBytes: bound === null ? segmentBytesDefault : Math.min(bound, segmentBytesDefault),
       onRecovery: (event) => environment.log(`${this.name}: ${describeRecovery(event)}`),
     });
-    const raftOptions = {
-      maxEntriesPerAppend: tuning.maxEntriesPerAppend, preVote: tuning.preVote,
-      checkQuorum: tuning.checkQuorum,
-    };
+    const raftOptions = raftOptionsOf(tuning);
     const setup: NodeSetup = {
       peers, id: peers.indexOf(this.name), gid, shardCount, raftOptions,
       maxValueBytes: tuning.maxValueBytes,
@@ -157,9 +154,7 @@ export class NodeServer implements Server {
     const peers = this.context.peers;
     const initial: Node = initialNode(peers.indexOf(this.name), peers.length);
     this.loop = new RaftLoop(initial, this.context, this.storage, {
-      maxEntriesPerAppend: this.context.tuning.maxEntriesPerAppend,
-      preVote: this.context.tuning.preVote,
-      checkQuorum: this.context.tuning.checkQuorum,
+      ...raftOptionsOf(this.context.tuning),
       ...(this.options.bugs?.raft === undefined ? {} : { bugs: this.options.bugs.raft }),
     }, {
       applyEntry: (entry) => this.applyEntry(entry),

@@ -14,6 +14,10 @@ export const defaultTuning: ResolvedTuning = {
   heartbeatIntervalMs: 50,
   maxRaftStateBytes: null,
   maxEntriesPerAppend: 64,
+  // etcd's MaxSizePerMsg order: a 10 MiB shard image still goes, alone (issue 21 item 3).
+  maxBytesPerAppend: 2 ** 20,
+  maxInflightAppends: 64,
+  maxInflightBytes: 8 * 2 ** 20,
   preVote: true,
   checkQuorum: true,
   driverRetryMs: 100,
@@ -31,9 +35,25 @@ export function resolveTuning(tuning: Partial<ServerTuning> = {}): ResolvedTunin
   assert(resolved.heartbeatIntervalMs > 0, 'the heartbeat interval must be positive');
   assert(resolved.heartbeatIntervalMs < low, 'heartbeats must come before elections time out');
   assert(resolved.maxEntriesPerAppend >= 1, 'an append carries at least one entry');
+  const { maxBytesPerAppend, maxInflightAppends, maxInflightBytes } = resolved;
+  assert(maxBytesPerAppend === null || maxBytesPerAppend > 0, 'bad maxBytesPerAppend');
+  assert(Number.isInteger(maxInflightAppends) && maxInflightAppends >= 0, 'bad inflight window');
+  assert(maxInflightBytes === null || maxInflightBytes > 0, 'bad maxInflightBytes');
   assert(resolved.driverRetryMs > 0, 'the driver retry interval must be positive');
   assert(resolved.maxKeyBytes > 0 && resolved.maxValueBytes > 0, 'request limits are positive');
   const bound = resolved.maxRaftStateBytes;
   assert(bound === null || bound > 0, `bad maxRaftStateBytes ${String(bound)}`);
   return resolved;
+}
+
+/** The spec's node options the tuning sets (an unset bound is left out: no bound). */
+export function raftOptionsOf(tuning: ResolvedTuning) {
+  return {
+    maxEntriesPerAppend: tuning.maxEntriesPerAppend,
+    ...(tuning.maxBytesPerAppend === null ? {} : { maxBytesPerAppend: tuning.maxBytesPerAppend }),
+    ...(tuning.maxInflightAppends === 0 ? {} : { maxInflightAppends: tuning.maxInflightAppends }),
+    ...(tuning.maxInflightBytes === null ? {} : { maxInflightBytes: tuning.maxInflightBytes }),
+    preVote: tuning.preVote,
+    checkQuorum: tuning.checkQuorum,
+  };
 }

@@ -38,6 +38,10 @@ export interface NodeSetup {
   readonly shardCount: number;
   readonly raftOptions: {
     readonly maxEntriesPerAppend: number;
+    /** Flow control's bounds (spec RaftOptions); absent in older traces: none. */
+    readonly maxBytesPerAppend?: number;
+    readonly maxInflightAppends?: number;
+    readonly maxInflightBytes?: number;
     readonly preVote: boolean;
     readonly checkQuorum: boolean;
   };

@@ -61,13 +61,17 @@ export function raftDigest(node: RaftNode<unknown, unknown>): string {
   const snapshot = node.snapshot;
   const lastTerm = node.log.length > 0
     ? node.log[node.log.length - 1]!.term : snapshot?.lastIncludedTerm ?? 0;
-  return new DigestMixer()
+  const mixer = new DigestMixer()
     .add(node.currentTerm).add(node.votedFor).add(roleCodes[node.role]).add(node.commitIndex)
-    .add(node.leader).add(node.votesGranted).addAll(node.nextIndex).addAll(node.matchIndex)
+    .add(node.leader).add(node.votesGranted).add(node.progress.length)
     .add(node.recentlyActive).add(node.readSequence).add(node.pendingReads.length)
     .add(snapshot?.lastIncludedIndex ?? 0).add(snapshot?.lastIncludedTerm ?? 0)
-    .add(node.log.length).add(lastTerm)
-    .hex();
+    .add(node.log.length).add(lastTerm);
+  for (const progress of node.progress) {
+    mixer.add(progress.state === 'replicate' ? 1 : 0).add(progress.probeSent ? 1 : 0)
+      .add(progress.match).add(progress.next).add(progress.inflights.length);
+  }
+  return mixer.hex();
 }
 
 export type MachineState =

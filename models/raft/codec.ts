@@ -19,6 +19,7 @@ import {
   type ReadRecord,
 } from './model-state.js';
 import { envelopeKey, type Bag, type InFlight } from './network.js';
+import type { Inflight, Progress } from '../../spec/raft/progress.js';
 import type { Entry, HardState, PendingRead, Role, Snapshot } from '../../spec/raft/types.js';
 
 type Message = ModelMessage;
@@ -130,8 +131,35 @@ function writeServer(
     out.push(read.requestId);
     out.push(read.sequence | (renameMask(read.acknowledged, rename) << 16));
   }
-  for (const peer of order) out.push(server.nextIndex[peer]!);
-  for (const peer of order) out.push(server.matchIndex[peer]!);
+  out.push(server.progress.length);
+  if (server.progress.length === 0) return;
+  for (const peer of order) writeProgress(server.progress[peer]!, out);
+}
+
+/** One follower's progress: state and probe flag with the inflight count, match, next. */
+function writeProgress(progress: Progress, out: WordWriter): void {
+  const replicate = progress.state === 'replicate' ? 1 : 0;
+  const probeSent = progress.probeSent ? 2 : 0;
+  out.push(replicate | probeSent | (progress.inflights.length << 2));
+  out.push(progress.match);
+  out.push(progress.next);
+  for (const inflight of progress.inflights) {
+    out.push(inflight.lastIndex);
+    out.push(inflight.bytes);
+  }
+}
+
+function readProgress(input: WordReader): Progress {
+  const word = input.next();
+  const match = input.next();
+  const next = input.next();
+  const inflights: Inflight[] = [];
+  for (let at = 0; at < word >>> 2; at++) {
+    const lastIndex = input.next();
+    inflights.push({ lastIndex, bytes: input.next() });
+  }
+  const state = (word & 1) === 1 ? 'replicate' : 'probe';
+  return { state, match, next, probeSent: (word & 2) !== 0, inflights };
 }
 
 function readServer(input: WordReader, id: number, clusterSize: number): ModelNode {
@@ -145,10 +173,9 @@ function readServer(input: WordReader, id: number, clusterSize: number): ModelNo
     const packed = input.next();
     pendingReads.push({ requestId, sequence: packed & 0xffff, acknowledged: packed >>> 16 });
   }
-  const nextIndex: number[] = [];
-  const matchIndex: number[] = [];
-  for (let peer = 0; peer < clusterSize; peer++) nextIndex.push(input.next());
-  for (let peer = 0; peer < clusterSize; peer++) matchIndex.push(input.next());
+  const progress: Progress[] = [];
+  const tracked = input.next();
+  for (let peer = 0; peer < tracked; peer++) progress.push(readProgress(input));
   const leader = volatile & 0xf;
   return {
     id,
@@ -161,8 +188,7 @@ function readServer(input: WordReader, id: number, clusterSize: number): ModelNo
     commitIndex: hard.hardState.commitIndex,
     leader: leader === 0 ? null : leader - 1,
     votesGranted: word >>> 2,
-    nextIndex,
-    matchIndex,
+    progress,
     recentlyActive: (volatile >>> 4) & 0xff,
     readSequence: volatile >>> 12,
     pendingReads,
@@ -553,8 +579,8 @@ export function renameServers(state: RaftModelState, rename: readonly number[]):
   const persisted: ModelPersisted[] = Array(count);
   const durable: ModelPersisted[] = Array(count);
   const applied: ModelData[] = Array(count);
-  const reorder = (values: readonly number[]) => {
-    const result: number[] = Array(count);
+  const reorder = <T>(values: readonly T[]) => {
+    const result: T[] = Array<T>(count);
     values.forEach((value, from) => (result[rename[from]!] = value));
     return result;
   };
@@ -572,8 +598,7 @@ export function renameServers(state: RaftModelState, rename: readonly number[]):
         ...read,
         acknowledged: renameMask(read.acknowledged, rename),
       })),
-      nextIndex: reorder(server.nextIndex),
-      matchIndex: reorder(server.matchIndex),
+      progress: server.progress.length === 0 ? server.progress : reorder(server.progress),
     };
     const renamed = (saved: ModelPersisted): ModelPersisted => {
       const hardState = { ...saved.hardState, votedFor: vote(saved.hardState.votedFor) };

@@ -47,6 +47,7 @@ function raftOptionsOf(params: RaftParams, bug: RaftBugName | undefined): RaftOp
   return {
     preVote: params.preVote,
     checkQuorum: params.checkQuorum,
+    ...(params.inflightWindow === 0 ? {} : { maxInflightAppends: params.inflightWindow }),
     ...(bug === undefined ? {} : { bugs: bugSwitches(raftBugNames, [bug]) }),
   };
 }
@@ -57,6 +58,8 @@ function createPreset(params: RaftParams, bug: RaftBugName | undefined) {
     throw new UsageError('--preset raft.tla takes no --bug and no --symmetry');
   if (params.preVote || params.checkQuorum)
     throw new UsageError('--preset raft.tla has neither --pre-vote nor --check-quorum');
+  if (params.inflightWindow !== 0)
+    throw new UsageError('--preset raft.tla has no --inflight-window (it resends every time)');
   // raft.tla restarts without bound and never compacts: these bounds would be silently ignored.
   for (const name of ['maxRestarts', 'maxCompactions', 'maxReads'] as const) {
     if (params[name] !== defaultRaftBounds[name])
@@ -131,7 +134,7 @@ function createModel(
 }
 
 /** The bounds a preset runs with, for the `Checking ...` header. */
-function boundsInUse(params: RaftParams): Partial<RaftParams> {
+function presetBoundsInUse(params: RaftParams): Partial<RaftParams> {
   if (params.preset === 'raft.tla') {
     // raft.tla restarts without bound, never compacts and serves no reads.
     const { servers, values, maxTerm, maxLog, maxMsgs, preset } = params;
@@ -148,6 +151,13 @@ function boundsInUse(params: RaftParams): Partial<RaftParams> {
       checkQuorum: true };
   }
   return params;
+}
+
+/** ... without the flow control's window when it is off (an option, as --pre-vote is). */
+function boundsInUse(params: RaftParams): Partial<RaftParams> {
+  const { inflightWindow, ...bounds } = presetBoundsInUse(params);
+  const off = inflightWindow === 0 || inflightWindow === undefined;
+  return off ? bounds : { ...bounds, inflightWindow };
 }
 
 export const raftDefinition = defineModel({

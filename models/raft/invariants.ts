@@ -7,6 +7,8 @@
 import type { Invariant } from '../../checker/model.js';
 import { raftInvariants as groupInvariants } from '../../invariants/raft.js';
 import type { RaftReading } from '../../invariants/raft-view.js';
+import { windowOf } from '../../spec/raft/progress.js';
+import type { RaftOptions } from '../../spec/raft/types.js';
 import {
   commandAt,
   type ModelCommand,
@@ -22,3 +24,9 @@ const modelReading: RaftReading<ModelCommand, ModelData> = {
 };
 
 export const raftInvariants: readonly Invariant<RaftModelState>[] = groupInvariants(modelReading);
+
+/** The invariants of a model whose nodes run with `options` (its flow control's window). */
+export function raftInvariantsFor(options: RaftOptions): readonly Invariant<RaftModelState>[] {
+  const window = windowOf(options);
+  return window === null ? raftInvariants : groupInvariants(modelReading, window);
+}

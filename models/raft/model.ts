@@ -31,7 +31,7 @@ import type { Model } from '../../checker/model.js';
 import { raftDiagram } from './diagram.js';
 import { assert } from '../../spec/assert.js';
 import { raftCodec, writeRaftView } from './codec.js';
-import { raftInvariants } from './invariants.js';
+import { raftInvariantsFor } from './invariants.js';
 import { lastLogIndex, termAt } from '../../spec/raft/log.js';
 import {
   commandAt,
@@ -508,7 +508,7 @@ export function createRaftModel(
     next: (state, action) => nextModelState(state, action, options, bounds),
     label: raftLabel,
     diagram: raftDiagram,
-    invariants: raftInvariants,
+    invariants: raftInvariantsFor(options),
     sometimes: raftSometimes(bounds),
     withinBounds: (state) => withinRaftBounds(state, bounds),
     codec: raftCodec(bounds),

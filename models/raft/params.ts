@@ -78,6 +78,14 @@ export const raftParams = {
     description: 'CheckQuorum (§9.6): leader lease; a leader without a quorum steps down',
     default: false,
   }),
+  inflightWindow: integer({
+    description:
+      'flow control (spec/raft/progress.ts): appends in flight per follower while streaming; ' +
+      "0: none, every heartbeat resends from nextIndex (raft.tla's behaviour)",
+    default: 0,
+    min: 0,
+    max: 4,
+  }),
   symmetry: boolean({ description: 'count states up to renaming of servers', default: false }),
   preset: choice({
     description:

@@ -61,8 +61,7 @@ function printedNode(node: ModelNode) {
     snapshot: printedSnapshot(node.snapshot),
     leader: printedServer(node.leader),
     votesGranted: serverSet(node.votesGranted, count),
-    nextIndex: byServer(node.nextIndex, (index) => index),
-    matchIndex: byServer(node.matchIndex, (index) => index),
+    progress: byServer(node.progress, (progress) => progress),
     recentlyActive: serverSet(node.recentlyActive, count),
     pendingReads: node.pendingReads.map((read) => ({
       ...read,

@@ -29,6 +29,8 @@ export function refinementRefusal(bounds: RaftBounds, options: RaftOptions): str
   if (bounds.maxCompactions > 0) return 'snapshots have no raft.tla action (--max-compactions 0)';
   if (options.preVote === true || options.checkQuorum === true)
     return 'PreVote and CheckQuorum have no raft.tla counterpart';
+  if ((options.maxInflightAppends ?? 0) > 0)
+    return "flow control's heartbeats and streams have no raft.tla action (--inflight-window 0)";
   if (bounds.maxLog > maximumLogLength) return `raft.tla's packed logs: --max-log at most 3`;
   if (bounds.values >= maximumValues) return `the no-op takes a value: --values at most 7`;
   return null;

@@ -10,8 +10,8 @@
  *   (dissertation §6.4) is the extra client value `values` (ClientRequest(i, noop)).
  * - votesGranted: the candidate's; votesResponded: the same set, since our candidate does not
  *   remember refusals (it asks a refusing server again, raft.tla asks each one once a term).
- * - nextIndex, matchIndex: the leader's, with matchIndex[i][i] = 0 (raft.tla counts the
- *   leader itself apart).
+ * - nextIndex, matchIndex: the leader's progress (next, match), with matchIndex[i][i] = 0
+ *   (raft.tla counts the leader itself apart); without flow control (no --inflight-window).
  * - messages: the bag, message for message; an AppendEntries response loses the conflict
  *   hint of §5.3 and every message our read sequence; requests carry mcommitIndex.
  * Fields raft.tla never reads in that state are normalised on both sides: votesGranted and
@@ -157,10 +157,11 @@ export function abstractState(raft: TlaRaft, state: RaftModelState): TlaState {
     servers[base + 3] = packLog(node, noop);
     servers[base + commitIndexOffset] = node.commitIndex;
     servers[base + votesGrantedOffset] = node.votesGranted;
-    for (let j = 0; j < count; j++) {
-      servers[base + nextIndexOffset + j] = node.nextIndex[j]!;
-      servers[base + matchIndexOffset(count) + j] = node.matchIndex[j]!;
-    }
+    // A non-leader keeps no progress: its fields are normalised below.
+    node.progress.forEach((progress, j) => {
+      servers[base + nextIndexOffset + j] = progress.next;
+      servers[base + matchIndexOffset(count) + j] = progress.match;
+    });
   }
   let messages: number[] = [];
   for (const { envelope, count: copies } of state.messages) {

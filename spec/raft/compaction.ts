@@ -5,8 +5,9 @@
  * application's (S); Raft only carries it. Handlers of step.ts.
  */
 import { assert } from '../assert.js';
-import { snapshotIndex, termAt } from './log.js';
+import { lastLogIndex, snapshotIndex, termAt } from './log.js';
 import { becomeFollower } from './node.js';
+import { appendAccepted, windowOf, withProgress } from './progress.js';
 import type { Effect, Message, RaftNode, RaftOptions, Snapshot, Step } from './types.js';
 
 type InstallSnapshotRequest<C, S> = Extract<Message<C, S>, { type: 'InstallSnapshotRequest' }>;
@@ -30,7 +31,7 @@ export function handleSnapshotTaken<C, S>(
   return { node: { ...node, snapshot, log: node.log.slice(index - base) }, effects: [] };
 }
 
-/** The leader's snapshot for a follower whose nextIndex is already compacted. */
+/** The leader's snapshot for a follower whose next index is already compacted. */
 export function snapshotRequestTo<C, S>(node: RaftNode<C, S>, peer: number): Effect<C, S> {
   assert(node.snapshot !== null, 'a log without a snapshot holds every entry');
   const message: Message<C, S> = {
@@ -86,11 +87,13 @@ export function handleInstallSnapshotResponse<C, S>(
   node: RaftNode<C, S>,
   from: number,
   response: InstallSnapshotResponse<C, S>,
+  options: RaftOptions,
 ): Step<C, S> {
   if (response.term !== node.currentTerm || node.role !== 'leader') return { node, effects: [] };
-  const nextIndex = node.nextIndex.slice();
-  const matchIndex = node.matchIndex.slice();
-  matchIndex[from] = Math.max(matchIndex[from]!, response.matchIndex);
-  nextIndex[from] = Math.max(nextIndex[from]!, response.matchIndex + 1);
-  return { node: { ...node, nextIndex, matchIndex }, effects: [] };
+  const window = windowOf(options);
+  const progress = appendAccepted(node.progress[from]!, response.matchIndex, window);
+  // With flow control nothing else sends what waits after it: ask to send soon.
+  const lagging = window !== null && progress.next <= lastLogIndex(node);
+  const effects: Effect<C, S>[] = lagging ? [{ type: 'sendSoon' }] : [];
+  return { node: withProgress(node, from, progress), effects };
 }

@@ -5,6 +5,7 @@
  */
 import { assert } from '../assert.js';
 import { lastLogIndex } from './log.js';
+import { initialProgress } from './progress.js';
 import type { RaftNode } from './types.js';
 
 /** A node that has never run: term 0, empty log, no snapshot. */
@@ -22,8 +23,7 @@ export function initialNode<C, S>(id: number, clusterSize: number): RaftNode<C, 
     commitIndex: 0,
     leader: null,
     votesGranted: 0,
-    nextIndex: Array<number>(clusterSize).fill(1),
-    matchIndex: Array<number>(clusterSize).fill(0),
+    progress: [],
     recentlyActive: 0,
     readSequence: 0,
     pendingReads: [],
@@ -40,9 +40,10 @@ export function countVotes(mask: number): number {
   return count;
 }
 
-/** The volatile leader and candidate state a role change resets. */
+/** The volatile leader and candidate state a role change resets (a leader's progress too). */
 function resetVolatile<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
-  return { ...node, votesGranted: 0, recentlyActive: 0, readSequence: 0, pendingReads: [] };
+  return { ...node, votesGranted: 0, recentlyActive: 0, readSequence: 0, pendingReads: [],
+    progress: [] };
 }
 
 /**
@@ -85,9 +86,9 @@ export function becomeCandidate<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
 }
 
 /**
- * Leader: every follower's nextIndex just after the leader's log, matchIndex 0 (§5.3), and a
- * no-op entry of the new term (dissertation §6.4): it commits the earlier terms' entries with
- * it, and until it commits the leader serves no read. Its own matchIndex is 0 too: it counts
+ * Leader: every follower's progress probing just after the leader's log, match 0 (§5.3), and
+ * a no-op entry of the new term (dissertation §6.4): it commits the earlier terms' entries
+ * with it, and until it commits the leader serves no read. Its own match is 0 too: it counts
  * itself once its storage reports the no-op durable (handleLogDurable, §10.2.1).
  */
 export function becomeLeader<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
@@ -99,7 +100,6 @@ export function becomeLeader<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
     role: 'leader',
     leader: node.id,
     log,
-    nextIndex: Array<number>(node.clusterSize).fill(next),
-    matchIndex: Array<number>(node.clusterSize).fill(0),
+    progress: Array.from({ length: node.clusterSize }, () => initialProgress(next - 1)),
   };
 }

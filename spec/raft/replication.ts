@@ -1,6 +1,7 @@
 /**
  * Log replication (Raft paper §5.3, §5.4.2): proposals appended by the leader as one batch,
- * AppendEntries with up to a configurable number of entries, the follower's conflict hint that
+ * AppendEntries bounded in entries and bytes and paced per follower by its progress (flow
+ * control, progress.ts), the follower's conflict hint that
  * lets the leader skip a whole term per round trip (§5.3, end), and the commit rule that only
  * counts replicas of an entry of the leader's own term (Figure 8). Handlers of step.ts; the
  * term rule of §5.1 has run before them.
@@ -15,7 +16,21 @@ import {
   snapshotIndex,
   termAt,
 } from './log.js';
+import { snapshotRequestTo } from './compaction.js';
+import { entryBytes } from './entry-bytes.js';
 import { becomeFollower, quorum } from './node.js';
+import {
+  appendAccepted,
+  appendRejected,
+  canSend,
+  durableUpTo,
+  heartbeatPrevious,
+  sentAppend,
+  sentSnapshot,
+  windowOf,
+  withProgress,
+  type Progress,
+} from './progress.js';
 import { acknowledgeReads } from './read-index.js';
 import type { Effect, Entry, Message, RaftNode, RaftOptions, Step } from './types.js';
 
@@ -56,32 +71,43 @@ export function handleLogDurable<C, S>(
   term: number,
 ): Step<C, S> {
   assert(Number.isInteger(index) && index >= 0, `bad durable index ${index}`);
-  if (node.role !== 'leader' || index <= node.matchIndex[node.id]!) return { node, effects: [] };
+  if (node.role !== 'leader' || index <= node.progress[node.id]!.match) {
+    return { node, effects: [] };
+  }
   if (index > lastLogIndex(node) || termAt(node, index) !== term) return { node, effects: [] };
-  const matchIndex = node.matchIndex.slice();
-  matchIndex[node.id] = index;
-  return { node: { ...node, matchIndex }, effects: [] };
+  const progress = durableUpTo(node.progress[node.id]!, index);
+  return { node: withProgress(node, node.id, progress), effects: [] };
 }
 
-/**
- * The leader's AppendEntries to `peer`: the entries from nextIndex[peer] on, at most
- * `maxEntries` of them (none: a heartbeat). Null when those entries are compacted (the caller
- * sends the snapshot instead).
- */
-export function appendRequestTo<C, S>(
-  node: RaftNode<C, S>,
-  peer: number,
+/** The entries from `first` (a position in the log) within the count and byte bounds. */
+function boundedEntries<C>(
+  log: readonly Entry<C>[],
+  first: number,
   maxEntries: number,
-): Effect<C, S> | null {
-  assert(Number.isInteger(maxEntries) && maxEntries >= 0, `bad batch size ${maxEntries}`);
-  const nextIndex = node.nextIndex[peer]!;
-  if (nextIndex <= snapshotIndex(node)) return null;
-  const prevLogIndex = nextIndex - 1;
-  const prevLogTerm = termAt(node, prevLogIndex);
-  assert(prevLogTerm !== undefined, `leader has no entry ${prevLogIndex} before nextIndex`);
-  const first = nextIndex - snapshotIndex(node) - 1;
-  const entries = node.log.slice(first, first + maxEntries);
-  const message: Message<C, S> = {
+  maxBytes: number,
+): { entries: readonly Entry<C>[]; bytes: number } {
+  let bytes = 0;
+  let end = first;
+  const limit = Math.min(log.length, first + maxEntries);
+  while (end < limit) {
+    const size = entryBytes(log[end]!);
+    // At least one entry: one larger than the bound goes alone.
+    if (end > first && bytes + size > maxBytes) break;
+    bytes += size;
+    end++;
+  }
+  return { entries: end === first ? [] : log.slice(first, end), bytes };
+}
+
+function appendRequest<C, S>(
+  node: RaftNode<C, S>,
+  prevLogIndex: number,
+  entries: readonly Entry<C>[],
+): Message<C, S> {
+  // Index 0 is before every log, compacted or not.
+  const prevLogTerm = prevLogIndex === 0 ? 0 : termAt(node, prevLogIndex);
+  assert(prevLogTerm !== undefined, `leader has no entry ${prevLogIndex} to send after`);
+  return {
     type: 'AppendEntriesRequest',
     term: node.currentTerm,
     prevLogIndex,
@@ -91,7 +117,46 @@ export function appendRequestTo<C, S>(
     // Only a pending read needs confirming; 0 confirms none and keeps messages alike.
     readSequence: node.pendingReads.length > 0 ? node.readSequence : 0,
   };
-  return { type: 'send', to: peer, message };
+}
+
+/**
+ * What the leader sends `peer` now, and the peer's progress after it (progress.ts). When its
+ * flow control lets an append go and entries wait: the entries from next on, at most
+ * maxEntriesPerAppend and maxBytesPerAppend of them (at least one), or the snapshot when
+ * those are compacted (then also to a stream whose window is full). Else an empty heartbeat
+ * (it carries the commit index) after heartbeatPrevious, or after index 0, which every log
+ * holds, when that one is compacted (a probe behind the snapshot).
+ */
+export function replicateTo<C, S>(
+  node: RaftNode<C, S>,
+  peer: number,
+  options: RaftOptions,
+): { effect: Effect<C, S>; progress: Progress } {
+  const progress = node.progress[peer]!;
+  const window = windowOf(options);
+  const base = snapshotIndex(node);
+  const pending = progress.next <= lastLogIndex(node);
+  // A stream that needs compacted entries gets the snapshot at once (etcd's StateSnapshot):
+  // no heartbeat could tell it anything, its window would never free.
+  const compacted = progress.next <= base;
+  const streamCompacted = compacted && progress.state === 'replicate';
+  if ((canSend(progress, window) && (pending || window === null)) || streamCompacted) {
+    if (compacted) {
+      return { effect: snapshotRequestTo(node, peer), progress: sentSnapshot(progress, window) };
+    }
+    const maxEntries = options.maxEntriesPerAppend ?? 1;
+    assert(Number.isInteger(maxEntries) && maxEntries >= 0, `bad batch size ${maxEntries}`);
+    const maxBytes = options.maxBytesPerAppend ?? Number.POSITIVE_INFINITY;
+    const batch = boundedEntries(node.log, progress.next - base - 1, maxEntries, maxBytes);
+    const message = appendRequest(node, progress.next - 1, batch.entries);
+    const last = progress.next - 1 + batch.entries.length;
+    const sent = batch.entries.length === 0 ? progress
+      : sentAppend(progress, last, batch.bytes, window);
+    return { effect: { type: 'send', to: peer, message }, progress: sent };
+  }
+  const previous = heartbeatPrevious(progress);
+  const message = appendRequest(node, previous < base ? 0 : previous, []);
+  return { effect: { type: 'send', to: peer, message }, progress };
 }
 
 /**
@@ -108,7 +173,7 @@ export function maybeCommit<C, S>(node: RaftNode<C, S>, options: RaftOptions): S
   let newCommit = node.commitIndex;
   for (let index = lastLogIndex(node); index > node.commitIndex; index--) {
     let agree = 0;
-    for (const match of node.matchIndex) if (match >= index) agree++;
+    for (const { match } of node.progress) if (match >= index) agree++;
     if (agree < needed) continue;
     const ownTerm = termAt(node, index) === node.currentTerm;
     if (ownTerm || options.bugs?.['commit-prev-term'] === true) newCommit = index;
@@ -226,38 +291,32 @@ export function handleAppendEntriesRequest<C, S>(
   return { node: next, effects };
 }
 
-/** Where the leader resumes after a mismatch: past its own entries of the conflicting term. */
-function nextAfterConflict<C, S>(
-  node: RaftNode<C, S>,
-  from: number,
-  response: AppendEntriesResponse<C, S>,
-): number {
-  let hint = response.conflictIndex;
+/** The follower's §5.3 hint, as the index after the leader's entries of the conflicting term. */
+function conflictHintNext<C, S>(node: RaftNode<C, S>, response: AppendEntriesResponse<C, S>) {
   if (response.conflictTerm > 0) {
     const last = lastIndexOfTerm(node, response.conflictTerm);
-    if (last !== undefined) hint = last + 1;
+    if (last !== undefined) return last + 1;
   }
-  // Back off at least one entry (a stale reply's hint may not), never below what matches.
-  const current = node.nextIndex[from]!;
-  return Math.max(node.matchIndex[from]! + 1, Math.min(current - 1, hint));
+  return response.conflictIndex;
 }
 
-/** The leader records a follower's progress (and its confirmation of pending reads). */
+/**
+ * The leader records a follower's progress (and its confirmation of pending reads), and asks
+ * to send soon when its flow control lets entries that wait go.
+ */
 export function handleAppendEntriesResponse<C, S>(
   node: RaftNode<C, S>,
   from: number,
   response: AppendEntriesResponse<C, S>,
+  options: RaftOptions,
 ): Step<C, S> {
   if (response.term !== node.currentTerm || node.role !== 'leader') return { node, effects: [] };
-  const nextIndex = node.nextIndex.slice();
-  const matchIndex = node.matchIndex.slice();
-  if (response.success) {
-    matchIndex[from] = Math.max(matchIndex[from]!, response.matchIndex);
-    nextIndex[from] = Math.max(nextIndex[from]!, response.matchIndex + 1);
-  } else {
-    nextIndex[from] = nextAfterConflict(node, from, response);
-  }
-  const progressed = acknowledgeReads({ ...node, nextIndex, matchIndex }, from, response);
-  const lagging = nextIndex[from]! <= lastLogIndex(node);
+  const before = node.progress[from]!;
+  const window = windowOf(options);
+  const progress = response.success
+    ? appendAccepted(before, response.matchIndex, window)
+    : appendRejected(before, conflictHintNext(node, response));
+  const progressed = acknowledgeReads(withProgress(node, from, progress), from, response);
+  const lagging = progress.next <= lastLogIndex(node) && canSend(progress, window);
   return { node: progressed, effects: lagging ? [sendSoon] : [] };
 }

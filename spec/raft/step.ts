@@ -10,7 +10,6 @@ import {
   handleInstallSnapshotRequest,
   handleInstallSnapshotResponse,
   handleSnapshotTaken,
-  snapshotRequestTo,
 } from './compaction.js';
 import {
   handleElectionTimeout,
@@ -23,13 +22,14 @@ import { becomeFollower } from './node.js';
 import { restartNode, saveEffects } from './persistence.js';
 import { handleReadIndex, releaseReads } from './read-index.js';
 import {
-  appendRequestTo,
   handleAppendEntriesRequest,
   handleAppendEntriesResponse,
   handleLogDurable,
   handlePropose,
   maybeCommit,
+  replicateTo,
 } from './replication.js';
+import { withProgress } from './progress.js';
 import { roleTimerEffects } from './timers.js';
 import type { Effect, Input, Message, RaftNode, RaftOptions, Step } from './types.js';
 
@@ -70,11 +70,11 @@ function handleMessage<C, S>(
     case 'AppendEntriesRequest':
       return handleAppendEntriesRequest(current, from, message, options);
     case 'AppendEntriesResponse':
-      return handleAppendEntriesResponse(current, from, message);
+      return handleAppendEntriesResponse(current, from, message, options);
     case 'InstallSnapshotRequest':
       return handleInstallSnapshotRequest(current, from, message, options);
     case 'InstallSnapshotResponse':
-      return handleInstallSnapshotResponse(current, from, message);
+      return handleInstallSnapshotResponse(current, from, message, options);
   }
 }
 
@@ -87,18 +87,21 @@ function handleHeartbeat<C, S>(
   assert(peer === undefined || (peer >= 0 && peer < node.clusterSize), `no server ${peer}`);
   assert(peer !== node.id, 'a node sends nothing to itself');
   const effects: Effect<C, S>[] = [];
-  const maxEntries = options.maxEntriesPerAppend ?? 1;
+  let current = node;
   for (let other = 0; other < node.clusterSize; other++) {
     if (other === node.id || (peer !== undefined && other !== peer)) continue;
-    let effect: Effect<C, S> | null = null;
     if (node.role === 'leader') {
-      effect = appendRequestTo(node, other, maxEntries) ?? snapshotRequestTo(node, other);
+      const sent = replicateTo(current, other, options);
+      if (sent.progress !== current.progress[other]) {
+        current = withProgress(current, other, sent.progress);
+      }
+      effects.push(sent.effect);
     } else if (node.role !== 'follower') {
-      effect = voteRequestTo(node, other);
+      const effect = voteRequestTo(node, other);
+      if (effect !== null) effects.push(effect);
     }
-    if (effect !== null) effects.push(effect);
   }
-  return { node, effects };
+  return { node: current, effects };
 }
 
 function dispatch<C, S>(

@@ -5,6 +5,7 @@
  * shape of etcd's Ready. Raft is generic: C is the application's command, S its snapshot data.
  */
 import type { RaftBugs } from './bugs.js';
+import type { Progress } from './progress.js';
 
 export type Role = 'follower' | 'precandidate' | 'candidate' | 'leader';
 
@@ -73,11 +74,11 @@ export interface RaftNode<C, S> {
   /** (Pre)candidates: the servers that granted a (pre-)vote, as a bit mask. */
   readonly votesGranted: number;
   /**
-   * Leaders: per server, the next index to send and the highest index known replicated; the
-   * leader's own entry is the highest index its storage reported durable (`logDurable`).
+   * Leaders: per server, its replication progress (progress.ts: the next index to send, the
+   * highest index known replicated, the flow control's state); the leader's own match is the
+   * highest index its storage reported durable (`logDurable`). Empty when not leading.
    */
-  readonly nextIndex: readonly number[];
-  readonly matchIndex: readonly number[];
+  readonly progress: readonly Progress[];
   /** Leaders with CheckQuorum: servers heard from since the last election timeout (mask). */
   readonly recentlyActive: number;
   /** Leaders: ReadIndex requests received in this term; AppendEntries carry it. */
@@ -104,7 +105,7 @@ export type Message<C, S> =
       readonly term: number;
       readonly prevLogIndex: number;
       readonly prevLogTerm: number;
-      /** Up to RaftOptions.maxEntriesPerAppend entries (none: a heartbeat). */
+      /** Within RaftOptions.maxEntriesPerAppend and maxBytesPerAppend (none: a heartbeat). */
       readonly entries: readonly Entry<C>[];
       readonly leaderCommit: number;
       /** The leader's readSequence when sent, 0 with no read pending; the reply echoes it. */
@@ -149,9 +150,10 @@ export interface Envelope<C, S> {
  * - `electionTimeout`: the randomised election timer fired: a follower or candidate starts an
  *   election (a pre-vote first with PreVote); a leader with CheckQuorum steps down unless a
  *   quorum was heard from since the last one.
- * - `heartbeat`: contact `peer` (omitted: every peer): a leader sends AppendEntries (up to
- *   maxEntriesPerAppend entries, none as a heartbeat) or InstallSnapshot when the entries are
- *   compacted; a (pre)candidate sends its vote request to a peer that has not granted it.
+ * - `heartbeat`: contact `peer` (omitted: every peer): a leader sends AppendEntries (the
+ *   entries its flow control lets go, progress.ts, else none as a heartbeat) or
+ *   InstallSnapshot when the entries are compacted; a (pre)candidate sends its vote request
+ *   to a peer that has not granted it.
  *   Nodes send requests only here: when and to whom is the environment's choice.
  * - `propose`: client commands, appended by a leader as one batch with one persist (the
  *   `proposed` effect says where); anything else refuses them (`proposalRefused`).
@@ -293,6 +295,18 @@ export interface Step<C, S> {
 export interface RaftOptions {
   /** Entries per AppendEntries (default 1, raft.tla's granularity). */
   readonly maxEntriesPerAppend?: number;
+  /**
+   * Bytes of entries per AppendEntries (entry-bytes.ts; absent: no bound). An append holds at
+   * least one entry: an entry larger than the bound goes alone.
+   */
+  readonly maxBytesPerAppend?: number;
+  /**
+   * Flow control (progress.ts, etcd's MaxInflightMsgs): appends in flight per follower while
+   * streaming. Absent or 0: none, every heartbeat sends from nextIndex again (raft.tla).
+   */
+  readonly maxInflightAppends?: number;
+  /** With flow control, the bytes in flight per follower (absent: no bound). */
+  readonly maxInflightBytes?: number;
   /** Pre-vote before raising the term (§9.6). */
   readonly preVote?: boolean;
   /** Leader lease: leaders step down without a quorum, followers ignore votes (§9.6). */

@@ -6,6 +6,7 @@ import { defaultRaftBounds } from '../../models/raft/index.js';
 import { raftInvariants } from '../../models/raft/invariants.js';
 import { commandAt, type ModelNode, type RaftModelState } from '../../models/raft/model-state.js';
 import { initialModelState, recordHistory } from '../../models/raft/model.js';
+import { initialProgress } from '../../spec/raft/progress.js';
 import type { Entry } from '../../spec/raft/types.js';
 
 const initial = initialModelState(defaultRaftBounds);
@@ -32,6 +33,7 @@ function withServers(changes: readonly Partial<ModelNode>[], extra: Partial<Raft
 }
 
 const entry = (term: number, command: number | null = 0): Entry<number> => ({ term, command });
+const probing = [0, 1, 2].map(() => initialProgress(0));
 
 /** Why `name` fails in `state` (issue 11.7): its `explain` witness, in the labels' names. */
 function witness(state: RaftModelState, name: string): string {
@@ -58,12 +60,23 @@ test('LogMatching: same index and term, different earlier entries (§5.3)', () =
 test('LeaderCompleteness: a later leader lacks a committed entry (§5.4)', () => {
   const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
   const state = withServers(
-    [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }, { role: 'leader', currentTerm: 2 }],
+    [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] },
+      { role: 'leader', currentTerm: 2, progress: probing }],
     { committed },
   );
   assert.equal(violated(state), ['LeaderCompleteness']);
   assert.is(witness(state, 'LeaderCompleteness'), 'leader s3 of term 2 holds nothing at ' +
     'index 1, where (term 1, v1) committed in term 1');
+});
+
+test('ProgressConsistent: a leader would send a follower entries past its own log', () => {
+  const progress = [...probing];
+  progress[1] = { ...progress[1]!, next: 3 };
+  const state = withServers([{ role: 'leader', currentTerm: 1, log: [entry(1)], progress }]);
+  assert.equal(violated(state), ['ProgressConsistent']);
+  assert.match(witness(state, 'ProgressConsistent'), "s1's progress of s2 ");
+  assert.equal(violated(withServers([{ progress: probing }])), ['ProgressConsistent'],
+    'a follower keeps no progress');
 });
 
 test('StateMachineSafety: a server commits another entry at a committed index', () => {

@@ -40,8 +40,8 @@ test('LeaderElected and ValueCommitted hold at small bounds (counts from the cod
   const result = checkLiveness(createRaftLivenessModel(small, livenessBudgets) as AnyModel);
   assert.is(result.result, 'ok');
   assert.equal(result.properties, ['LeaderElected', 'ValueCommitted']);
-  assert.is(result.distinctStates, 83374);
-  assert.is(result.edges, 469391);
+  assert.is(result.distinctStates, 62942);
+  assert.is(result.edges, 372835);
 });
 
 test('lone timeout: only the server with the most up-to-date log, only with no election on', () => {

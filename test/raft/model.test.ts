@@ -280,6 +280,7 @@ test('the default bounds are the documented ones', () => {
     'max-reads': 1,
     'pre-vote': false,
     'check-quorum': false,
+    'inflight-window': 0,
     symmetry: false,
     preset: 'none',
     refines: 'none',

@@ -121,8 +121,11 @@ export function serverText(server: ModelNode, down: boolean): string {
     const values = snapshot.data.map(commandText).join(' ');
     parts.push(`${snapshotText(snapshot)}[${values}]`);
   }
-  if (server.role === 'leader')
-    parts.push(`next=[${server.nextIndex.join(' ')}] match=[${server.matchIndex.join(' ')}]`);
+  if (server.role === 'leader') {
+    const next = server.progress.map((progress) => progress.next).join(' ');
+    const match = server.progress.map((progress) => progress.match).join(' ');
+    parts.push(`next=[${next}] match=[${match}]`);
+  }
   return parts.join(' ');
 }
 

@@ -4,6 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { initialNode, step } from '../../spec/raft/index.js';
+import { initialProgress } from '../../spec/raft/progress.js';
 import type {
   Effect,
   Entry,
@@ -168,7 +169,8 @@ test('a single server elects itself, commits its no-op once its storage reports 
 
 test('sync duties (etcd MustSync, §10.2.1): the leader sends before its append is durable', () => {
   const node = leader(3, {}, false);
-  assert.equal(node.matchIndex, [0, 0, 0], 'the no-op is not durable yet');
+  assert.equal(node.progress.map((progress) => progress.match), [0, 0, 0],
+    'the no-op is not durable yet');
   const proposed = step(node, { type: 'propose', commands: ['x'] });
   assert.equal(proposed.effects[0], {
     type: 'saveEntries', fromIndex: 2, entries: [{ term: 1, command: 'x' }], sync: 'thenReport',
@@ -223,7 +225,7 @@ test('a leader commits only its own term; commit-prev-term counts replicas (Figu
     ...leader(),
     currentTerm: 2,
     log: entries(1, 2),
-    matchIndex: [2, 1, 0],
+    progress: [2, 1, 0].map((match) => ({ ...initialProgress(2), match })),
   };
   const response = message(1, appendResponse({ term: 2, matchIndex: 1 }));
   assert.is(step(old, response).node.commitIndex, 0);
@@ -256,13 +258,13 @@ test('the leader skips back past a whole conflicting term in one round trip (§5
     ...leader(),
     currentTerm: 3,
     log: entries(1, 1, 3, 3, 3),
-    nextIndex: [6, 6, 6],
+    progress: [0, 1, 2].map(() => initialProgress(5)),
   };
   const rejected = (conflictTerm: number, conflictIndex: number) =>
     step(
       chief,
       message(1, appendResponse({ term: 3, success: false, conflictTerm, conflictIndex })),
-    ).node.nextIndex[1];
+    ).node.progress[1]!.next;
   assert.is(rejected(2, 3), 3, 'no entry of term 2: resume at the follower’s first index');
   assert.is(rejected(1, 1), 3, 'entries of term 1 up to 2: resume after them');
   assert.is(rejected(0, 2), 2, 'a short follower log: resume after its end');
@@ -309,6 +311,53 @@ test('a leader sends up to maxEntriesPerAppend entries; none beyond its log', ()
   assert.is(batchOf({}), 1, 'one by default');
   assert.is(batchOf({ maxEntriesPerAppend: 0 }), 0, 'a heartbeat');
   assert.is(batchOf({ maxEntriesPerAppend: 10 }), 4, 'the no-op and the three commands');
+});
+
+test('flow control: an entry goes once per round trip, heartbeats carry none (issue 27.4)', () => {
+  const options: RaftOptions = { maxEntriesPerAppend: 8, maxInflightAppends: 2 };
+  let chief = leader(3, options);
+  chief = step(chief, { type: 'propose', commands: ['a'] }, options).node;
+  const sentTo = (node: Node) => {
+    const result = step(node, { type: 'heartbeat', peer: 1 }, options);
+    const [sent] = sends(result);
+    assert.ok(sent?.message.type === 'AppendEntriesRequest');
+    return { node: result.node, message: sent.message };
+  };
+  // The probe goes once; the heartbeats after it name the match (0) and carry nothing.
+  const probe = sentTo(chief);
+  assert.equal([probe.message.prevLogIndex, probe.message.entries.length], [0, 2]);
+  const again = sentTo(probe.node);
+  assert.equal([again.message.prevLogIndex, again.message.entries.length], [0, 0]);
+  // Accepted: streaming; a new entry goes once, the heartbeats after it carry nothing.
+  let node = step(again.node, message(1, appendResponse({ matchIndex: 2 })), options).node;
+  assert.is(node.progress[1]!.state, 'replicate');
+  node = step(node, { type: 'propose', commands: ['b'] }, options).node;
+  const streamed = sentTo(node);
+  assert.equal([streamed.message.prevLogIndex, streamed.message.entries.length], [2, 1]);
+  const beat = sentTo(streamed.node);
+  assert.equal([beat.message.prevLogIndex, beat.message.entries.length, beat.message.leaderCommit],
+    [3, 0, 1], 'a heartbeat after the stream carries the commit index only');
+  // The follower lost the entry: it refuses the heartbeat and the leader probes from 3 again.
+  const refused = appendResponse({ success: false, conflictTerm: 0, conflictIndex: 3 });
+  node = step(beat.node, message(1, refused), options).node;
+  assert.equal([node.progress[1]!.state, node.progress[1]!.next], ['probe', 3]);
+  assert.equal(sentTo(node).message.entries.length, 1);
+});
+
+test('maxBytesPerAppend bounds an append; an entry larger than it goes alone', () => {
+  const big = 'x'.repeat(100);
+  const options: RaftOptions = { maxEntriesPerAppend: 8, maxBytesPerAppend: 64 };
+  let chief = leader(3, options);
+  chief = step(chief, { type: 'propose', commands: ['a', 'b', big, 'c'] }, options).node;
+  const batchAt = (next: number) => {
+    const node = { ...chief, progress: chief.progress.map((p) => ({ ...p, next })) };
+    const [sent] = sends(step(node, { type: 'heartbeat', peer: 1 }, options));
+    assert.ok(sent?.message.type === 'AppendEntriesRequest');
+    return sent.message.entries.map((entry) => entry.command ?? 'noop');
+  };
+  assert.equal(batchAt(1), ['noop', 'a', 'b'], 'small entries up to the bound');
+  assert.equal(batchAt(4), [big], 'a large entry alone');
+  assert.equal(batchAt(5), ['c']);
 });
 
 test('InstallSnapshot: stale refused, old acknowledged, a conflicting log dropped (§7)', () => {

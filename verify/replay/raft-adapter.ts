@@ -54,6 +54,7 @@ const evaluated = [
   'ElectionSafety', 'LogMatching', 'LeaderCompleteness', 'StateMachineSafety',
   'LeaderAppendOnly', 'CommittedDurable', 'AppliedCommitted', 'AppliedUpToCommit', 'AppliedOnce',
   'CommitMonotonic', 'LinearizableReads', 'NoTermRaisedAlone', 'LeaseRespected',
+  'ProgressConsistent',
 ];
 
 /** The model's value of a command the runtime logged (null: a no-op). */
@@ -164,7 +165,8 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   private readonly repliesChecked = new Set<number>();
   /** The servers whose step of a message this step sent something (a vote request answered). */
   private readonly answered = new Set<number>();
-  private readonly options: { readonly preVote: boolean; readonly checkQuorum: boolean };
+  private readonly options:
+    { readonly preVote: boolean; readonly checkQuorum: boolean; readonly maxInflightAppends: number };
 
   constructor(
     serverCount: number,
@@ -175,14 +177,18 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
     this.incarnations = Array.from({ length: serverCount }, () => 0);
     this.names = Array.from({ length: serverCount }, (_, id) => `g${gid}-${id}`);
     this.applied = this.names.map(() => []);
-    this.options = { preVote: params['pre-vote'] === true, checkQuorum: params['check-quorum'] === true };
+    this.options = { preVote: params['pre-vote'] === true,
+      checkQuorum: params['check-quorum'] === true,
+      maxInflightAppends: Number(params['inflight-window'] ?? 0) };
     const layout: ClusterLayout = {
       shardCount: 1, controllers: [], groups: { [gid]: this.names },
     };
     this.cluster = new ReplayCluster({
       layout,
-      // The model's node options: one entry per append, PreVote and CheckQuorum as checked.
-      tuning: { maxEntriesPerAppend: 1, ...this.options, batchDuringAppendSync: false },
+      // The model's node options: one entry per append, PreVote, CheckQuorum and the flow
+      // control's window as checked (no byte bound: the model's entries are tiny).
+      tuning: { maxEntriesPerAppend: 1, ...this.options, batchDuringAppendSync: false,
+        maxBytesPerAppend: null, maxInflightBytes: null },
       bugs: { ...(bug === null ? {} : { raft: bugSwitches(raftBugNames, [bug]) }),
         shell: faults },
       adminName: clientName,
