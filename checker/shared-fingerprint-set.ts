@@ -111,8 +111,20 @@ export class SharedFingerprintSet {
     this.words[capacityWord] = capacity;
     for (let base = 0; base < slots.length; base += 2) {
       const low = slots[base + 1]!;
-      if (low !== 0) this.add(slots[base]!, low);
+      if (low !== 0) this.place(slots[base]!, low, capacity);
     }
+  }
+
+  /**
+   * Stores a fingerprint known to be absent, with plain writes: only while no other thread
+   * touches the table (a compare-and-swap per fingerprint made rehashing 2 to 3 times slower).
+   */
+  private place(high: number, low: number, capacity: number): void {
+    const words = this.words;
+    let slot = homeSlot(high, low, capacity);
+    while (words[headerWords + slot * 2 + 1] !== 0) slot = slot + 1 === capacity ? 0 : slot + 1;
+    words[headerWords + slot * 2] = high;
+    words[headerWords + slot * 2 + 1] = low;
   }
 
   /** Every stored fingerprint, (high, low) pairs, for a checkpoint (no thread inserting). */
