@@ -26,7 +26,7 @@ export const sometimesWord = 2;
 /** `sometimes` properties a parallel search tracks: one bit each in a word. */
 export const sometimesMax = 31;
 
-/** Non-zero: a worker found the visited set four fifths full; every worker stops to grow it. */
+/** Non-zero: a worker found the visited set 85 % full; every worker stops to grow it. */
 export const growWord = 16;
 /** Workers waiting for the growth; the last to arrive rehashes. */
 export const arrivedWord = 17;

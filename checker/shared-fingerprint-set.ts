@@ -1,8 +1,8 @@
 /**
  * The parallel search's visited set: 64-bit fingerprints in one SharedArrayBuffer that every
  * worker inserts into directly, open addressing with linear probing, with the home slot and
- * the growth of the one-thread set (fingerprint-set.ts: grown by half at four fifths full,
- * so 53 to 80 % full, 10 to 15 bytes a fingerprint). A slot is claimed by a compare-and-swap
+ * the growth of the one-thread set (fingerprint-set.ts: grown by a quarter at 85 % full, so
+ * 68 to 85 % full, 9.4 to 11.8 bytes a fingerprint). A slot is claimed by a compare-and-swap
  * of its low word; the claimer then writes the high word, and a reader that meets a claimed
  * slot whose high word is still zero waits for it (a few instructions). Probing reads
  * plainly: a slot's words change once, from zero, between two growths. Neither word of a
@@ -62,7 +62,7 @@ export class SharedFingerprintSet {
     return Atomics.add(this.words, sizeWord, count) + count;
   }
 
-  /** True once four fifths full: the table should grow before many more insertions. */
+  /** True once 85 % full: the table should grow before many more insertions. */
   needsGrowth(size: number): boolean {
     return needsGrowth(size, this.capacitySlots);
   }

@@ -2,9 +2,11 @@
  * Compact storage for explored states.
  *
  * `ParentTable` keeps, per distinct state id, the id of the state it was first reached from
- * and the index of the action that reached it: 5 bytes a state while action indexes fit in a
- * byte (6 or 8 past that), enough to rebuild any path by re-execution. `StateQueue` holds encoded states back to back in one Int32Array, read by
- * an index (never `shift()`), so a BFS level of a million states is one allocation.
+ * and the index of the action that reached it, enough to rebuild any path by re-execution:
+ * 4 bytes a state while action indexes fit in a byte and every parent is less than 2^24
+ * ids back (in BFS, two levels hold at most that many states), else 5 (6 or 8 for wider
+ * action indexes). `StateQueue` holds encoded states back to back in one Int32Array, read
+ * by an index (never `shift()`), so a BFS level of a million states is one allocation.
  */
 import * as assert from 'node:assert';
 import type { Path } from './search.js';
@@ -41,7 +43,17 @@ function actionArray(capacity: number): ActionArray {
   return new Int32Array(parentChunkEntries);
 }
 
+/** Bits of a packed entry that hold the action index; the others, the distance to the parent. */
+const packedActionBits = 8;
+const packedActionMask = (1 << packedActionBits) - 1;
+const packedDistanceLimit = 2 ** (32 - packedActionBits);
+
 export class ParentTable {
+  /**
+   * While every entry fits, one word a state: (id - parent id) * 256 + action index. The
+   * first entry that does not turns the table into `parents` and `actions` for good.
+   */
+  private packed: Uint32Array[] | undefined = [];
   private readonly parents: Int32Array[] = [];
   private readonly actions: ActionArray[] = [];
   /** The largest action index the chunks can hold (0xff until a larger one comes). */
@@ -51,36 +63,76 @@ export class ParentTable {
   /** Records a new state and returns its id. */
   add(parentId: number, actionIndex: number): number {
     const id = this.size;
-    const offset = id & parentChunkMask;
-    if (offset === 0) {
-      this.parents.push(new Int32Array(parentChunkEntries));
-      this.actions.push(actionArray(this.actionMax));
+    if ((id & parentChunkMask) === 0) {
+      if (this.packed) {
+        this.packed.push(new Uint32Array(parentChunkEntries));
+      } else {
+        this.parents.push(new Int32Array(parentChunkEntries));
+        this.actions.push(actionArray(this.actionMax));
+      }
     }
-    if (!(actionIndex >= 0 && actionIndex <= this.actionMax)) this.widen(actionIndex);
-    const chunk = id >>> parentChunkBits;
-    this.parents[chunk]![offset] = parentId;
-    this.actions[chunk]![offset] = actionIndex;
     this.size++;
+    this.store(id, parentId, actionIndex);
     return id;
   }
 
   parentOf(id: number): number {
     if (!(id >= 0 && id < this.size)) assert.fail(`no state with id ${id}`);
-    return this.parents[id >>> parentChunkBits]![id & parentChunkMask]!;
+    const chunk = id >>> parentChunkBits;
+    const offset = id & parentChunkMask;
+    if (this.packed) return id - (this.packed[chunk]![offset]! >>> packedActionBits);
+    return this.parents[chunk]![offset]!;
   }
 
   /** Gives state `id` another parent: a lesser path to it found within its level. */
   relink(id: number, parentId: number, actionIndex: number): void {
     if (!(id >= 0 && id < this.size)) assert.fail(`no state with id ${id}`);
     assert.ok(parentId >= noParent, 'a parent id or noParent');
-    if (!(actionIndex >= 0 && actionIndex <= this.actionMax)) this.widen(actionIndex);
-    this.parents[id >>> parentChunkBits]![id & parentChunkMask] = parentId;
-    this.actions[id >>> parentChunkBits]![id & parentChunkMask] = actionIndex;
+    this.store(id, parentId, actionIndex);
   }
 
   actionOf(id: number): number {
     if (!(id >= 0 && id < this.size)) assert.fail(`no state with id ${id}`);
-    return this.actions[id >>> parentChunkBits]![id & parentChunkMask]!;
+    const chunk = id >>> parentChunkBits;
+    const offset = id & parentChunkMask;
+    if (this.packed) return this.packed[chunk]![offset]! & packedActionMask;
+    return this.actions[chunk]![offset]!;
+  }
+
+  private store(id: number, parentId: number, actionIndex: number): void {
+    const chunk = id >>> parentChunkBits;
+    const offset = id & parentChunkMask;
+    if (this.packed) {
+      const distance = id - parentId;
+      const fits = distance >= 1 && distance < packedDistanceLimit &&
+        actionIndex >= 0 && actionIndex <= packedActionMask;
+      if (fits) {
+        this.packed[chunk]![offset] = distance * (packedActionMask + 1) + actionIndex;
+        return;
+      }
+      this.unpack();
+    }
+    if (!(actionIndex >= 0 && actionIndex <= this.actionMax)) this.widen(actionIndex);
+    this.parents[chunk]![offset] = parentId;
+    this.actions[chunk]![offset] = actionIndex;
+  }
+
+  /** Turns the packed chunks into parent ids and one-byte action indexes. */
+  private unpack(): void {
+    const packed = this.packed!;
+    this.packed = undefined;
+    for (let chunk = 0; chunk < packed.length; chunk++) {
+      const words = packed[chunk]!;
+      const parents = new Int32Array(parentChunkEntries);
+      const actions = new Uint8Array(parentChunkEntries);
+      const first = chunk << parentChunkBits;
+      for (let offset = 0; offset < parentChunkEntries; offset++) {
+        parents[offset] = first + offset - (words[offset]! >>> packedActionBits);
+        actions[offset] = words[offset]! & packedActionMask;
+      }
+      this.parents.push(parents);
+      this.actions.push(actions);
+    }
   }
 
   /** The path from an initial state to state `id`, optionally one action further. */
@@ -99,6 +151,7 @@ export class ParentTable {
   }
 
   get bytes(): number {
+    if (this.packed) return this.packed.length * 4 * parentChunkEntries;
     const actionBytes = this.actions[0]?.BYTES_PER_ELEMENT ?? 0;
     return this.parents.length * (4 + actionBytes) * parentChunkEntries;
   }
