@@ -70,7 +70,7 @@ async function measureOurs(rms: number, workers: number, diskMemoryBytes?: numbe
     seconds,
     // With workers the states live in their isolates: only the process's RSS sees them.
     retainedHeap: workers === 1 ? retainedHeap : null,
-    storedBytes: workers === 1 ? storedBytes : null,
+    storedBytes,
     peakHeap: workers === 1 ? peakHeap - before.heap : null,
     peakRss: peakRss - before.rss,
   };

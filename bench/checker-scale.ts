@@ -31,12 +31,16 @@ function workersLine(rms: number): void {
       `${(best(1) / best(2)).toFixed(2)}x (load average ${load()})`,
   );
   const { retainedHeap, storedBytes, distinct } = first!.result;
+  const perState = (bytes: number) => (bytes / distinct).toFixed(1);
   if (retainedHeap != null && storedBytes != null) {
-    const perState = (bytes: number) => (bytes / distinct).toFixed(1);
     console.log(
       `  bytes per visited state, 1 worker: ${perState(storedBytes)} (visited set and parent ` +
         `links); retained heap ${perState(retainedHeap)} (with the two levels' queues)`,
     );
+  }
+  const shared = runs.find((run) => run.workers === 2)!.result.storedBytes;
+  if (shared != null) {
+    console.log(`  bytes per visited state, 2 workers: ${perState(shared)} (the shared visited set)`);
   }
 }
 

@@ -155,6 +155,7 @@ export async function parallelBreadthFirstSearch(
     const stopAtViolation = options.continueAfterViolation !== true;
     const search = new LevelRun(handles, control, visited, stopAtViolation, options.checkpoint);
     const counts = await search.run();
+    options.onFinished?.(visited.bytes);
     return await withVerdict(request, options, counts, seconds);
   } finally {
     if (progressTimer) clearInterval(progressTimer);
@@ -338,8 +339,13 @@ async function withVerdict(
     const result = stoppedBy ? 'incomplete' : 'ok';
     return { result, ...(stoppedBy ? { stoppedBy } : {}), ...base, seconds: seconds() };
   }
-  const { onProgress: _progress, continueAfterViolation: _continue, checkpoint: _saved, ...rest } =
-    options;
+  const {
+    onProgress: _progress,
+    onFinished: _finished,
+    continueAfterViolation: _continue,
+    checkpoint: _saved,
+    ...rest
+  } = options;
   const single = breadthFirstSearch(model, rest);
   if (single.result !== 'violation') {
     // A limit stopped the workers after their violation, and the one thread before it.

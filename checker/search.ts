@@ -31,8 +31,9 @@ export interface SearchOptions {
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
   /**
-   * Called once when a one-thread search ends, while its tables are still alive (memory
-   * figures), with the bytes of its visited set and parent links.
+   * Called once when a search ends, while its tables are still alive (memory figures), with
+   * the bytes of its visited set and parent links (the parallel search's: its shared visited
+   * set; its workers keep no parent links).
    */
   readonly onFinished?: (storedBytes: number) => void;
   /** Set element 0 to non-zero (Atomics) from another thread to stop as at the time limit. */
