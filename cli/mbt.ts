@@ -1,5 +1,6 @@
 /**
- * `shardkv mbt MODEL [bounds...] [--walks N --depth D --seed S | --paths N] [--bug NAME]`:
+ * `shardkv mbt MODEL [bounds...] [--walks N --depth D --seed S [--guided] | --paths N]
+ * [--bug NAME]`:
  * model-based testing of the runtime (verify/mbt). Exit 0 the runtime followed every
  * schedule, 1 it diverged (the shrunk trace is written for `replay --runtime`), 2 usage.
  */
@@ -24,6 +25,10 @@ const commonFlags: readonly FlagSpec[] = [
   { name: 'depth', kind: 'value', valueName: 'D', description: 'steps per walk at most (default 30)' },
   { name: 'seed', kind: 'value', valueName: 'S', description: 'seed of the walks (default 1)' },
   {
+    name: 'guided', kind: 'boolean',
+    description: 'walks weight action types per walk and prefer states no walk reached yet',
+  },
+  {
     name: 'paths', kind: 'value', valueName: 'N',
     description: 'instead of walks: the shortest paths to the first N states of a BFS',
   },
@@ -39,7 +44,7 @@ const commonFlags: readonly FlagSpec[] = [
 export function mbtHelp(definition?: ModelDefinition): string {
   return helpText(
     `shardkv mbt ${definition?.name ?? runtimeModels.join('|')} [bounds...] ` +
-      '[--walks N --depth D --seed S | --paths N] [--bug NAME] [--out FILE] [--json]',
+      '[--walks N --depth D --seed S [--guided] | --paths N] [--bug NAME] [--out FILE] [--json]',
     'Drives the runtime\'s real node code (held network, name-fired timers, memory disks, a\n' +
       'still clock) along schedules the model generates, one action at a time; after every\n' +
       'step compares the runtime\'s state with the spec\'s and evaluates the invariants on it.\n' +
@@ -89,8 +94,11 @@ export async function mbtCommand(argv: readonly string[], io: Io): Promise<numbe
       `step and cannot show a lasso (run \`shardkv check ${name} --preset ${preset}\`)`);
   }
   const paths = integerFlag(args, 'paths', 1);
-  if (paths !== undefined && ['walks', 'depth', 'seed'].some((flag) => flag in args.values)) {
-    throw new UsageError('--paths replaces --walks, --depth and --seed: give one or the other');
+  const guided = args.booleans.has('guided');
+  if (paths !== undefined &&
+    (guided || ['walks', 'depth', 'seed'].some((flag) => flag in args.values))) {
+    throw new UsageError('--paths replaces --walks, --depth, --seed and --guided: give one or ' +
+      'the other');
   }
   const target: MbtTarget = {
     name, params, model: definition.create(params, bug), ...(bug !== undefined ? { bug } : {}),
@@ -104,6 +112,7 @@ export async function mbtCommand(argv: readonly string[], io: Io): Promise<numbe
       walks: integerFlag(args, 'walks', 1) ?? 100,
       depth: integerFlag(args, 'depth', 1) ?? 30,
       seed: integerFlag(args, 'seed', 0, 2 ** 32 - 1) ?? 1,
+      guided,
     });
   const json = args.booleans.has('json');
   for (const [type, why] of Object.entries(undriven)) {

@@ -38,8 +38,10 @@ function finding(tool: Tool, cell: object): string {
       const found = cell as ReplayFinding;
       return `reproduced: ${found.invariant} at step ${found.step}`;
     }
-    case 'mbt':
-      return (cell as MbtFinding).summary;
+    case 'mbt': {
+      const found = cell as MbtFinding;
+      return found.guided === true ? `guided walks: ${found.summary}` : found.summary;
+    }
     case 'conform': {
       const found = cell as ConformFinding;
       return `seed ${found.seed}: ${found.divergence}`;

@@ -35,6 +35,8 @@ export interface ConformFinding {
 }
 export interface MbtFinding {
   readonly summary: string;
+  /** Found by the guided walks (`--guided`), the plain walks having passed. */
+  readonly guided?: true;
 }
 
 /** A tool that did not find the bug: what it said instead. */
@@ -187,28 +189,40 @@ export function conformCell(
 
 /**
  * The walks mbt takes for a bug: raft's steps are cheap (a few hundred thousand a minute), so
- * its bugs get 1,000 walks of depth 40; migration and controller steps commit through a
- * controller group, and their bugs get mbt's default 100 walks of depth 30.
+ * its bugs get 3,000 walks of depth 40; migration and controller steps commit through a
+ * controller group, and their bugs get mbt's default 100 walks of depth 30. `guided` takes
+ * the same number of guided walks (`--guided`).
  */
-export function mbtArguments(bug: Pick<CatalogBug, 'model' | 'name'>): string[] {
-  const walks = bug.model === 'raft' ? ['--walks', '1000', '--depth', '40'] : [];
-  return ['mbt', bug.model, '--bug', bug.name, ...walks];
+export function mbtArguments(bug: Pick<CatalogBug, 'model' | 'name'>, guided = false): string[] {
+  const walks = bug.model === 'raft' ? ['--walks', '3000', '--depth', '40'] : [];
+  return ['mbt', bug.model, '--bug', bug.name, ...walks, ...(guided ? ['--guided'] : [])];
 }
 
-/** `shardkv mbt MODEL --bug NAME --json` at the catalog's walks. */
+/**
+ * `shardkv mbt MODEL --bug NAME --json` at the catalog's walks: the plain walks, and where
+ * they pass, the guided walks.
+ */
 export function mbtCell(bug: CatalogBug, timeoutSeconds: number): MbtFinding | Miss {
+  const plain = mbtRun(bug, false, timeoutSeconds);
+  if (!('passed' in plain)) return plain;
+  const guided = mbtRun(bug, true, timeoutSeconds);
+  if (!('passed' in guided)) return guided;
+  return { missed: `not found in ${plain.passed} walks nor in ${guided.passed} guided walks` };
+}
+
+function mbtRun(bug: CatalogBug, guided: boolean, timeoutSeconds: number):
+  MbtFinding | Miss | { passed: string } {
   const directory = mkdtempSync(join(tmpdir(), 'shardkv-catalog-mbt-'));
-  const result = run([...mbtArguments(bug), '--out', join(directory, 'found.trace.json'),
+  const result = run([...mbtArguments(bug, guided), '--out', join(directory, 'found.trace.json'),
     '--json'], timeoutSeconds);
   rmSync(directory, { recursive: true, force: true });
   const json = result.json;
   if (json === null) return { missed: `no summary (${result.timedOut ? 'timed out' : 'failed'})` };
-  if (json['ok'] === true) {
-    return { missed: `not found in ${json['schedules']} walks (${json['steps']} steps)` };
-  }
+  if (json['ok'] === true) return { passed: `${json['schedules']} (${json['steps']} steps)` };
   // A divergence writes a trace; an error without one (a usage or internal error) found nothing.
   if (json['trace'] === undefined) return { missed: String(json['error'] ?? 'failed') };
-  return { summary: String(json['error'] ?? json['invariant'] ?? 'found') };
+  const summary = String(json['error'] ?? json['invariant'] ?? 'found');
+  return guided ? { summary, guided } : { summary };
 }
 
 export function isMiss(cell: object): cell is Miss {

@@ -37,6 +37,21 @@ test('--bug switches the catalog bug on in the runtime: mbt sees it, the trace n
   assert.match(unknown.stderr, "model raft has no bug 'no-such-bug'");
 });
 
+test('guided walks reach a bug that as many plain walks miss; the correct code passes them',
+  async () => {
+    const out = join(scratchDirectory('shardkv-mbt-guided-'), 'guided.trace.json');
+    const walks = ['raft', '--bug', 'truncate-on-every-append', '--walks', '60', '--depth', '40',
+      '--quiet', '--out', out];
+    const plain = await runCli('mbt', ...walks);
+    assert.is(plain.code, 0, plain.stdout + plain.stderr);
+    const guided = await runCli('mbt', ...walks, '--guided');
+    assert.is(guided.code, 1, guided.stdout + guided.stderr);
+    assert.match(guided.stdout, 'CommittedDurable is violated in the runtime\'s state');
+    const clean = await runCli('mbt', 'raft', '--walks', '20', '--depth', '40', '--guided',
+      '--quiet');
+    assert.is(clean.code, 0, clean.stdout + clean.stderr);
+  });
+
 test('a late duplicate still arrives after its sender crashed', async () => {
   // The runtime's held network drops a crashed process's frames; the model's copy stays in
   // flight. These walks crash the controller with a duplicate kept (was an internal error).
@@ -52,6 +67,7 @@ test('usage errors exit 2 with one line', async () => {
     [['diehard'], "mbt drives raft, migration, controller, not 'diehard'"],
     [[], 'mbt needs a MODEL'],
     [['raft', '--paths', '3', '--walks', '2'], '--paths replaces --walks'],
+    [['raft', '--paths', '3', '--guided'], '--paths replaces --walks'],
     [['raft', '--walks', 'x'], '--walks expects an integer'],
     [['raft', '--servers', '9'], '--servers'],
     [['raft', '--preset', 'liveness'], '--preset liveness is a liveness check'],

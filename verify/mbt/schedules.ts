@@ -38,15 +38,24 @@ function successors(model: AnyModel, state: unknown, drivable: Drivable) {
   return found;
 }
 
+export interface WalkOptions {
+  readonly walks: number;
+  readonly depth: number;
+  readonly seed: number;
+  /**
+   * Guided walks (`--guided`): every walk is a weighted swarm walk that prefers new states
+   * (guidedStep); without it, plain walks alternate with half-type swarm walks.
+   */
+  readonly guided?: boolean;
+}
+
 /** Seeded random walks of at most `depth` steps (a walk ends early where nothing is enabled). */
-export function* randomWalks(
-  model: AnyModel,
-  drivable: Drivable,
-  options: { readonly walks: number; readonly depth: number; readonly seed: number },
-): Generator<Path> {
+export function* randomWalks(model: AnyModel, drivable: Drivable, options: WalkOptions):
+  Generator<Path> {
   const random = randomGenerator(options.seed);
   const initial = model.initialStates();
   const left = new Set<string>();
+  const guide = options.guided === true ? new Guide(model, random) : null;
   for (let walk = 0; walk < options.walks; walk++) {
     const initialIndex = Math.floor(random() * initial.length);
     let state = initial[initialIndex];
@@ -55,22 +64,74 @@ export function* randomWalks(
     // the action types, so that some walks go deep into what the rest allow (no drops: an
     // election completes and entries commit) instead of every walk spreading thin.
     left.clear();
+    guide?.startWalk();
     const swarm = walk % 2 === 1;
     while (actionIndexes.length < options.depth) {
       const all = successors(model, state, drivable);
-      for (const { type } of all) {
-        if (swarm && !left.has(`+${type}`) && !left.has(`-${type}`)) {
-          left.add(random() < 0.5 ? `-${type}` : `+${type}`);
+      if (all.length === 0) break;
+      let chosen: Successor;
+      if (guide !== null) {
+        chosen = guide.choose(all);
+      } else {
+        for (const { type } of all) {
+          if (swarm && !left.has(`+${type}`) && !left.has(`-${type}`)) {
+            left.add(random() < 0.5 ? `-${type}` : `+${type}`);
+          }
         }
+        const kept = all.filter(({ type }) => !left.has(`-${type}`));
+        const next = kept.length > 0 ? kept : all;
+        chosen = next[Math.floor(random() * next.length)]!;
       }
-      const kept = all.filter(({ type }) => !left.has(`-${type}`));
-      const next = kept.length > 0 ? kept : all;
-      if (next.length === 0) break;
-      const chosen = next[Math.floor(random() * next.length)]!;
       actionIndexes.push(chosen.index);
       state = chosen.next;
     }
     yield { initialIndex, actionIndexes };
+  }
+}
+
+type Successor = ReturnType<typeof successors>[number];
+
+/** How often a guided step takes a new state when one is enabled. */
+const newStateOdds = 0.9;
+/** The share of action types a guided walk nearly leaves out, and the weight they get. */
+const rareTypeOdds = 0.3;
+const rareTypeWeight = 0.05;
+
+/**
+ * Guided walks: each walk draws a weight per action type (swarm testing with weights, as
+ * FoundationDB's and TigerBeetle's simulators draw per-run fault rates; a few types get
+ * almost none), picks a type by weight and then one of its actions, and nine times in ten
+ * takes a successor that no earlier step of any walk reached, when there is one (novelty
+ * search: walks spread over new states instead of retracing the common prefixes). A walk is
+ * no longer uniform over the enabled actions: the many message actions of a large bag no
+ * longer crowd out the one timeout or request a schedule needs.
+ */
+class Guide {
+  private readonly seen = new Set<string>();
+  private readonly weights = new Map<string, number>();
+  private readonly view = new WordWriter();
+
+  constructor(private readonly model: AnyModel, private readonly random: () => number) {}
+
+  startWalk(): void {
+    this.weights.clear();
+  }
+
+  choose(all: readonly Successor[]): Successor {
+    const fresh = all.filter(({ next }) => !this.seen.has(stateKey(this.model, next, this.view)));
+    const from = fresh.length > 0 && this.random() < newStateOdds ? fresh : all;
+    const types = [...new Set(from.map(({ type }) => type))];
+    for (const type of types) {
+      if (this.weights.has(type)) continue;
+      this.weights.set(type, this.random() < rareTypeOdds ? rareTypeWeight : this.random());
+    }
+    let pick = this.random() * types.reduce((sum, type) => sum + this.weights.get(type)!, 0);
+    const type = types.find((candidate) => (pick -= this.weights.get(candidate)!) <= 0) ??
+      types.at(-1)!;
+    const ofType = from.filter((successor) => successor.type === type);
+    const chosen = ofType[Math.floor(this.random() * ofType.length)]!;
+    this.seen.add(stateKey(this.model, chosen.next, this.view));
+    return chosen;
   }
 }
 
