@@ -5,7 +5,7 @@
  * it runs `check`, `simulate --seeds 1..1000`, `replay --runtime` of the kept trace,
  * `mbt --bug` and `conform` of the simulator's failing seed, traced.
  * A generator, not a test: it may take hours at the full budget. Where a tool cannot see a
- * bug (reasons.ts), the simulator and conform are not run and the cell is the reason.
+ * bug (reasons.ts), the simulator, mbt and conform are not run and the cell is the reason.
  *
  *   npm run catalog -- [--seeds A..B] [--simulate-seconds S] [--check-seconds S]
  *                      [--simulate-results DIR] [--only NAME,NAME] [--skip simulate,conform]
@@ -74,7 +74,9 @@ function rowOf(
     row.cells.simulate = saved ?? simulateCell(bug, budget.seeds, budget.simulateSeconds);
   }
   if (runs('replay')) row.cells.replay = replayCell(bug, toolSecondsMax);
-  if (runs('mbt')) row.cells.mbt = mbtCell(bug, toolSecondsMax);
+  if (runs('mbt') && reasonOf('mbt', bug.name) === undefined) {
+    row.cells.mbt = mbtCell(bug, toolSecondsMax);
+  }
   // A skipped simulate column keeps its last seed: conform can run on it alone.
   const failing = row.cells.simulate ?? kept?.cells.simulate;
   if (runs('conform') && failing !== undefined && !isMiss(failing)) {
@@ -101,6 +103,8 @@ function main(): void {
     const budget = { seeds, simulateSeconds, checkSeconds, simulateResults };
     const row = rowOf(bug, budget, skip, kept);
     row.cells = { ...kept?.cells, ...row.cells };
+    // A stated reason replaces what mbt said before it was stated.
+    if (reasonOf('mbt', bug.name) !== undefined) delete row.cells.mbt;
     rows.push(row);
     process.stderr.write(`catalog: ${bug.name} done\n`);
   }
