@@ -285,7 +285,9 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
   let outcome: Awaited<ReturnType<typeof runCheck>>;
   try {
     // Printed once Ctrl-C is caught: from the header on, Ctrl-C prints a summary.
-    if (!quiet) io.stderr(checkingLine(definition, params, bug, strategy, workers, seed));
+    if (!quiet) {
+      io.stderr(checkingLine(definition, params, bug, strategy, workers, seed, !!settings.disk));
+    }
     outcome = await runCheck(checkRequest(settings, prebuilt, interrupt, io));
   } finally {
     interrupt.dispose();
@@ -369,6 +371,7 @@ function checkingLine(
   strategy: Strategy,
   workers: number,
   seed: number,
+  onDisk: boolean,
 ): string {
   const bounds = describeBounds(definition, params);
   const header = `${definition.name} ${bounds}${bug ? ` bug=${bug}` : ''}`;
@@ -376,7 +379,7 @@ function checkingLine(
     strategy === 'random'
       ? `random, seed ${seed}`
       : strategy === 'bfs'
-        ? `bfs, ${workers} worker${workers > 1 ? 's' : ''}`
+        ? `bfs, ${workers} worker${workers > 1 ? 's' : ''}${onDisk ? ', on disk' : ''}`
         : strategy;
   return `Checking ${header.trimEnd()} (${how})`;
 }

@@ -108,6 +108,13 @@ test('the radix sort orders fingerprints as unsigned 64-bit numbers', () => {
   }));
 });
 
+test('the header says the search runs on disk', async () => {
+  const run = await runCli('check', 'twophase', '--rms', '3', '--no-liveness',
+    '--disk', join(scratch, 'header'));
+  assert.is(run.code, 0);
+  assert.match(run.stderr, /\(bfs, 1 worker, on disk\)/);
+});
+
 test('--memory sizes: k, m, g are powers of 1024', () => {
   assert.is(parseMemory('64k'), 65536);
   assert.is(parseMemory('512m'), 512 * 2 ** 20);
