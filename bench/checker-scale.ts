@@ -57,7 +57,9 @@ export function diskLine(rms: number): void {
   const memoryBytes = 16 * 2 ** 20;
   const runs: { disk: boolean; result: Measurement }[] = [];
   for (const disk of [false, true, false, true]) {
-    const result = disk ? measureInProcess('disk', rms, memoryBytes) : measureInProcess('ours', rms, 1);
+    const result = disk
+      ? measureInProcess('disk', rms, memoryBytes)
+      : measureInProcess('ours', rms, 1);
     runs.push({ disk, result });
   }
   const best = (disk: boolean, figure: (result: Measurement) => number) =>
@@ -69,7 +71,8 @@ export function diskLine(rms: number): void {
   console.log(
     `twophase rms=${rms} on disk (--memory 16m) against memory, best of two: wall ` +
       `${best(true, wall).toFixed(2)} s / ${best(false, wall).toFixed(2)} s = ` +
-      `${(best(true, wall) / best(false, wall)).toFixed(2)}x, CPU ${best(true, cpu).toFixed(2)} s / ` +
+      `${(best(true, wall) / best(false, wall)).toFixed(2)}x, ` +
+      `CPU ${best(true, cpu).toFixed(2)} s / ` +
       `${best(false, cpu).toFixed(2)} s = ${(best(true, cpu) / best(false, cpu)).toFixed(2)}x; ` +
       `peak RSS growth ${Math.round((disk.peakRss ?? 0) / 2 ** 20)} MiB / ` +
       `${Math.round((memory.peakRss ?? 0) / 2 ** 20)} MiB; counts ${same ? 'equal' : 'DIFFER'} ` +
@@ -112,7 +115,8 @@ function livenessLine(label: string, model: AnyModel): void {
 export const scaleBench: BenchSection = {
   name: 'scale',
   description:
-    '2-worker speed-up, bytes per state, disk against memory, liveness against safety (issues 22, 24)',
+    '2-worker speed-up, bytes per state, disk against memory, liveness against safety ' +
+    '(issues 22, 24)',
   async run() {
     workersLine(8);
     diskLine(8);

@@ -80,7 +80,8 @@ export class DiskFingerprintSet {
    */
   add(high: number, low: number, words: Int32Array, start: number, end: number): void {
     const length = end - start;
-    if (this.count === this.budget.candidates || this.statesLength + length + 1 > this.states.length) {
+    const full = this.count === this.budget.candidates;
+    if (full || this.statesLength + length + 1 > this.states.length) {
       this.resolve();
       this.table.add(high, low);
       // A state larger than the whole buffer gets a buffer of its own size.
@@ -166,7 +167,7 @@ export class DiskFingerprintSet {
     }
     reader.close();
     writer.close();
-    assert(writer.written === (this.size + added) * 2, 'the merged file holds every fingerprint once');
+    assert(writer.written === (this.size + added) * 2, 'the merged file has each fingerprint once');
     this.directory.rename(nextFileName, fileName);
     this.size += added;
     this.merges++;

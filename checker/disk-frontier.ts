@@ -41,7 +41,7 @@ export class DiskFrontier {
     this.writer = new WordFileWriter(this.directory, fileNames[this.writing], this.bufferWords);
   }
 
-  /** The next state of the level read into `entry` (valid until the next shift); false at its end. */
+  /** The level's next state into `entry` (valid until the next shift); false at its end. */
   shift(entry: QueueEntry): boolean {
     const reader = this.reader;
     if (this.current === 0 || reader === undefined) return false;

@@ -74,7 +74,8 @@ export class WordFileReader {
     this.position = 0;
     this.end = left;
     const words = this.words;
-    const free = new Uint8Array(words.buffer, words.byteOffset + left * 4, (words.length - left) * 4);
+    const freeBytes = (words.length - left) * 4;
+    const free = new Uint8Array(words.buffer, words.byteOffset + left * 4, freeBytes);
     const read = this.file!.read(free);
     assert(read % 4 === 0, 'a word file holds whole words');
     this.end += read / 4;

@@ -10,20 +10,28 @@ const defaultMemory = '512m';
 const unitBytes: Readonly<Record<string, number>> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 };
 
 /** The other options a disk search refuses for now, each with why. */
-const refusals: readonly { readonly given: (args: ParsedArgs) => boolean; readonly why: string }[] = [
-  { given: (args) => (args.values['strategy'] ?? 'bfs') !== 'bfs', why: '--disk needs --strategy bfs' },
+interface Refusal {
+  readonly given: (args: ParsedArgs) => boolean;
+  readonly why: string;
+}
+
+const refusals: readonly Refusal[] = [
+  {
+    given: (args) => (args.values['strategy'] ?? 'bfs') !== 'bfs',
+    why: '--disk needs --strategy bfs',
+  },
   {
     given: (args) => args.values['workers'] !== undefined && args.values['workers'] !== '1',
     why: '--disk runs on one thread: leave out --workers',
   },
-  { given: (args) => args.booleans.has('coverage'), why: '--coverage does not run with --disk yet' },
+  { given: (args) => args.booleans.has('coverage'), why: '--coverage does not run with --disk' },
   {
     given: (args) => args.values['checkpoint'] !== undefined || args.values['resume'] !== undefined,
     why: '--checkpoint and --resume do not run with --disk yet',
   },
   { given: (args) => args.values['max-states'] !== undefined,
     why: '--max-states does not run with --disk (use --time-limit)' },
-  { given: (args) => args.booleans.has('continue'), why: '--continue does not run with --disk yet' },
+  { given: (args) => args.booleans.has('continue'), why: '--continue does not run with --disk' },
 ];
 
 export function diskOptions(args: ParsedArgs): DiskOptions | undefined {

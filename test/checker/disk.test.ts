@@ -17,6 +17,7 @@ import { openDirectory } from '../../cli/file-directory.js';
 import { parseMemory } from '../../cli/check-disk.js';
 import { createDieHardModel } from '../../models/calibration/diehard.js';
 import { createTwoPhaseModel } from '../../models/calibration/twophase.js';
+import { WordFileReader, WordFileWriter } from '../../checker/word-file.js';
 import { runCli } from '../helpers/cli.js';
 import { scratchDirectory } from '../helpers/scratch.js';
 
@@ -108,6 +109,29 @@ test('the radix sort orders fingerprints as unsigned 64-bit numbers', () => {
   }));
 });
 
+test('a word file reads back in order through a small buffer, grown for a long run', () => {
+  const directory = openDirectory(join(scratch, 'words'));
+  const writer = new WordFileWriter(directory, 'w.bin', 4);
+  const words = Int32Array.from({ length: 3001 }, (_, index) => index * 7919 - 2 ** 30);
+  writer.pushWords(words, 0, words.length);
+  writer.close();
+  assert.is(writer.written, words.length);
+  const reader = new WordFileReader(directory, 'w.bin', 4);
+  assert.ok(reader.ensure(3));
+  const unread = (count: number) =>
+    [...reader.words.subarray(reader.position, reader.position + count)];
+  assert.equal(unread(3), [...words.subarray(0, 3)]);
+  reader.position += 3;
+  assert.ok(reader.ensure(2500), 'a run longer than the buffer');
+  assert.equal(unread(2500), [...words.subarray(3, 2503)]);
+  reader.position += 2500;
+  assert.not.ok(reader.ensure(499), 'only 498 words are left');
+  assert.ok(reader.ensure(498));
+  reader.close();
+  assert.ok(new WordFileReader(directory, 'none.bin', 4).ensure(0), 'a missing file reads empty');
+  assert.not.ok(new WordFileReader(directory, 'none.bin', 4).ensure(1));
+});
+
 test('the header says the search runs on disk', async () => {
   const run = await runCli('check', 'twophase', '--rms', '3', '--no-liveness',
     '--disk', join(scratch, 'header'));
@@ -124,7 +148,7 @@ test('--memory sizes: k, m, g are powers of 1024', () => {
 
 const refusedDirectory = join(scratch, 'refused');
 const refused: readonly (readonly [string, readonly string[], RegExp])[] = [
-  ['a size without digits', ['--disk', refusedDirectory, '--memory', 'lots'], /--memory expects a size/],
+  ['no digits', ['--disk', refusedDirectory, '--memory', 'lots'], /--memory expects a size/],
   ['an unknown unit', ['--disk', refusedDirectory, '--memory', '12x'], /--memory expects a size/],
   ['a negative size', ['--disk', refusedDirectory, '--memory', '-5m'], /--memory expects a size/],
   ['a fraction', ['--disk', refusedDirectory, '--memory', '1.5g'], /--memory expects a size/],
