@@ -4,7 +4,7 @@
  * successor into the shared visited set itself, checks the invariants of the states new to
  * the set and queues them, in shared memory, for the next level. No state is copied between
  * workers. Workers wait for one another within a level only to grow the visited set (a
- * barrier: the last to arrive rehashes, about 25 times in ten million states) and at
+ * barrier: the last to arrive rehashes, about 13 times in ten million states) and at
  * its end, where each waits until every one has claimed its last chunk.
  */
 import { parentPort, workerData } from 'node:worker_threads';

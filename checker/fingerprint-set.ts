@@ -21,9 +21,9 @@ export function needsGrowth(size: number, capacity: number): boolean {
   return size * 20 >= capacity * 17;
 }
 
-/** The next capacity: a quarter larger. */
-export function grownCapacity(capacity: number): number {
-  return Math.ceil(capacity * 1.25);
+/** The next capacity: a quarter larger (or by `factor`). */
+export function grownCapacity(capacity: number, factor = 1.25): number {
+  return Math.ceil(capacity * factor);
 }
 
 /**
