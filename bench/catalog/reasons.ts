@@ -47,15 +47,15 @@ export const cannotSee: Readonly<Record<Tool, Readonly<Record<string, string>>>>
   },
   mbt: {
     'commit-prev-term': 'a walk does not reach it: its shortest schedule is 29 steps among ' +
-      '3,053,371 states (with symmetry), four elections in which an old term\'s entry reaches ' +
+      '951,312 states (with symmetry), four elections in which an old term\'s entry reaches ' +
       'one follower before the new leader\'s no-op; 1,000 plain and 3,000 guided walks of ' +
       'depth 40 pass (seed 1), and --paths would drive millions of schedules (replay ' +
       '--runtime reproduces the kept trace in the same nodes)',
     'read-without-quorum': 'a walk does not reach it: its shortest schedule is 19 steps among ' +
-      '330,765 states, a leader deposed without hearing of the new term while its successor ' +
+      '264,375 states, a leader deposed without hearing of the new term while its successor ' +
       'commits, then the one read at it; 1,000 plain and 3,000 guided walks of depth 40 pass ' +
       '(seed 1; in the spec alone also 2,000 guided walks with --max-reads 3), and --paths ' +
-      'would drive 330,765 schedules (replay --runtime reproduces the kept trace)',
+      'would drive 264,375 schedules (replay --runtime reproduces the kept trace)',
     'accept-stale-epoch': 'its walks stop first at a divergence of the correct code: a late ' +
       'copy of a facts query the driver sent before it crashed answers the recovered driver ' +
       'in the model, while in the runtime its reply goes to the crashed controller ' +
