@@ -17,15 +17,16 @@ import { WordFileReader, WordFileWriter } from './word-file.js';
 export interface DiskBudget {
   /** Candidates a batch holds at most. */
   readonly candidates: number;
-  /** Words of encoded candidates a batch holds (each entry: its length, then its words). */
+  /** Words of candidates a batch holds (each: length, parent link, then its encoding). */
   readonly stateWords: number;
-  /** Words of each of the four file buffers (two for this set, two for the frontier). */
+  /** Words of each of the five file buffers (two for this set, two for the frontier, one
+   * for the parent links). */
   readonly streamWords: number;
 }
 
 /** Memory per candidate: table slot at four fifths full, record and its scratch, flag. */
 const bytesPerCandidate = 10 + 2 * recordWords * 4 + 1;
-const streamCount = 4;
+const streamCount = 5;
 export const minimumMemoryBytes = 64 * 1024;
 
 /** The cap split: file buffers of 1/64 each (up to 1 MiB), then 60 % for the batch's arrays. */
@@ -37,11 +38,16 @@ export function diskBudget(memoryBytes: number): DiskBudget {
   return { candidates, stateWords: Math.floor((rest * 0.4) / 4), streamWords };
 }
 
+/** A candidate's words before its encoding: length, parent index, action index. */
+const entryWords = 3;
+
 const fileName = 'disk-visited.bin';
 const nextFileName = 'disk-visited.next';
 
-/** Called with each new state's encoding, in the order the candidates came. */
-export type NewState = (words: Int32Array, start: number, end: number) => void;
+/** Called with each new state's link (disk-parents.ts) and encoding, in the order they came. */
+export type NewState = (
+  parentIndex: number, actionIndex: number, words: Int32Array, start: number, end: number,
+) => void;
 
 export class DiskFingerprintSet {
   /** The batch's fingerprints: the explorer deduplicates within the batch against it. */
@@ -75,17 +81,22 @@ export class DiskFingerprintSet {
   }
 
   /**
-   * Keeps a candidate the explorer has just added to `table`. A full batch is resolved
-   * first, and the candidate goes into the next one.
+   * Keeps a candidate the explorer has just added to `table`, with its parent link. A full
+   * batch is resolved first, and the candidate goes into the next one.
    */
-  add(high: number, low: number, words: Int32Array, start: number, end: number): void {
+  add(
+    high: number, low: number, parentIndex: number, actionIndex: number,
+    words: Int32Array, start: number, end: number,
+  ): void {
     const length = end - start;
     const full = this.count === this.budget.candidates;
-    if (full || this.statesLength + length + 1 > this.states.length) {
+    if (full || this.statesLength + length + entryWords > this.states.length) {
       this.resolve();
       this.table.add(high, low);
       // A state larger than the whole buffer gets a buffer of its own size.
-      if (length + 1 > this.states.length) this.states = new Int32Array(length + 1);
+      if (length + entryWords > this.states.length) {
+        this.states = new Int32Array(length + entryWords);
+      }
     }
     const index = this.count++;
     const records = this.records;
@@ -95,6 +106,8 @@ export class DiskFingerprintSet {
     const states = this.states;
     let position = this.statesLength;
     states[position++] = length;
+    states[position++] = parentIndex;
+    states[position++] = actionIndex;
     for (let word = start; word < end; word++) states[position++] = words[word]!;
     this.statesLength = position;
   }
@@ -108,9 +121,12 @@ export class DiskFingerprintSet {
     this.merge(count);
     const states = this.states;
     for (let index = 0, position = 0; index < count; index++) {
-      const start = position + 1;
-      position = start + states[position]!;
-      if (this.fresh[index] === 1) this.onNew(states, start, position);
+      const start = position + entryWords;
+      const end = start + states[position]!;
+      if (this.fresh[index] === 1) {
+        this.onNew(states[position + 1]!, states[position + 2]!, states, start, end);
+      }
+      position = end;
     }
     this.count = 0;
     this.statesLength = 0;

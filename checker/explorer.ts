@@ -28,7 +28,7 @@ import {
   unreachedSometimes,
 } from './search.js';
 import {
-  noParent, ParentTable, unknownParent, unknownPath, type QueueEntry,
+  noParent, ParentTable, unknownParent, type QueueEntry,
 } from './state-store.js';
 import { forEachFrontierEntry, type Checkpoint } from './checkpoint.js';
 import { sameWords, WordReader, WordWriter } from './words.js';
@@ -45,9 +45,9 @@ export type Enqueue = (id: number, encoded: WordWriter, depth: number) => void;
 
 /**
  * A visited set that decides in batches (the disk mode, disk-bfs.ts): `table` holds the
- * current batch only. A state not in it goes to `enqueue` as a candidate, with no parent link
- * and unchecked; the ones the batch finds new come back through `admit`. Paths are unknown,
- * rebuilt by a search in memory (bfs.ts, withRebuiltPath).
+ * current batch only. A state not in it goes to `candidate`, with its parent's id and action
+ * index, unchecked; the ones the batch finds new come back through `admit`. Paths come from
+ * the set's own parent links (disk-parents.ts).
  */
 export interface DeferredVisits {
   readonly table: FingerprintSet;
@@ -55,6 +55,9 @@ export interface DeferredVisits {
   readonly size: number;
   /** Bytes held in memory, for `onFinished`. */
   readonly bytes: number;
+  candidate(parentId: number, actionIndex: number, encoded: WordWriter): void;
+  /** As ParentTable.pathTo, for a decided state (or noParent and an initial state's index). */
+  pathTo(id: number, extraActionIndex?: number): Path;
 }
 
 export class Explorer {
@@ -125,18 +128,23 @@ export class Explorer {
     for (let index = 0; index < pairs.length; index += 2) {
       this.visited.add(pairs[index]!, pairs[index + 1]!);
     }
-    this.statesGenerated = checkpoint.statesGenerated;
-    this.depth = checkpoint.depth;
-    this.sometimesReached.forEach((_, index) => {
-      if ((checkpoint.sometimesMask & (1 << index)) === 0) return;
-      this.sometimesReached[index] = true;
-      this.sometimesPending--;
-    });
+    this.restoreCounts(checkpoint);
     const encoded = this.encoded;
     forEachFrontierEntry(checkpoint.frontier, (words, start, end) => {
       encoded.reset();
       encoded.pushWords(words, start, end);
       this.enqueue(this.parents.add(unknownParent, 0), encoded, checkpoint.level);
+    });
+  }
+
+  /** A checkpoint's counts (the disk mode restores its files itself). */
+  restoreCounts(counts: Pick<Checkpoint, 'statesGenerated' | 'depth' | 'sometimesMask'>): void {
+    this.statesGenerated = counts.statesGenerated;
+    this.depth = counts.depth;
+    this.sometimesReached.forEach((_, index) => {
+      if ((counts.sometimesMask & (1 << index)) === 0) return;
+      this.sometimesReached[index] = true;
+      this.sometimesPending--;
     });
   }
 
@@ -215,9 +223,9 @@ export class Explorer {
     return this.model.codec.decode(reader);
   }
 
-  /** The path to a state by its parent links; unknown when they are not kept (deferred). */
+  /** The path to a state by its parent links (the deferred set's own, when deferred). */
   private pathTo(id: number, extraActionIndex?: number): Path {
-    return this.deferred ? unknownPath : this.parents.pathTo(id, extraActionIndex);
+    return (this.deferred ?? this.parents).pathTo(id, extraActionIndex);
   }
 
   /** The distinct states found: the visited set's, or the deferred set's decided ones. */
@@ -226,17 +234,21 @@ export class Explorer {
   }
 
   /**
-   * A candidate the deferred set found new (counted there), at `depth`: checked as a new
-   * state is in memory. The invariant and `sometimes` checks see it in the same order.
+   * A candidate the deferred set found new (counted there), at `depth`, reached from
+   * `parentId` by `actionIndex`: checked as a new state is in memory. The invariant and
+   * `sometimes` checks see it in the same order.
    */
-  admit(words: Int32Array, start: number, end: number, depth: number): void {
+  admit(
+    words: Int32Array, start: number, end: number, depth: number,
+    parentId: number, actionIndex: number,
+  ): void {
     assert(this.deferred !== undefined, 'admit serves a deferred visited set');
     if (depth > this.depth) this.depth = depth;
     if (this.violation && this.sometimesPending === 0) return;
     const state = this.decodeWords(words, start, end);
     this.checkSometimes(state);
     const invariant = this.violates(state);
-    if (invariant !== null) this.record(invariant, unknownPath, depth);
+    if (invariant !== null) this.record(invariant, this.pathTo(parentId, actionIndex), depth);
   }
 
   /** The fast path's successor, already in `encoded` (see Model.successorWords). */
@@ -252,7 +264,7 @@ export class Explorer {
       graph?.edge(graph.ids.foundId, actionIndex);
       return;
     }
-    if (this.deferred) return this.enqueue(0, encoded, this.successorDepth);
+    if (this.deferred) return this.deferred.candidate(this.parentId, actionIndex, encoded);
     const id = this.parents.add(this.parentId, actionIndex);
     graph?.edge(id, actionIndex);
     const depth = this.successorDepth;
@@ -297,7 +309,7 @@ export class Explorer {
       return Visit.Known;
     }
     if (this.deferred) {
-      this.enqueue(0, encoded, depth);
+      this.deferred.candidate(parentId, actionIndex, encoded);
       return Visit.New;
     }
     const id = this.parents.add(parentId, actionIndex);
