@@ -8,7 +8,7 @@
  * its end, where each waits until every one has claimed its last chunk.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadModelModule } from './load-model.js';
+import { loadModelSource } from './load-model.js';
 import { fingerprint, fingerprintWords } from './fingerprint.js';
 import type { AnyModel } from './model.js';
 import {
@@ -40,7 +40,7 @@ const sizeBatch = 64;
 const waitMs = 100;
 
 const setup = workerData as WorkerSetup;
-const definition = await loadModelModule(setup.model.module, setup.model.name);
+const definition = await loadModelSource(setup.model);
 const model: AnyModel = definition.create(setup.params, setup.bug);
 const port = parentPort!;
 const control = setup.control;

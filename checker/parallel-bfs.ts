@@ -23,7 +23,7 @@
 import { ok as assert } from 'node:assert';
 import { Worker } from 'node:worker_threads';
 import { breadthFirstSearch } from './bfs.js';
-import { loadModelModule, type ModelSource } from './load-model.js';
+import { loadModelSource, type ModelSource } from './load-model.js';
 import type { Params } from './model.js';
 import { ModelError } from './model-guard.js';
 import { unreachedSometimes, type SearchOptions, type SearchResult } from './search.js';
@@ -321,7 +321,7 @@ async function withVerdict(
       : counts.stop === StopReason.TimeLimit
         ? 'time-limit'
         : undefined;
-  const definition = await loadModelModule(request.model.module, request.model.name);
+  const definition = await loadModelSource(request.model);
   const model = definition.create(request.params, request.bug);
   assert((model.sometimes?.length ?? 0) <= sometimesMax, 'too many sometimes properties');
   const complete = !stoppedBy && (!counts.violationSeen || options.continueAfterViolation);

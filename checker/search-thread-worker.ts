@@ -7,7 +7,7 @@
 import { ok as assert } from 'node:assert';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkpointFromSetup } from './checkpoint.js';
-import { loadModelModule } from './load-model.js';
+import { loadModelSource } from './load-model.js';
 import { breadthFirstSearch } from './bfs.js';
 import { depthFirstSearch } from './dfs.js';
 import type { AnyModel } from './model.js';
@@ -17,7 +17,7 @@ import { reopened } from './storage.js';
 import { simulateSeeds } from './swarm.js';
 
 const setup = workerData as ThreadSetup;
-const definition = await loadModelModule(setup.model.module, setup.model.name);
+const definition = await loadModelSource(setup.model);
 const model = definition.create(setup.params, setup.bug);
 // The invariants a --continue run has already reported are set aside (run.ts does the same
 // in-process).
