@@ -72,6 +72,14 @@ function propertyBitsOf(model: AnyModel, state: unknown): number {
   return bits;
 }
 
+/** Whether one-thread BFS with these options records the graph (see graphRecorderFor). */
+export function recordsGraph(
+  model: AnyModel,
+  options: Pick<SearchOptions, 'recordGraph' | 'checkpoint'>,
+): boolean {
+  return options.recordGraph === true && !options.checkpoint?.resume && !model.writeView;
+}
+
 /**
  * A recorder for a search that can give the graph: one-thread BFS (ids in BFS order), not
  * resumed from a checkpoint (its states have no parents), on a model without a symmetry view.
@@ -80,7 +88,7 @@ export function graphRecorderFor(
   model: AnyModel,
   options: SearchOptions,
 ): GraphRecorder | undefined {
-  if (!options.recordGraph || options.checkpoint?.resume || model.writeView) return undefined;
+  if (!recordsGraph(model, options)) return undefined;
   assert((model.properties ?? []).length <= propertiesMax, 'at most 16 temporal properties');
   return new GraphRecorder(model);
 }

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { AnyModel, ModelDefinition, Params } from '../checker/model.js';
 import { resolveParams, UsageError } from '../checker/params.js';
+import { recordsGraph } from '../checker/graph.js';
 import { runCheck, strategies, type CheckRequest, type Strategy } from '../checker/run.js';
 import type { Path, Progress, SearchResult } from '../checker/search.js';
 import {
@@ -272,9 +273,10 @@ async function parseCheck(argv: readonly string[], io: Io): Promise<CheckSetting
 export async function checkCommand(argv: readonly string[], io: Io): Promise<number> {
   const settings = await parseCheck(argv, io);
   if (typeof settings === 'number') return settings;
-  const { definition, params, bug, strategy, workers, seed, json, quiet } = settings;
+  const { definition, params, bug, strategy, seed, json, quiet } = settings;
   // Built before the header: a model that refuses its parameters says so first (exit 2).
   const prebuilt = definition.create(params, bug);
+  const workers = searchWorkers(settings, prebuilt);
   const summary: SummaryContext = {
     io, json, definition, params, bug, strategy, workers, seed,
     continued: settings.continued,
@@ -287,8 +289,14 @@ export async function checkCommand(argv: readonly string[], io: Io): Promise<num
     // Printed once Ctrl-C is caught: from the header on, Ctrl-C prints a summary.
     if (!quiet) {
       io.stderr(checkingLine(definition, params, bug, strategy, workers, seed, !!settings.disk));
+      if (workers < settings.workers) {
+        io.stderr(
+          `One thread: it records the state graph the liveness pass needs as it searches ` +
+            `(--no-liveness searches on ${settings.workers} workers)`,
+        );
+      }
     }
-    outcome = await runCheck(checkRequest(settings, prebuilt, interrupt, io));
+    outcome = await runCheck(checkRequest({ ...settings, workers }, prebuilt, interrupt, io));
   } finally {
     interrupt.dispose();
   }
@@ -343,13 +351,34 @@ function checkRequest(
       ...(settings.checkpoint ? { checkpoint: settings.checkpoint } : {}),
       ...(settings.disk ? { disk: settings.disk } : {}),
       // The liveness pass then analyses the graph of this search instead of building one.
-      ...(settings.liveness && (model.properties ?? []).length > 0 ? { recordGraph: true } : {}),
+      ...(wantsGraph(settings, model) ? { recordGraph: true } : {}),
       stopFlag: interrupt.stopFlag,
       onProgress: (progress: Progress) => {
         if (!settings.quiet) io.stderr(formatProgress(progress));
       },
     },
   };
+}
+
+/** The liveness pass will run: the search should record the state graph for it. */
+function wantsGraph(settings: CheckSettings, model: AnyModel): boolean {
+  return settings.liveness && (model.properties ?? []).length > 0;
+}
+
+/**
+ * The workers the search runs on: one when that thread records the graph for the liveness
+ * pass. The workers keep no graph, so the pass would build it by a second search on one
+ * thread: TwoPhase 9 RMs took 167 s on 2 workers so, 68 s on one thread recording
+ * (2026-12-03, load average 8 to 9).
+ */
+function searchWorkers(settings: CheckSettings, model: AnyModel): number {
+  if (settings.workers === 1 || settings.strategy !== 'bfs' || !wantsGraph(settings, model)) {
+    return settings.workers;
+  }
+  const { checkpoint } = settings;
+  return recordsGraph(model, { recordGraph: true, ...(checkpoint ? { checkpoint } : {}) })
+    ? 1
+    : settings.workers;
 }
 
 /**

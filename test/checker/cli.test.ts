@@ -302,11 +302,22 @@ test('random simulation is reproducible from its seed', async () => {
 test('dfs and 2 workers give the same distinct count as bfs', async () => {
   for (const extra of [
     ['--strategy', 'dfs'],
-    ['--workers', '2'],
+    ['--workers', '2', '--no-liveness'],
   ]) {
     const run = await runCli('check', 'twophase', '--rms', '4', '--json', '--quiet', ...extra);
     assert.is(run.json()['distinctStates'], 1568, extra.join(' '));
   }
+});
+
+test('--workers 2 with a liveness pass searches on one thread, which records the graph', async () => {
+  const workers = async (...extra: string[]) => {
+    const argv = ['check', 'twophase', '--rms', '3', '--json', '--workers', '2', ...extra];
+    const run = await runCli(...argv);
+    assert.is(run.code, 0);
+    return [run.json()['workers'], run.stderr.includes('One thread: it records the state graph')];
+  };
+  assert.equal(await workers(), [1, true]);
+  assert.equal(await workers('--no-liveness'), [2, false]);
 });
 
 test('models and bugs list as JSON; help is printed with exit 0', async () => {
