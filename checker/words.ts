@@ -42,6 +42,17 @@ export class WordWriter {
     this.push(scratchWords[1]!);
   }
 
+  /**
+   * Makes room for `count` more words and returns where they start: the caller writes
+   * words[at, at + count) itself (one capacity check for a whole state, not one a word).
+   */
+  claim(count: number): number {
+    const at = this.length;
+    if (at + count > this.words.length) this.grow(at + count);
+    this.length = at + count;
+    return at;
+  }
+
   pushWords(source: Int32Array, start: number, end: number): void {
     const count = end - start;
     if (this.length + count > this.words.length) this.grow(this.length + count);
@@ -94,6 +105,14 @@ export class WordReader {
       if (index + 1 < length) text += String.fromCharCode(word & 0xffff);
     }
     return text;
+  }
+
+  /** Skips `count` words and returns where they start (read them from `words`). */
+  skip(count: number): number {
+    const at = this.position;
+    assert(at + count <= this.end, 'read past the end of an encoded state');
+    this.position = at + count;
+    return at;
   }
 
   nextNumber(): number {
