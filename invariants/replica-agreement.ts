@@ -87,10 +87,18 @@ export interface AppliedDigest {
  */
 export class AppliedDigestRecord {
   private readonly byIndex = new Map<number, AppliedDigest>();
+  /** Indices below this were forgotten (forgetBelow): sightings there are not compared. */
+  private forgottenBelow = 0;
+  /** Sightings below the forgotten indices, not compared. */
+  uncompared = 0;
 
   /** `seen` is a replica's state at `index`: the one first seen there, if it differs. */
   note(index: number, seen: AppliedDigest): AppliedDigest | null {
     assert(Number.isSafeInteger(index) && index >= 0, `applied index ${index}`);
+    if (index < this.forgottenBelow) {
+      this.uncompared++;
+      return null;
+    }
     const first = this.byIndex.get(index);
     if (first === undefined) {
       this.byIndex.set(index, seen);
@@ -98,6 +106,17 @@ export class AppliedDigestRecord {
     }
     return replicasAgree({ index, digest: first.digest }, { index, digest: seen.digest })
       ? null : first;
+  }
+
+  /** No replica will be seen at an index below `index` again: those digests are dropped. */
+  forgetBelow(index: number): void {
+    for (let at = this.forgottenBelow; at < index; at++) this.byIndex.delete(at);
+    this.forgottenBelow = Math.max(this.forgottenBelow, index);
+  }
+
+  /** Indices whose digest is kept. */
+  get retained(): number {
+    return this.byIndex.size;
   }
 }
 

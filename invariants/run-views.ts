@@ -51,18 +51,50 @@ export interface SeenEntry<Key> {
 }
 
 export class CommittedRecord<Key> {
-  /** committed[k]: the entry first seen committed at index k. */
-  private readonly committed: SeenEntry<Key>[] = [];
+  /** committed[k - base]: the entry first seen committed at index k. */
+  private committed: SeenEntry<Key>[] = [];
+  private base = 0;
+  /** Indices below this were forgotten (forgetBelow): sightings there are not compared. */
+  private forgottenBelow = 0;
+  /** Sightings below the forgotten indices, not compared. */
+  uncompared = 0;
 
   /** `entry` is seen committed at `index`: the entry committed there first, if it differs. */
   note(index: number, entry: SeenEntry<Key>): SeenEntry<Key> | null {
     assert(index >= 1, `committed index ${index}`);
-    const first = this.committed[index];
-    if (first === undefined) this.committed[index] = entry;
+    if (index < this.forgottenBelow) {
+      this.uncompared++;
+      return null;
+    }
+    const first = this.committed[index - this.base];
+    if (first === undefined) this.committed[index - this.base] = entry;
     return first === undefined || isCommittedEntry(first, entry.term, entry.command)
       ? null : first;
   }
+
+  /**
+   * No server will be seen at an index below `index` again (every one has compacted past it,
+   * conform's CompactionFloors): those entries are dropped, so a long run keeps a window.
+   */
+  forgetBelow(index: number): void {
+    if (index <= this.forgottenBelow) return;
+    this.forgottenBelow = index;
+    const dropped = Math.min(index - this.base, this.committed.length);
+    // Dropped in batches: shifting the window at every call would cost its length each time.
+    if (dropped >= forgetBatchMin && dropped * 2 >= this.committed.length) {
+      this.committed = this.committed.slice(dropped);
+      this.base += dropped;
+    }
+  }
+
+  /** Indices kept above the forgotten ones (those wait for their batch to be dropped). */
+  get retained(): number {
+    return Math.max(0, this.committed.length - Math.max(0, this.forgottenBelow - this.base));
+  }
 }
+
+/** The fewest forgotten slots a CommittedRecord drops at once. */
+const forgetBatchMin = 1024;
 
 /** A group's applied state at a replica, with what names it in a witness. */
 export interface AppliedGroupState<Group extends GroupView> {

@@ -19,9 +19,10 @@ import { GlobalInvariants } from './global-invariants.js';
 import { LamportMerge } from './lamport-merge.js';
 import { checkHistory } from './history-check.js';
 import { DriverLeadershipChecker } from './leadership-checks.js';
+import { CompactionFloors } from './compaction-floors.js';
 import { LinkLedger } from './link-ledger.js';
 import { readNodeTrace } from './load.js';
-import type { Observation } from './observation.js';
+import { groupName, type Observation } from './observation.js';
 import { NodeReplayer } from './replay-node.js';
 import { RestartChecker } from './restart-checks.js';
 import type { TraceInput } from './trace-lines.js';
@@ -35,6 +36,12 @@ export interface ConformResult {
   readonly operations: number | null;
   /** Deliveries not checked: their sends were older than the ledger keeps (sent-messages.ts). */
   readonly uncheckedDeliveries: number;
+  /**
+   * What the checks across records hold at the end: applied entries and state digests
+   * (global-invariants.ts, bounded by compaction-floors.ts) and entries once durable
+   * (restart-checks.ts); and applies seen below every replica's snapshot, not compared.
+   */
+  readonly retained: { readonly records: number; readonly uncompared: number };
 }
 
 /** What conform has done so far: called after every `progressEvery` records and each part. */
@@ -59,6 +66,17 @@ class NodeChecks {
   }
 }
 
+/** Tells the global invariants what no replica of the record's group will be seen at again. */
+function forgetCompacted(floors: CompactionFloors, global: GlobalInvariants,
+  record: TraceRecord, checks: NodeChecks, ended: boolean): void {
+  const setup = checks.replayer.setup;
+  if (setup === null) return;
+  const group = groupName(setup.gid);
+  const floor = floors.note(record.node, group, setup.peers,
+    ended ? Infinity : checks.restarts.durableSnapshotIndex);
+  if (floor !== null) global.forgetBelow(group, floor);
+}
+
 /** Throws MalformedTraceError on input that is not a trace (exit 2). */
 export function conform(input: TraceInput, progress?: ConformProgress): ConformResult {
   if (input.nodes.size === 0) throw new MalformedTraceError('no node trace (NODE.jsonl) found');
@@ -68,17 +86,23 @@ export function conform(input: TraceInput, progress?: ConformProgress): ConformR
   const links = new LinkLedger(input.nodes, (node) => merge.endOf(node));
   const global = new GlobalInvariants();
   const checks = new Map(nodes.map((node) => [node, new NodeChecks(node, global.observe)]));
+  const floors = new CompactionFloors();
   let records = 0;
   for (let record = merge.next(); record !== undefined; record = merge.next()) {
-    checks.get(record.node)!.next(record);
+    const node = checks.get(record.node)!;
+    node.next(record);
     links.next(record);
+    forgetCompacted(floors, global, record, node, merge.endOf(record.node) !== undefined);
     if (++records % progressEvery === 0) progress?.('reading', records);
   }
   progress?.('read', records);
+  const verdicts = nodes.map((node) => checks.get(node)!);
+  const retention = global.retention();
+  const retained = { uncompared: retention.uncompared, records: retention.retained +
+    verdicts.reduce((sum, { restarts }) => sum + restarts.retained, 0) };
   const result = (divergence: Divergence | null, operations: number | null = null) =>
     ({ divergence, nodes: nodes.length, records, operations,
-      uncheckedDeliveries: links.unchecked });
-  const verdicts = nodes.map((node) => checks.get(node)!);
+      uncheckedDeliveries: links.unchecked, retained });
   const replayed = verdicts.flatMap(({ replayer }) =>
     (replayer.divergence === null ? [] : [replayer.divergence]));
   if (replayed.length > 0) {

@@ -88,6 +88,23 @@ class GlobalState {
     }
   }
 
+  /** No replica of `group` is seen below `index` again (compaction-floors.ts). */
+  forgetBelow(group: string, index: number): void {
+    this.applied.get(group)?.forgetBelow(index);
+    this.states.get(group)?.forgetBelow(index);
+  }
+
+  /** The applied entries and state digests kept, and the sightings not compared. */
+  retention(): { retained: number; uncompared: number } {
+    let retained = 0;
+    let uncompared = 0;
+    for (const record of [...this.applied.values(), ...this.states.values()]) {
+      retained += record.retained;
+      uncompared += record.uncompared;
+    }
+    return { retained, uncompared };
+  }
+
   private observeLeader(observation: Extract<Observation, { kind: 'leader' }>) {
     let record = this.elections.get(observation.group);
     if (record === undefined) {
@@ -147,6 +164,14 @@ export class GlobalInvariants {
   readonly observe = (observation: Observation): void => {
     if (this.divergence === null) this.divergence = this.state.observe(observation);
   };
+
+  forgetBelow(group: string, index: number): void {
+    this.state.forgetBelow(group, index);
+  }
+
+  retention(): { retained: number; uncompared: number } {
+    return this.state.retention();
+  }
 }
 
 /** Observations in any order, merged by happens-before and checked. */

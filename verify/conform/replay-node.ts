@@ -16,7 +16,7 @@ import { idleDriver } from '../../spec/migration/types.js';
 import { canonicalText } from './canonical.js';
 import { sameValue } from './same-value.js';
 import { btreeMaps } from '../../impl/node/replica-machine.js';
-import type { TraceRecord } from '../../impl/trace/schema.js';
+import type { NodeSetup, TraceRecord } from '../../impl/trace/schema.js';
 import { machineDigestStart, raftDigest } from '../../impl/trace/state-digest.js';
 import { contextSteps, shown, type Divergence } from './divergence.js';
 import { groupName, type Observation } from './observation.js';
@@ -46,6 +46,11 @@ export class NodeReplayer {
       setup: null, raft: null, machine: null, chain: machineDigestStart, driver: idleDriver,
       work: [], workHead: 0, observe, inc: 0,
     };
+  }
+
+  /** The setup of the incarnation being replayed (null before the first restart record). */
+  get setup(): NodeSetup | null {
+    return this.replay.setup;
   }
 
   next(record: TraceRecord): void {

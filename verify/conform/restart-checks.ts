@@ -22,9 +22,23 @@ export class RestartChecker {
   divergence: Divergence | null = null;
   private durable: StoredState = emptyStorage;
   private waiting: Waiting[] = [];
-  // Every entry (index/term) that was durable at some point: a report may arrive after a
-  // newer leader's entries replaced the one it names (the spec then ignores it).
-  private readonly everDurable = new Set<string>(['0/0']);
+  // Every entry (index -> terms) that was durable at some point above the durable snapshot:
+  // a report may arrive after a newer leader's entries replaced the one it names (the spec
+  // then ignores it). Entries the durable snapshot covers are dropped (wasDurable).
+  private readonly everDurable = new Map<number, Set<number>>();
+  private forgottenThrough = 0;
+
+  /** The index of the durable snapshot (0: none). */
+  get durableSnapshotIndex(): number {
+    return this.durable.snapshot?.lastIncludedIndex ?? 0;
+  }
+
+  /** Entries remembered as once durable (bounded by the log above the durable snapshot). */
+  get retained(): number {
+    let count = 0;
+    for (const terms of this.everDurable.values()) count += terms.size;
+    return count;
+  }
 
   next(record: TraceRecord): void {
     if (this.divergence !== null) return;
@@ -42,10 +56,9 @@ export class RestartChecker {
       }
       this.durable = loaded;
       this.waiting = [];
-      rememberEntries(this.everDurable, this.durable);
+      this.remember();
     }
-    const reported = `${input.index}/${input.term}`;
-    if (input.type === 'logDurable' && !this.everDurable.has(reported)) {
+    if (input.type === 'logDurable' && !this.wasDurable(input.index!, input.term!)) {
       this.divergence = { ...shellDivergence(record, `the storage reported entry ` +
         `${input.index} (term ${input.term}) durable before a sync covered it: the leader ` +
         'would count an undurable copy toward a commit', describeStorage(this.durable)),
@@ -63,20 +76,36 @@ export class RestartChecker {
       this.durable = item.saves.reduce((state, save) => applyTracedSave(state, save),
         this.durable);
     }
-    if (covered.length > 0) rememberEntries(this.everDurable, this.durable);
+    if (covered.length > 0) this.remember();
     this.waiting = this.waiting.slice(covered.length);
   }
-}
 
-/** Adds the durable storage's entries (and its snapshot's last) to `seen`. */
-function rememberEntries(seen: Set<string>, durable: StoredState): void {
-  const base = durable.snapshot?.lastIncludedIndex ?? 0;
-  if (durable.snapshot !== null) seen.add(`${base}/${durable.snapshot.lastIncludedTerm}`);
-  // Only the tail can be new since the last time: stop at the first entry already seen.
-  for (let at = durable.entries.length - 1; at >= 0; at--) {
-    const key = `${base + at + 1}/${durable.entries[at]!.term}`;
-    if (seen.has(key)) break;
-    seen.add(key);
+  /**
+   * Whether entry `index` of `term` was durable at some point. At or below the durable
+   * snapshot it passes whatever its term: that state is durable and committed, so a report
+   * there cannot make a leader count an undurable copy toward a commit.
+   */
+  private wasDurable(index: number, term: number): boolean {
+    if (index === 0) return term === 0;
+    return index <= this.durableSnapshotIndex || this.everDurable.get(index)?.has(term) === true;
+  }
+
+  /** Adds the durable storage's entries; drops those its snapshot now covers. */
+  private remember(): void {
+    const base = this.durableSnapshotIndex;
+    for (; this.forgottenThrough < base; this.forgottenThrough++) {
+      this.everDurable.delete(this.forgottenThrough + 1);
+    }
+    const entries = this.durable.entries;
+    // Only the tail can be new since the last time: stop at the first entry already seen.
+    for (let at = entries.length - 1; at >= 0; at--) {
+      const index = base + at + 1;
+      const term = entries[at]!.term;
+      let terms = this.everDurable.get(index);
+      if (terms === undefined) this.everDurable.set(index, (terms = new Set()));
+      if (terms.has(term)) break;
+      terms.add(term);
+    }
   }
 }
 
