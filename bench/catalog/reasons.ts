@@ -56,11 +56,6 @@ export const cannotSee: Readonly<Record<Tool, Readonly<Record<string, string>>>>
       'commits, then the one read at it; 1,000 plain and 3,000 guided walks of depth 40 pass ' +
       '(seed 1; in the spec alone also 2,000 guided walks with --max-reads 3), and --paths ' +
       'would drive 264,375 schedules (replay --runtime reproduces the kept trace)',
-    'accept-stale-epoch': 'its walks stop first at a divergence of the correct code: a late ' +
-      'copy of a facts query the driver sent before it crashed answers the recovered driver ' +
-      'in the model, while in the runtime its reply goes to the crashed controller ' +
-      '(traces/mbt/migration-late-query-after-crash); plain walk 124 and guided walk 1 reach ' +
-      'it, before the walk (plain 140, in the spec alone) that breaks UnaffectedServed',
     'prevote-response-term': livenessPreset,
     'leader-never-steps-down': livenessPreset,
     'recovery-needs-source-after-delete': 'a liveness lasso: a walk evaluates invariants after ' +

@@ -191,8 +191,8 @@ export function conformCell(
  * The walks mbt takes for a bug: raft's steps are cheap (a few hundred thousand a minute), so
  * its bugs get 1,000 walks of depth 40, and 3,000 guided walks (`guided`: snapshot-rollback's
  * first is walk 2,460); migration and controller steps commit through a controller group, and
- * their bugs get 200 walks of mbt's default depth 30 (one-seq-across-shards' first is walk
- * 163), plain or guided.
+ * their bugs get 200 walks of mbt's default depth 30 (accept-stale-epoch's first is guided
+ * walk 166), plain or guided.
  */
 export function mbtArguments(bug: Pick<CatalogBug, 'model' | 'name'>, guided = false): string[] {
   const raftWalks = guided ? '3000' : '1000';

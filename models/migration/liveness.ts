@@ -5,7 +5,8 @@
  *
  * Fair (TLC's WF): PlanNext, Publish, the driver's Query(s, g) when no copy is kept, its
  * Freeze / Install / Delete of shard s when its reply arrives, and Deliver of each kept copy
- * when its reply arrives (the class names the copy itself, not its place in the bag). Not
+ * (a client's when its reply arrives; a driver command's has only its reply-lost form, see
+ * model-actions.ts), the class naming the copy itself, not its place in the bag. Not
  * fair: the admin, the clients, crashes, duplication, and every step whose reply is lost.
  * Losses are bounded without a counter: repeating a lost step changes nothing (groups answer
  * a repeat with the first answer), and a step that changes nothing is a stutter, so a
@@ -40,7 +41,9 @@ export const migrationFairness: Fairness<MigrationState, MigrationAction> = {
         return action.lost || action.duplicate ? null : actionLabel(action);
       case 'Deliver': {
         const copy = state.network[action.index];
-        if (action.lost || copy === undefined) return null;
+        if (copy === undefined) return null;
+        // A driver command's copy is delivered only with its reply lost (no driver waits).
+        if (action.lost && copy.command.type === 'client') return null;
         return `Deliver(g${copy.to} ${JSON.stringify(copy.command)})`;
       }
       default:

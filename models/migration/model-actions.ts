@@ -19,8 +19,13 @@
  *   ClientQuery(c): a query that found no owner of the shard is answered later, by a newer
  *   configuration. ReuseSeq(c), within max-reuses: the client replaces its outstanding request
  *   by another under the same seq.
- * - Network: Deliver(i) delivers a kept copy late; its reply reaches the sender, who takes it
- *   only if it answers what the sender is waiting for.
+ * - Network: Deliver(i) delivers a kept copy late. A client's copy: its reply reaches the
+ *   client, whose step takes it only if it answers its outstanding request (the clerk listens
+ *   for late replies). A driver command's copy has only its reply-lost form: the runtime's
+ *   driver host takes one reply per request, while the request waits, and the request a copy
+ *   repeats was answered or timed out when it was first delivered (or died with the crashed
+ *   driver's process), so no driver ever takes the copy's reply
+ *   (traces/mbt/migration-late-query-after-crash, migration-late-reply-after-timeout).
  * Losing a request is not an action: it is the same as not sending it yet.
  */
 import {
@@ -184,6 +189,8 @@ export class MigrationStepper {
       case 'Deliver': {
         const copy = state.network[action.index];
         if (copy === undefined) return null;
+        // No driver waits for the reply to a late copy of its command (above).
+        if (!action.lost && copy.command.type !== 'client') return null;
         const network = state.network.filter((_, index) => index !== action.index);
         const delivered = this.deliver({ ...state, network }, copy.to, copy.command);
         if (action.lost) return delivered.state;

@@ -67,7 +67,7 @@ export interface ClientState {
   readonly reusedSeq: number;
 }
 
-/** A copy of a message that the network delivers late; its reply reaches the sender. */
+/** A copy of a message that the network delivers late (model-actions.ts: who takes its reply). */
 export interface InFlight {
   readonly to: Gid;
   readonly command: GroupCommand;

@@ -20,7 +20,7 @@
  *   unless lost (then the attempt's timeout); the client runs the model's client step, and a
  *   query that step asks for within the action reads the controller's applied configurations
  *   (a ClientQuery asks the controller); Deliver(i) delivers the kept copy the spec's network
- *   holds at i.
+ *   holds at i, and a driver command's copy its reply too, to a sender no longer waiting.
  * ExpireSessions is not replayed: no runtime component sends expire-sessions.
  */
 import type { AnyModel, Params } from '../../checker/model.js';
@@ -440,7 +440,13 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     if (copy.command.type === 'client') {
       return this.clientDelivery(copy.frame, copy.to, lost ? 'nothing' : 'reply');
     }
-    await this.roundTrip(copy.frame, lost);
+    // A driver command's copy (the model has only its reply-lost form): the reply goes to the
+    // sender, whose host no longer waits for it, answered or timed out, or died with it.
+    this.cluster.network.deliver(copy.frame);
+    await this.cluster.settle();
+    const reply = this.cluster.replyTo(copy.frame);
+    if (reply !== undefined) this.cluster.network.deliver(reply);
+    await this.cluster.settle();
     return null;
   }
 }
