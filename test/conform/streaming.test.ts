@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { BTreeMap } from '../../spec/group/btree-map.js';
 import { canonicalText } from '../../verify/conform/canonical.js';
 import { MalformedTraceError } from '../../verify/conform/divergence.js';
-import { sameValue } from '../../verify/conform/same-value.js';
+import { sameEffects, sameValue } from '../../verify/conform/same-value.js';
 import { fileSource } from '../../cli/input.js';
 import { traceLines, type TraceSource } from '../../verify/conform/trace-lines.js';
 import { scratchDirectory } from '../helpers/scratch.js';
@@ -67,6 +67,15 @@ test('sameValue agrees with the canonical texts', () => {
     assert.is(sameValue(a, b), same, `${canonicalText(a)} vs ${canonicalText(b)}`);
     assert.is(sameValue(b, a), same, `${canonicalText(b)} vs ${canonicalText(a)}`);
   }
+});
+
+test('sameEffects leaves out the message id of a recorded send, and only that', () => {
+  const send = { type: 'send', to: 1, message: { type: 'M', term: 2 } };
+  assert.ok(sameEffects([send, { type: 'apply' }], [{ ...send, id: 'n:1:3' }, { type: 'apply' }]));
+  assert.ok(!sameEffects([send], [{ ...send, to: 2, id: 'n:1:3' }]), 'another receiver');
+  assert.ok(!sameEffects([{ ...send, id: 'n:1:3' }], [send]), 'an id the spec made counts');
+  assert.ok(!sameEffects([{ type: 'apply', id: 1 }], [{ type: 'apply' }]), 'only on sends');
+  assert.ok(!sameEffects([send], [{ ...send, id: 'n:1:3' }, send]), 'another length');
 });
 
 test.run();

@@ -14,7 +14,7 @@
  * compared field by field (a codec may order fields its own way).
  */
 import { assert } from '../../spec/assert.js';
-import { fnv1a } from '../../spec/fnv.js';
+import { fnv1aStep, fnvOffset32 } from '../../spec/fnv.js';
 import type { Message } from '../../spec/raft/types.js';
 import type { TraceRecord } from '../../impl/trace/schema.js';
 import { canonicalText } from './canonical.js';
@@ -55,8 +55,22 @@ interface NodeLinks {
 /** A second FNV-1a seed: two 32-bit hashes make the 64 bits a message's text is kept as. */
 const secondSeed = 0x5bd1e995;
 
-const hashHigh = (text: string) => fnv1a(text) | 0;
-const hashLow = (text: string) => fnv1a(text, secondSeed) | 0;
+/** The two hashes of the last text hashed (textHashes): one pass, no allocation. */
+let hashHigh = 0;
+let hashLow = 0;
+
+/** FNV-1a of `text` from the offset basis and from secondSeed, in one pass over it. */
+function textHashes(text: string): void {
+  let high = fnvOffset32;
+  let low = secondSeed;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    high = fnv1aStep(high, unit);
+    low = fnv1aStep(low, unit);
+  }
+  hashHigh = high | 0;
+  hashLow = low | 0;
+}
 
 /** Whether a step's saves hold back the sends after them (SyncDuty `beforeSends`). */
 function gatesSends(record: TraceRecord): boolean {
@@ -145,12 +159,12 @@ export class LinkLedger {
         `message id ${effect.id} does not name this node and incarnation`) });
       return;
     }
-    const text = JSON.stringify(effect.message);
+    textHashes(JSON.stringify(effect.message));
     // A gate covered before this step was synced before the message could leave.
     const waits = links.gate !== 0 && links.gate > links.syncedStep;
     const message: SentMessage = {
       receiver: this.number(links.peers[effect.to] ?? '?'), seq: record.seq, gate: links.gate,
-      syncedAt: waits ? Infinity : 0, hashHigh: hashHigh(text), hashLow: hashLow(text),
+      syncedAt: waits ? Infinity : 0, hashHigh, hashLow,
     };
     this.sent.add(parts.sender, parts.inc, parts.counter, message);
   }
@@ -182,8 +196,8 @@ export class LinkLedger {
       return { divergence: shellDivergence(record, `message ${id} was sent on another link`,
         `${sender} -> ${to}`, `${from} -> ${record.node}`) };
     }
-    const text = JSON.stringify(input.message);
-    if (hashHigh(text) !== origin.hashHigh || hashLow(text) !== origin.hashLow) {
+    textHashes(JSON.stringify(input.message));
+    if (hashHigh !== origin.hashHigh || hashLow !== origin.hashLow) {
       const sentText = canonicalText(messageAt(this.sources, sender, origin.seq, id!));
       const deliveredText = canonicalText(input.message);
       if (sentText !== deliveredText) {

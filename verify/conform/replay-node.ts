@@ -14,7 +14,7 @@ import { step } from '../../spec/raft/step.js';
 import type { Effect, Input, RaftNode } from '../../spec/raft/types.js';
 import { idleDriver } from '../../spec/migration/types.js';
 import { canonicalText } from './canonical.js';
-import { sameValue } from './same-value.js';
+import { sameEffects } from './same-value.js';
 import { btreeMaps } from '../../impl/node/replica-machine.js';
 import type { NodeSetup, TraceRecord } from '../../impl/trace/schema.js';
 import { machineDigestStart, raftDigest } from '../../impl/trace/state-digest.js';
@@ -146,10 +146,9 @@ function replayRaft(replay: NodeReplay, record: TraceRecord): Problem {
   const setup = replay.setup!;
   const result = step(replay.raft as RaftNode<unknown, unknown>,
     specInput(record.input as Record<string, unknown>), setup.raftOptions);
-  const recorded = withoutIds(record.effects);
-  if (!sameValue(result.effects, recorded)) {
+  if (!sameEffects(result.effects, record.effects)) {
     return ['the effects differ from the spec\'s', canonicalText(result.effects),
-      canonicalText(recorded)];
+      canonicalText(withoutIds(record.effects))];
   }
   const digest = raftDigest(result.node);
   if (digest !== record.digest) return ['the state digest differs', digest, record.digest];
