@@ -10,9 +10,10 @@
  * length, the header as JSON, zero padding to 4 bytes, the fingerprints (high, low per
  * state), the frontier's entries ([length, 0, words..., length]).
  */
+import { diskManifestName } from './disk-checkpoint.js';
 import { nonZeroWord } from './fingerprint.js';
 import { UsageError } from './params.js';
-import { byReference, reopened, type ByReference, type Directory } from './storage.js';
+import { byReference, holds, reopened, type ByReference, type Directory } from './storage.js';
 
 export interface CheckpointOptions {
   readonly directory: Directory;
@@ -37,7 +38,8 @@ export interface Checkpoint {
   readonly frontierCount: number;
 }
 
-const fileName = 'checkpoint.bin';
+export const checkpointFileName = 'checkpoint.bin';
+const fileName = checkpointFileName;
 const formatVersion = 1;
 
 export function writeCheckpoint(directory: Directory, checkpoint: Checkpoint): void {
@@ -57,7 +59,13 @@ export function writeCheckpoint(directory: Directory, checkpoint: Checkpoint): v
 export function readCheckpoint(options: CheckpointOptions): Checkpoint | undefined {
   const path = options.directory.describe(fileName);
   const read = options.directory.read(fileName);
-  if (read === undefined) return undefined;
+  if (read === undefined) {
+    if (holds(options.directory, diskManifestName)) {
+      throw new UsageError(`${options.directory.describe(diskManifestName)} is a checkpoint ` +
+        'of a search on disk: resume it with --disk and the same DIR');
+    }
+    return undefined;
+  }
   const bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength);
   const headerLength = bytes.readUInt32LE(0);
   const header = JSON.parse(bytes.subarray(4, 4 + headerLength).toString('utf8')) as Omit<

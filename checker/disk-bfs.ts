@@ -7,7 +7,15 @@
  * Counts, verdict and trace are the in-memory search's: each new state's parent link goes to
  * a file of its level (disk-parents.ts), read back only to build a counterexample.
  */
-import { DiskFingerprintSet, diskBudget } from './disk-fingerprint-set.js';
+import { CheckpointClock, checkpointFileName } from './checkpoint.js';
+import {
+  readDiskCheckpoint,
+  removeDiskCheckpoint,
+  slotFiles,
+  writeDiskCheckpoint,
+  type DiskCheckpoint,
+} from './disk-checkpoint.js';
+import { DiskFingerprintSet, diskBudget, type NewState } from './disk-fingerprint-set.js';
 import { DiskFrontier } from './disk-frontier.js';
 import { fingerprint } from './fingerprint.js';
 import { DiskParents } from './disk-parents.js';
@@ -27,46 +35,88 @@ export interface DiskOptions {
 export type DiskSetup = ByReference<DiskOptions>;
 
 export function diskBreadthFirstSearch(model: AnyModel, options: SearchOptions): SearchResult {
-  const { directory, memoryBytes } = options.disk!;
-  const budget = diskBudget(memoryBytes);
-  const frontier = new DiskFrontier(directory, budget.streamWords);
-  const parents = new DiskParents(directory, budget.streamWords);
-  /** The depth of the states the batch's candidates were found at. */
-  let candidateDepth = 0;
-  const set = new DiskFingerprintSet(directory, budget, (parentIndex, actionIndex, words,
-    start, end) => {
-    parents.push(parentIndex, actionIndex);
-    const parentId = parentIndex === -1 ? noParent
-      : parents.levelStarts[candidateDepth - 1]! + parentIndex;
-    explorer.admit(words, start, end, candidateDepth, parentId, actionIndex);
-    frontier.push(words, start, end);
-  });
-  const visited: DeferredVisits = {
-    table: set.table,
-    get size() {
-      return set.size;
-    },
-    get bytes() {
-      return set.bytes;
-    },
-    // The explorer has just added the candidate's fingerprint to the batch's table.
-    candidate: (parentId, actionIndex, encoded) => set.add(fingerprint.high, fingerprint.low,
-      parents.parentIndex(parentId), actionIndex, encoded.words, 0, encoded.length),
-    pathTo: (id, extraActionIndex) => parents.pathTo(id, extraActionIndex),
-  };
-  const explorer = new Explorer(model, options, candidatesOnly, true, visited);
-  const entry = emptyQueueEntry();
-  const stopAtViolation = options.continueAfterViolation !== true;
+  const checkpoint = options.checkpoint;
+  const resumed = checkpoint?.resume
+    ? readDiskCheckpoint(checkpoint, checkpointFileName)
+    : undefined;
+  const search = new DiskSearch(model, options, resumed);
+  let finished = false;
   try {
-    parents.beginLevel();
-    explorer.visitInitialStates();
-    set.resolve();
-    parents.endLevel();
-    for (let level = 0; explorer.running && frontier.upcoming > 0; level++) {
-      if (stopAtViolation && explorer.violationFound) break;
-      frontier.advance();
+    const result = search.run();
+    finished = result.result !== 'incomplete';
+    return result;
+  } finally {
+    search.close(finished);
+  }
+}
+
+/** One disk search: its files, its explorer and its last checkpoint. */
+class DiskSearch {
+  private readonly directory: Directory;
+  private readonly frontier: DiskFrontier;
+  private readonly parents: DiskParents;
+  private readonly set: DiskFingerprintSet;
+  private readonly explorer: Explorer;
+  /** The depth of the states the batch's candidates were found at. */
+  private candidateDepth = 0;
+
+  constructor(
+    model: AnyModel,
+    private readonly options: SearchOptions,
+    private lastCheckpoint: DiskCheckpoint | undefined,
+  ) {
+    const { directory, memoryBytes } = options.disk!;
+    this.directory = directory;
+    const budget = diskBudget(memoryBytes);
+    const resumed = lastCheckpoint;
+    this.frontier = new DiskFrontier(directory, budget.streamWords,
+      resumed && { file: resumed.frontierFile, count: resumed.frontierCount });
+    this.parents = new DiskParents(directory, budget.streamWords, resumed?.levelStarts);
+    this.set = new DiskFingerprintSet(directory, budget, this.admit,
+      resumed && { file: resumed.visitedFile, size: resumed.distinctStates });
+    const { set, parents } = this;
+    const visited: DeferredVisits = {
+      table: set.table,
+      get size() {
+        return set.size;
+      },
+      get bytes() {
+        return set.bytes;
+      },
+      // The explorer has just added the candidate's fingerprint to the batch's table.
+      candidate: (parentId, actionIndex, encoded) => set.add(fingerprint.high,
+        fingerprint.low, parents.parentIndex(parentId), actionIndex, encoded.words, 0,
+        encoded.length),
+      pathTo: (id, extraActionIndex) => parents.pathTo(id, extraActionIndex),
+    };
+    this.explorer = new Explorer(model, options, candidatesOnly, true, visited);
+    if (resumed) this.explorer.restoreCounts(resumed);
+  }
+
+  run(): SearchResult {
+    const { explorer, frontier, parents, set } = this;
+    const entry = emptyQueueEntry();
+    const stopAtViolation = this.options.continueAfterViolation !== true;
+    const resumedLevel = this.lastCheckpoint?.level;
+    if (resumedLevel === undefined) {
       parents.beginLevel();
-      candidateDepth = level + 1;
+      explorer.visitInitialStates();
+      set.resolve();
+      parents.endLevel();
+    }
+    const clock = this.options.checkpoint && new CheckpointClock(this.options.checkpoint);
+    for (let level = resumedLevel ?? 0; explorer.running && frontier.upcoming > 0; level++) {
+      if (stopAtViolation && explorer.violationFound) break;
+      // Between levels, before any violation: a resumed search finds it again.
+      const due = clock?.due() && !explorer.violationFound && level > (resumedLevel ?? 0);
+      const slot = this.lastCheckpoint?.slot === 0 ? 1 : 0;
+      const pinned = due ? slotFiles(slot) : undefined;
+      const visitedFile = pinned && set.pin(pinned.visited);
+      const count = frontier.upcoming;
+      frontier.advance(pinned?.frontier);
+      if (pinned) this.checkpoint(level, slot, visitedFile!, pinned.frontier, count);
+      parents.beginLevel();
+      this.candidateDepth = level + 1;
       const levelStart = parents.levelStarts[level]!;
       for (let index = 0; explorer.running && frontier.shift(entry); index++) {
         entry.id = levelStart + index;
@@ -78,10 +128,50 @@ export function diskBreadthFirstSearch(model: AnyModel, options: SearchOptions):
       parents.endLevel();
     }
     return explorer.result();
-  } finally {
-    frontier.close();
-    set.close();
-    parents.remove();
+  }
+
+  /** Removes the working files; a stopped search keeps its checkpoint, to be resumed. */
+  close(finished: boolean): void {
+    this.frontier.close();
+    this.set.close();
+    if (this.lastCheckpoint !== undefined && !finished) {
+      this.parents.endLevel();
+      return;
+    }
+    // The manifest first: a crash while the rest goes leaves no checkpoint that names it.
+    if (this.options.checkpoint) removeDiskCheckpoint(this.directory);
+    this.parents.remove();
+  }
+
+  /** A new state: its link, its checks, then the next level's frontier. */
+  private readonly admit: NewState = (parentIndex, actionIndex, words, start, end) => {
+    const { parents, candidateDepth } = this;
+    parents.push(parentIndex, actionIndex);
+    const parentId = parentIndex === -1 ? noParent
+      : parents.levelStarts[candidateDepth - 1]! + parentIndex;
+    this.explorer.admit(words, start, end, candidateDepth, parentId, actionIndex);
+    this.frontier.push(words, start, end);
+  };
+
+  private checkpoint(
+    level: number, slot: 0 | 1, visitedFile: string, frontierFile: string, frontierCount: number,
+  ): void {
+    const explorer = this.explorer;
+    const checkpoint: DiskCheckpoint = {
+      identity: this.options.checkpoint!.identity,
+      level,
+      statesGenerated: explorer.statesGenerated,
+      depth: explorer.depth,
+      sometimesMask: explorer.sometimesMask,
+      slot,
+      distinctStates: this.set.size,
+      visitedFile,
+      frontierFile,
+      frontierCount,
+      levelStarts: [...this.parents.levelStarts],
+    };
+    writeDiskCheckpoint(this.directory, checkpoint, this.lastCheckpoint);
+    this.lastCheckpoint = checkpoint;
   }
 }
 

@@ -63,11 +63,15 @@ export class DiskFingerprintSet {
   private readonly fresh: Uint8Array;
   private states: Int32Array;
   private statesLength = 0;
+  /** The sorted file: the working one, or a checkpoint's until the next merge. */
+  private current = fileName;
 
+  /** `resumed`: a checkpoint's sorted file and its count (disk-checkpoint.ts). */
   constructor(
     private readonly directory: Directory,
     private readonly budget: DiskBudget,
     private readonly onNew: NewState,
+    resumed?: { readonly file: string; readonly size: number },
   ) {
     assert(budget.candidates >= 16, 'a batch of 16 candidates or more');
     // Room for a full batch and one more without growing (FingerprintSet grows at 4/5).
@@ -78,6 +82,22 @@ export class DiskFingerprintSet {
     this.states = new Int32Array(budget.stateWords);
     directory.remove(fileName);
     directory.remove(nextFileName);
+    if (resumed) {
+      this.current = resumed.file;
+      this.size = resumed.size;
+    }
+  }
+
+  /**
+   * Renames the sorted file to `name` for a checkpoint, which keeps it: the next merge reads
+   * it and writes the working file beside it. Returns its name.
+   */
+  pin(name: string): string {
+    // A merge a level: between two checkpoints the file is always the working one.
+    assert(this.current === fileName, 'a merge since the last checkpoint');
+    this.directory.rename(fileName, name);
+    this.current = name;
+    return name;
   }
 
   /**
@@ -140,9 +160,10 @@ export class DiskFingerprintSet {
       2 * this.budget.streamWords * 4;
   }
 
-  /** Removes the file: it serves only this search. */
+  /** Removes the working files: they serve only this search (a checkpoint's stay). */
   close(): void {
     this.directory.remove(fileName);
+    this.directory.remove(nextFileName);
   }
 
   /**
@@ -151,7 +172,7 @@ export class DiskFingerprintSet {
    */
   private merge(count: number): void {
     const { records, fresh } = this;
-    const reader = new WordFileReader(this.directory, fileName, this.budget.streamWords);
+    const reader = new WordFileReader(this.directory, this.current, this.budget.streamWords);
     const writer = new WordFileWriter(this.directory, nextFileName, this.budget.streamWords);
     let added = 0;
     for (let offset = 0; offset < count * recordWords; offset += recordWords) {
@@ -183,8 +204,10 @@ export class DiskFingerprintSet {
     }
     reader.close();
     writer.close();
-    assert(writer.written === (this.size + added) * 2, 'the merged file has each fingerprint once');
+    assert(writer.written === (this.size + added) * 2, 'each fingerprint once in the merge');
+    // A checkpoint's file stays (disk-checkpoint.ts removes it); the working one is replaced.
     this.directory.rename(nextFileName, fileName);
+    this.current = fileName;
     this.size += added;
     this.merges++;
   }

@@ -13,32 +13,51 @@ export class DiskFrontier {
   upcoming = 0;
   /** States of the level being read, not yet shifted. */
   current = 0;
-  private writing: 0 | 1 = 0;
-  private writer: WordFileWriter;
+  /** The file of the level being written (or, resumed, of a checkpoint's level). */
+  private written: string = fileNames[0];
+  private writer: WordFileWriter | undefined;
   private reader: WordFileReader | undefined;
 
+  /** `resumed`: a checkpoint's frontier file and its count, read first (disk-checkpoint.ts). */
   constructor(
     private readonly directory: Directory,
     private readonly bufferWords: number,
+    resumed?: { readonly file: string; readonly count: number },
   ) {
-    this.writer = new WordFileWriter(directory, fileNames[0], bufferWords);
+    if (resumed) {
+      this.written = resumed.file;
+      this.upcoming = resumed.count;
+    } else {
+      this.writer = new WordFileWriter(directory, this.written, bufferWords);
+    }
   }
 
   push(words: Int32Array, start: number, end: number): void {
-    this.writer.push(end - start);
-    this.writer.pushWords(words, start, end);
+    this.writer!.push(end - start);
+    this.writer!.pushWords(words, start, end);
     this.upcoming++;
   }
 
-  /** The level written so far becomes the one read; the next starts empty. */
-  advance(): void {
-    this.reader?.close();
-    this.writer.close();
-    this.reader = new WordFileReader(this.directory, fileNames[this.writing], this.bufferWords);
+  /**
+   * The level written so far becomes the one read, first renamed to `pinned` when given (a
+   * checkpoint keeps that file); the next starts empty in the other working file.
+   */
+  advance(pinned?: string): void {
+    // Forgotten before they are closed: after an error, `close` must not close them again.
+    const { reader, writer } = this;
+    this.reader = undefined;
+    this.writer = undefined;
+    reader?.close();
+    writer?.close();
+    if (pinned !== undefined) {
+      this.directory.rename(this.written, pinned);
+      this.written = pinned;
+    }
+    this.reader = new WordFileReader(this.directory, this.written, this.bufferWords);
     this.current = this.upcoming;
     this.upcoming = 0;
-    this.writing = this.writing === 0 ? 1 : 0;
-    this.writer = new WordFileWriter(this.directory, fileNames[this.writing], this.bufferWords);
+    this.written = this.written === fileNames[0] ? fileNames[1] : fileNames[0];
+    this.writer = new WordFileWriter(this.directory, this.written, this.bufferWords);
   }
 
   /** The level's next state into `entry` (valid until the next shift); false at its end. */
@@ -57,10 +76,10 @@ export class DiskFrontier {
     return true;
   }
 
-  /** Closes and removes both files: they serve only this search. */
+  /** Closes and removes both working files: they serve only this search. */
   close(): void {
     this.reader?.close();
-    this.writer.close();
+    this.writer?.close();
     for (const name of fileNames) this.directory.remove(name);
   }
 }

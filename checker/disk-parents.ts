@@ -9,7 +9,7 @@
 import { ok as assert } from 'node:assert';
 import type { Path } from './search.js';
 import { noParent } from './state-store.js';
-import type { Directory } from './storage.js';
+import { holds, type Directory } from './storage.js';
 import { WordFileReader, WordFileWriter } from './word-file.js';
 
 export const parentsFileName = (level: number): string => `disk-parents-${level}.bin`;
@@ -57,8 +57,10 @@ export class DiskParents {
   }
 
   endLevel(): void {
-    this.writer?.close();
+    const writer = this.writer;
+    // Forgotten before it is closed: after an error, `remove` must not close it again.
     this.writer = undefined;
+    writer?.close();
   }
 
   /** The path to a state of a complete level (then `extraActionIndex`), or to an initial one. */
@@ -80,13 +82,15 @@ export class DiskParents {
     }
   }
 
-  /** Removes the files of levels 0 up to the first missing one (a killed run's included). */
+  /**
+   * Removes the files of the levels begun and of any after them (a killed run's), the last
+   * first: a crash on the way leaves levels 0 to some level, which the next search rewrites.
+   */
   remove(): void {
     this.endLevel();
-    for (let level = 0; ; level++) {
-      const reader = this.directory.openReader(parentsFileName(level));
-      if (reader === undefined) return;
-      reader.close();
+    let levels = this.levelStarts.length - 1;
+    while (holds(this.directory, parentsFileName(levels))) levels++;
+    for (let level = levels - 1; level >= 0; level--) {
       this.directory.remove(parentsFileName(level));
     }
   }

@@ -23,8 +23,10 @@ export interface Directory {
   createWriter(name: string): FileWriter;
   /** Reads the file in order, or undefined when there is none. */
   openReader(name: string): FileReader | undefined;
-  /** Renames over `to`; the files are scratch, so no fsync. */
+  /** Renames over `to`; the files are scratch, so no fsync (see `sync`). */
   rename(from: string, to: string): void;
+  /** Makes the files and the directory's entries durable (fsync): a checkpoint names them. */
+  sync(names: readonly string[]): void;
   /** Removes the file if it exists. */
   remove(name: string): void;
 }
@@ -38,6 +40,13 @@ export interface FileReader {
   /** Fills `into` from the file's current position; the bytes read, fewer only at its end. */
   read(into: Uint8Array): number;
   close(): void;
+}
+
+/** Whether the directory has the file (opened and closed, not read). */
+export function holds(directory: Directory, name: string): boolean {
+  const reader = directory.openReader(name);
+  reader?.close();
+  return reader !== undefined;
 }
 
 interface DirectoryModule {

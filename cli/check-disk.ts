@@ -1,5 +1,6 @@
 /** `check --disk DIR [--memory SIZE]`: flags to the disk mode's options (checker/disk-bfs.ts). */
 import { accessSync, constants, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { DiskOptions } from '../checker/disk-bfs.js';
 import { minimumMemoryBytes } from '../checker/disk-fingerprint-set.js';
 import { UsageError } from '../checker/params.js';
@@ -26,8 +27,9 @@ const refusals: readonly Refusal[] = [
   },
   { given: (args) => args.booleans.has('coverage'), why: '--coverage does not run with --disk' },
   {
-    given: (args) => args.values['checkpoint'] !== undefined || args.values['resume'] !== undefined,
-    why: '--checkpoint and --resume do not run with --disk yet',
+    given: (args) => [args.values['checkpoint'], args.values['resume']].some((path) =>
+      path !== undefined && resolve(path) !== resolve(args.values['disk']!)),
+    why: '--checkpoint and --resume with --disk DIR name DIR: its files are the checkpoint',
   },
   { given: (args) => args.values['max-states'] !== undefined,
     why: '--max-states does not run with --disk (use --time-limit)' },

@@ -4,8 +4,8 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, re
 import { join } from 'node:path';
 import type { Directory, FileReader, FileWriter } from '../checker/storage.js';
 
-/** A rename is durable only once its directory is synced (as impl/wal does). */
-function syncDirectory(path: string): void {
+/** fsync of a file or a directory: a rename is durable once its directory is (as impl/wal). */
+function syncPath(path: string): void {
   const fd = openSync(path, 'r');
   try {
     fsyncSync(fd);
@@ -28,7 +28,7 @@ export function openDirectory(path: string): Directory {
         closeSync(fd);
       }
       renameSync(temporary, join(path, name));
-      syncDirectory(path);
+      syncPath(path);
     },
     read(name) {
       const file = join(path, name);
@@ -48,6 +48,10 @@ export function openDirectory(path: string): Directory {
     },
     rename: (from, to) => renameSync(join(path, from), join(path, to)),
     remove: (name) => rmSync(join(path, name), { force: true }),
+    sync(names) {
+      for (const name of names) syncPath(join(path, name));
+      syncPath(path);
+    },
   };
 }
 

@@ -1,47 +1,15 @@
 // Checkpoint and resume (issue 22, point 4): a check killed with SIGKILL after a checkpoint,
 // then resumed from it, ends with the counts, verdict and trace of an uninterrupted run, on 1
 // and 2 workers (a checkpoint of either worker count resumes on either).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runCli, spawnChild } from '../helpers/cli.js';
+import { killedAfterCheckpoint, summaryOf } from '../helpers/checkpoint-kill.js';
+import { runCli } from '../helpers/cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'shardkv-checkpoint-'));
-
-/** Starts a check that writes a checkpoint at every level; SIGKILL once the first exists. */
-async function killedAfterCheckpoint(directory: string, argv: string[]): Promise<boolean> {
-  const child = spawnChild('check', ...argv, '--checkpoint', directory, '--every', '0');
-  const file = join(directory, 'checkpoint.bin');
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  let killed = false;
-  for (let polls = 0; polls < 12_000 && child.exitCode === null; polls++) {
-    if (existsSync(file)) {
-      killed = child.kill('SIGKILL');
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  await exited;
-  assert.ok(existsSync(file), 'a checkpoint was written before the kill');
-  return killed;
-}
-
-function summaryOf(run: Awaited<ReturnType<typeof runCli>>) {
-  const json = run.json<Record<string, unknown>>();
-  const trace = json['trace'] ? JSON.parse(readFileSync(String(json['trace']), 'utf8')) : null;
-  return {
-    code: run.code,
-    result: json['result'],
-    invariant: json['invariant'],
-    distinctStates: json['distinctStates'],
-    statesGenerated: json['statesGenerated'],
-    depth: json['depth'],
-    traceLength: json['traceLength'],
-    steps: trace?.steps,
-  };
-}
 
 const both = [['1', '1'], ['2', '2'], ['1', '2'], ['2', '1']] as const;
 const cases = [
