@@ -69,7 +69,10 @@ export class TlaRaft {
 
   initialState(): TlaState {
     const { servers } = this.bounds;
-    const words: number[] = Array<number>(servers * this.width).fill(0);
+    // Pushed, not Array(n).fill(0): a holey array would make every read of `servers`
+    // polymorphic, as decoded states are packed.
+    const words: number[] = [];
+    for (let index = 0; index < servers * this.width; index++) words.push(0);
     for (let i = 0; i < servers; i++) {
       const base = i * this.width;
       words[base + termOffset] = 1;

@@ -196,10 +196,13 @@ export function findMessage(messages: readonly number[], low: number, high: numb
 /** raft.tla's WithMessage: one more copy. */
 export function withMessage(messages: readonly number[], low: number, high: number): number[] {
   const found = findMessage(messages, low, high);
-  const copy = messages.slice();
-  if (found >= 0) copy[found * 3 + 2]!++;
-  else copy.splice((-found - 1) * 3, 0, low, high, 1);
-  return copy;
+  if (found >= 0) {
+    const copy = messages.slice();
+    copy[found * 3 + 2]!++;
+    return copy;
+  }
+  const at = (-found - 1) * 3;
+  return withTriple(messages, at, low, high);
 }
 
 /**
@@ -214,9 +217,27 @@ export function withoutMessage(
   const found = findMessage(messages, low, high);
   if (found < 0) return messages;
   const at = found * 3;
+  if (messages[at + 2]! === 1) return withoutTriple(messages, at);
   const copy = messages.slice();
-  if (copy[at + 2]! > 1) copy[at + 2]!--;
-  else copy.splice(at, 3);
+  copy[at + 2]!--;
+  return copy;
+}
+
+// The bag with a triple inserted or removed, built by pushes: a slice and a splice allocate
+// three arrays (a splice returns what it removed), and the bag changes in most successors.
+
+function withTriple(messages: readonly number[], at: number, low: number, high: number): number[] {
+  const copy: number[] = [];
+  for (let index = 0; index < at; index++) copy.push(messages[index]!);
+  copy.push(low, high, 1);
+  for (let index = at; index < messages.length; index++) copy.push(messages[index]!);
+  return copy;
+}
+
+function withoutTriple(messages: readonly number[], at: number): number[] {
+  const copy: number[] = [];
+  for (let index = 0; index < at; index++) copy.push(messages[index]!);
+  for (let index = at + 3; index < messages.length; index++) copy.push(messages[index]!);
   return copy;
 }
 
