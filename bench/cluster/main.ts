@@ -236,7 +236,8 @@ async function benchGroups(
       if (move === null) break;
       moves.push(move);
       progress(`shardkv: moving a ${mebibytes} MiB shard took ${move.moveMs.toFixed(0)} ms,` +
-        ` unserved for ${move.unavailableMs.toFixed(0)} ms`);
+        ` unserved for ${move.unavailableMs.toFixed(0)} ms; ${move.elections} election(s) in` +
+        ` the groups, their logs grew ${(move.logGrowthBytes / 2 ** 20).toFixed(1)} MiB`);
     }
     if (moves.length === 0) return;
     const quiet = await settledGroupFacts(cluster.cluster);
@@ -339,7 +340,8 @@ async function main(): Promise<number> {
       })),
       valueBytes: options.valueBytes, maxRaftStateBytes: options.maxRaftStateBytes,
       moves: moves.map((move) => ({ shardBytes: move.shardBytes, moveMs: round(move.moveMs),
-        unavailableMs: round(move.unavailableMs) })),
+        unavailableMs: round(move.unavailableMs), elections: move.elections,
+        logGrowthBytes: move.logGrowthBytes })),
       disk: disk.map((figures) => ({
         ...figures, diskBytesPerLiveByte: round(figures.diskBytesPerLiveByte),
       })),

@@ -3,16 +3,23 @@
  * `bytes` of values, then moved to another group (freeze at the source, install at the
  * destination, DESIGN §3) while a prober clerk reads one of its keys in a closed loop. The
  * unavailable time is the longest gap between two consecutive answered reads from just before
- * the move until it is published; `moveMs` is the move from request to publication.
+ * the move until it is published; `moveMs` is the move from request to publication. Beside
+ * them, counted rather than timed (so they move less with the machine's load): the elections
+ * the replica groups held during the move and how much their logs grew, which a move that
+ * appends its image more than once per replica shows (docs/benchmarks.md, the 10 MiB move).
  */
 import { performance } from 'node:perf_hooks';
-import type { LiveBytes } from './group-facts.js';
+import { electionsBetween, groupFacts, type LiveBytes } from './group-facts.js';
 import { expectOk, type ShardkvCluster } from './shardkv.js';
 
 export interface MoveFigures {
   readonly shardBytes: number;
   readonly moveMs: number;
   readonly unavailableMs: number;
+  /** Elections in the replica groups from the move's request to its publication. */
+  readonly elections: number;
+  /** The growth of the group servers' logs over the same time, summed over every replica. */
+  readonly logGrowthBytes: number;
 }
 
 const movedShard = 0;
@@ -49,11 +56,13 @@ export async function measureMove(
     }
   })();
   await new Promise((resolve) => setTimeout(resolve, 200));
+  const factsBefore = await groupFacts(cluster.cluster);
   const began = performance.now();
   const moved = expectOk(await admin.clerk.move(movedShard, target, admin.deadline(120)),
     'move');
   expectOk(await admin.clerk.waitPublished(moved.num, admin.deadline(120)), 'publish');
   const published = performance.now();
+  const factsAfter = await groupFacts(cluster.cluster);
   // Reads answered after publication close the gap (the new owner serves the shard).
   while (answered.filter((time) => time > published).length < 2) {
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -65,5 +74,9 @@ export async function measureMove(
   for (let index = 1; index < window.length; index++) {
     gapMs = Math.max(gapMs, window[index]! - window[index - 1]!);
   }
-  return { shardBytes, moveMs: published - began, unavailableMs: gapMs };
+  return {
+    shardBytes, moveMs: published - began, unavailableMs: gapMs,
+    elections: electionsBetween(factsBefore, factsAfter),
+    logGrowthBytes: factsAfter.logBytes - factsBefore.logBytes,
+  };
 }
