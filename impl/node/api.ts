@@ -92,7 +92,10 @@ export interface ServerBugs {
   readonly shell?: Partial<ShellFaults>;
 }
 
-/** One actor step, as `--trace` records it (DESIGN §5 Tracing; issue 14 validates it). */
+/**
+ * One Raft step of a node (`onStep`: mbt's raft adapter, tests): the spec's input and effects
+ * as the step took and returned them (immutable values; maps are the runtime's B+ trees).
+ */
 export interface StepRecord {
   readonly node: string;
   /** 1, 2, ... per incarnation of the node; 0 is the restart from storage. */

@@ -25,7 +25,7 @@ import type {
   Server, ServerOptions, ServerRole, ServerStatus, ServerView,
 } from './api.js';
 import { DriverHost } from './driver-host.js';
-import { mapJsonCodec, stringifyWithMaps } from './json-maps.js';
+import { mapJsonCodec } from './json-maps.js';
 import { mapJsonSnapshotCodec } from './json-pieces.js';
 import type { LoopContext } from './loop-context.js';
 import { PendingReads } from './pending-reads.js';
@@ -399,13 +399,9 @@ export class NodeServer implements Server {
       if (effect.type === 'saveEntries') this.held.saved(effect.fromIndex, effect.entries);
     }
     this.tracer?.raftStep(input, after, effects as readonly RaftEffect[]);
-    const onStep = this.options.onStep;
-    if (onStep === undefined) return;
-    // Plain JSON, maps as entry lists: what a trace file holds.
-    const plain = JSON.parse(stringifyWithMaps({ input, effects })) as {
-      input: unknown; effects: unknown[];
-    };
-    onStep({ node: this.name, step: this.stepCount++, ...plain });
+    // The spec's own values, immutable: no JSON copy of every step (mbt steps all of them).
+    this.options.onStep?.({ node: this.name, step: this.stepCount++, input,
+      effects: effects.slice() });
   }
 }
 

@@ -44,7 +44,7 @@ test('step records number the steps of an incarnation from the restart (step 0)'
     assert.equal(records.map((record) => record.step), records.map((_, index) => index));
     assert.is((records[0]!.input as { type: string }).type, 'restart');
   }
-  // Effects are recorded as plain JSON: the leader's entries and hard state were saved.
+  // The records carry the step's effects: the leader's entries and hard state were saved.
   const types = cluster.steps.flatMap((record) => record.effects as { type: string }[])
     .map((effect) => effect.type);
   assert.ok(types.includes('saveEntries') && types.includes('saveHardState'));

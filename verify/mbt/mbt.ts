@@ -11,7 +11,7 @@
 import type { AnyModel, Params } from '../../checker/model.js';
 import type { Path } from '../../checker/search.js';
 import { buildTrace, executePath, type Trace } from '../../checker/trace.js';
-import { drivableBy, type Drivable } from './schedules.js';
+import { drivableBy, type Drivable, type Schedule } from './schedules.js';
 import type { ShellFaults } from '../../impl/node/shell-faults.js';
 import {
   createAdapter, driveSchedule, type Adapter, type RuntimeReplayOutcome,
@@ -62,9 +62,10 @@ export function undrivenActions(target: MbtTarget): Adapter {
 }
 
 /** Drives fresh nodes along `path`; the outcome and the number of steps driven. */
-export async function drivePath(target: MbtTarget, path: Path): Promise<RuntimeReplayOutcome> {
+export async function drivePath(target: MbtTarget, path: Schedule):
+  Promise<RuntimeReplayOutcome> {
   const { model } = target;
-  const { states, actions } = executePath(model, path);
+  const { states, actions } = path.walked ?? executePath(model, path);
   const adapter = createAdapter(target.name, target.params, model, target.bug ?? null, target.faults);
   try {
     return await driveSchedule(model, adapter, { actions, states, counterparts: new Set() },
@@ -82,7 +83,7 @@ function failureReason(failure: Failure): string {
 
 export async function runMbt(
   target: MbtTarget,
-  schedules: Iterable<Path>,
+  schedules: Iterable<Schedule>,
   onProgress?: (schedules: number, steps: number) => void,
 ): Promise<MbtOutcome> {
   let count = 0;
@@ -92,7 +93,8 @@ export async function runMbt(
     const outcome = await drivePath(target, path);
     if (outcome.result !== 'clean') {
       steps += outcome.step;
-      const cut = { ...path, actionIndexes: path.actionIndexes.slice(0, outcome.step) };
+      const cut = { initialIndex: path.initialIndex,
+        actionIndexes: path.actionIndexes.slice(0, outcome.step) };
       const shrunk = await shrink(target, cut, outcome);
       const trace = buildTrace(target.model,
         { model: target.name, params: target.params, bug: target.bug }, shrunk.path, undefined);

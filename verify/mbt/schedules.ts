@@ -10,6 +10,14 @@ import { randomGenerator } from '../../checker/simulate.js';
 import { WordWriter } from '../../checker/words.js';
 import { fingerprint, fingerprintWords } from '../../checker/fingerprint.js';
 
+/**
+ * A schedule: a path and, from the walk that made it, the actions it took and the states it
+ * reached (states[k] after actions[k - 1]), so that driving it steps nothing again.
+ */
+export interface Schedule extends Path {
+  readonly walked?: { readonly actions: readonly unknown[]; readonly states: readonly unknown[] };
+}
+
 /** Whether the runtime can be driven by `action` in the spec's state `state`. */
 export type Drivable = (action: unknown, state: unknown) => boolean;
 
@@ -28,12 +36,12 @@ const actionType = (action: unknown) => String((action as { type?: unknown }).ty
 
 /** The enabled, drivable successors of `state` inside the model's bounds, by action index. */
 function successors(model: AnyModel, state: unknown, drivable: Drivable) {
-  const found: { index: number; type: string; next: unknown }[] = [];
+  const found: { index: number; type: string; action: unknown; next: unknown }[] = [];
   model.actions(state).forEach((action, index) => {
     if (!drivable(action, state)) return;
     const next = model.next(state, action);
     if (next === null || !(model.withinBounds?.(next) ?? true)) return;
-    found.push({ index, type: actionType(action), next });
+    found.push({ index, type: actionType(action), action, next });
   });
   return found;
 }
@@ -51,7 +59,7 @@ export interface WalkOptions {
 
 /** Seeded random walks of at most `depth` steps (a walk ends early where nothing is enabled). */
 export function* randomWalks(model: AnyModel, drivable: Drivable, options: WalkOptions):
-  Generator<Path> {
+  Generator<Schedule> {
   const random = randomGenerator(options.seed);
   const initial = model.initialStates();
   const left = new Set<string>();
@@ -60,6 +68,7 @@ export function* randomWalks(model: AnyModel, drivable: Drivable, options: WalkO
     const initialIndex = Math.floor(random() * initial.length);
     let state = initial[initialIndex];
     const actionIndexes: number[] = [];
+    const walked = { actions: [] as unknown[], states: [state] };
     // Swarm testing (Groce et al., ISSTA 2012): every other walk leaves out a random half of
     // the action types, so that some walks go deep into what the rest allow (no drops: an
     // election completes and entries commit) instead of every walk spreading thin.
@@ -83,9 +92,11 @@ export function* randomWalks(model: AnyModel, drivable: Drivable, options: WalkO
         chosen = next[Math.floor(random() * next.length)]!;
       }
       actionIndexes.push(chosen.index);
+      walked.actions.push(chosen.action);
+      walked.states.push(chosen.next);
       state = chosen.next;
     }
-    yield { initialIndex, actionIndexes };
+    yield { initialIndex, actionIndexes, walked };
   }
 }
 

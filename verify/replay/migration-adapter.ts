@@ -91,6 +91,9 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
   private adminSeq = 0;
   /** Each client's next controller session seq: a repeated seq would get the cached answer. */
   private readonly querySeqs = new Map<number, number>();
+  /** The last state a refusal was asked about and its pending proposal (one per request). */
+  private pending: { state: MigrationState; type: 'Publish' | 'PlanNext' | undefined } | null =
+    null;
 
   /** What the runtime cannot be driven by, and why (mbt's walks leave these out). */
   readonly undriven = {
@@ -107,10 +110,18 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
 
   refusal(action: MigrationAction, before: MigrationState): string | null {
     if (!['Join', 'Leave', 'Move', 'ClientQuery'].includes(action.type)) return null;
-    const pending = (['Publish', 'PlanNext'] as const).find((type) =>
-      this.model.next(before, { type }) !== null);
+    const pending = this.pendingProposal(before);
     return pending === undefined ? null
       : `${action.type} would commit the driver's pending ${pending} first`;
+  }
+
+  private pendingProposal(state: MigrationState): 'Publish' | 'PlanNext' | undefined {
+    if (this.pending?.state !== state) {
+      const type = (['Publish', 'PlanNext'] as const).find((candidate) =>
+        this.model.next(state, { type: candidate }) !== null);
+      this.pending = { state, type };
+    }
+    return this.pending.type;
   }
 
   constructor(
