@@ -1,6 +1,7 @@
 /** The benchmark sections, each in a file of its own. */
 import { spinBench } from './checker-spin.js';
 import { checkerBench } from './checker.js';
+import { codecBench } from './codec.js';
 import { scaleBench } from './checker-scale.js';
 import { conformBench } from './conform.js';
 import { conformMillionBench } from './conform-million.js';
@@ -28,6 +29,7 @@ export const sections: readonly BenchSection[] = [
   controllerSection,
   migrationBench,
   groupBench,
+  codecBench,
   lincheckBench,
   simulateBench,
   mbtBench,

@@ -1,8 +1,8 @@
 /**
  * Every frame limit, derived in one place from the size policy (CONTRACT's key and value
  * limits), so that whatever the store accepts can be sent back and moved (issue 27: a 24 MiB
- * value grown by appends had a get reply no client could receive). Frames are JSON text in
- * which a value is escaped once (wire.ts), and JSON escapes one UTF-8 byte into at most six
+ * value grown by appends had a get reply no client could receive). Values travel as JSON text
+ * (in binary frames, wire.ts), escaped once, and JSON escapes one UTF-8 byte into at most six
  * (`\u0001`), so six times the key and value bounds any key/value frame whatever the bytes.
  *
  * - a client frame carries one request (key and value) or one reply (a value);

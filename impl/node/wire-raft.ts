@@ -1,46 +1,148 @@
 /**
- * The shape check of a Raft message read off the wire (spec/raft/types.ts Message): the spec's
- * step function asserts on what it is given, so a malformed message must never reach it.
- * Commands inside entries are the state machine's to judge (it refuses what it cannot apply).
+ * A Raft message (spec/raft/types.ts Message) in a frame: a type byte, then its numbers as
+ * varints in a fixed order, flags as one byte; an append's entries as their terms, then their
+ * commands as one JSON array (parsed in one call); a snapshot's data as JSON. JSON is with
+ * maps (json-maps.ts; a command's bytes are the WAL's, encoded once) and preceded by its
+ * length. The spec's step function asserts on what it is given, so the decoder builds only
+ * well-formed messages: naturals, flags of 0 or 1, whole entries. Commands inside entries are
+ * the state machine's to judge (it refuses what it cannot apply).
  */
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import type { Message } from '../../spec/raft/types.js';
+import { ByteReader, ByteWriter } from '../wal/bytes.js';
+import { commandBytes, decodeText, parseWithMaps } from './json-maps.js';
 
-const isNatural = (value: unknown): boolean => Number.isSafeInteger(value) && Number(value) >= 0;
+type RaftMessage = Message<unknown, unknown>;
 
-function allNatural(record: Record<string, unknown>, fields: readonly string[]): boolean {
-  return fields.every((field) => isNatural(record[field]));
+const typeCodes = {
+  RequestVoteRequest: 1,
+  PreVoteRequest: 2,
+  RequestVoteResponse: 3,
+  PreVoteResponse: 4,
+  AppendEntriesRequest: 5,
+  AppendEntriesResponse: 6,
+  InstallSnapshotRequest: 7,
+  InstallSnapshotResponse: 8,
+} as const satisfies Record<RaftMessage['type'], number>;
+
+const typeNames = Object.fromEntries(
+  Object.entries(typeCodes).map(([name, code]) => [code, name as RaftMessage['type']]),
+) as Record<number, RaftMessage['type']>;
+
+/** Room for a message's numbers and flags: the variable parts are counted on top. */
+const fixedBytesMax = 64;
+
+/** The JSON bytes of the message's commands or snapshot, for the writer's capacity. */
+function payloads(message: RaftMessage): Uint8Array[] {
+  if (message.type === 'AppendEntriesRequest') {
+    return message.entries.map((entry) => commandBytes(entry.command));
+  }
+  if (message.type === 'InstallSnapshotRequest') return [commandBytes(message.snapshot.data)];
+  return [];
 }
 
-function isEntry(value: unknown): boolean {
-  return isObject(value) && isNatural(value.term) && 'command' in value;
-}
-
-function isSnapshot(value: unknown): boolean {
-  return isObject(value) && allNatural(value, ['lastIncludedIndex', 'lastIncludedTerm']) &&
-    'data' in value;
-}
-
-export function isRaftMessage(value: unknown): boolean {
-  if (!isObject(value) || !isNatural(value.term)) return false;
-  switch (value.type) {
+export function writeRaftMessage(writer: ByteWriter, message: RaftMessage): void {
+  writer.u8(typeCodes[message.type]).varint(message.term);
+  switch (message.type) {
     case 'RequestVoteRequest':
     case 'PreVoteRequest':
-      return allNatural(value, ['lastLogIndex', 'lastLogTerm']);
+      writer.varint(message.lastLogIndex).varint(message.lastLogTerm);
+      return;
     case 'RequestVoteResponse':
     case 'PreVoteResponse':
-      return typeof value.voteGranted === 'boolean';
+      writer.u8(message.voteGranted ? 1 : 0);
+      return;
     case 'AppendEntriesRequest':
-      return allNatural(value, ['prevLogIndex', 'prevLogTerm', 'leaderCommit', 'readSequence']) &&
-        Array.isArray(value.entries) && value.entries.every(isEntry);
+      writer.varint(message.prevLogIndex).varint(message.prevLogTerm)
+        .varint(message.leaderCommit).varint(message.readSequence).varint(message.entries.length);
+      for (const entry of message.entries) writer.varint(entry.term);
+      if (message.entries.length > 0) writeCommands(writer, payloads(message));
+      return;
     case 'AppendEntriesResponse':
-      return typeof value.success === 'boolean' &&
-        allNatural(value, ['matchIndex', 'conflictTerm', 'conflictIndex', 'readSequence']);
-    case 'InstallSnapshotRequest':
-      return isSnapshot(value.snapshot);
+      writer.u8(message.success ? 1 : 0).varint(message.matchIndex).varint(message.conflictTerm)
+        .varint(message.conflictIndex).varint(message.readSequence);
+      return;
+    case 'InstallSnapshotRequest': {
+      const { lastIncludedIndex, lastIncludedTerm, data } = message.snapshot;
+      writer.varint(lastIncludedIndex).varint(lastIncludedTerm).sized(commandBytes(data));
+      return;
+    }
     case 'InstallSnapshotResponse':
-      return isNatural(value.matchIndex);
-    default:
-      return false;
+      writer.varint(message.matchIndex);
+      return;
+  }
+}
+
+const openBracket = '['.charCodeAt(0);
+const comma = ','.charCodeAt(0);
+const closeBracket = ']'.charCodeAt(0);
+
+/** The commands' JSON texts as one array: brackets, commas between, sized. */
+function writeCommands(writer: ByteWriter, commands: readonly Uint8Array[]): void {
+  const textBytes = commands.reduce((sum, bytes) => sum + bytes.length, 0) + commands.length + 1;
+  writer.varint(textBytes).u8(openBracket);
+  commands.forEach((bytes, position) => {
+    if (position > 0) writer.u8(comma);
+    writer.bytes(bytes);
+  });
+  writer.u8(closeBracket);
+}
+
+function readCommands(reader: ByteReader, count: number): unknown[] {
+  const commands = readJson(reader);
+  if (!Array.isArray(commands) || commands.length !== count) {
+    throw new RangeError(`not ${count} commands`);
+  }
+  return commands;
+}
+
+/** The bytes a writer needs for the message, so that it never grows. */
+export function raftMessageBytes(message: RaftMessage): number {
+  return payloads(message).reduce((sum, bytes) => sum + bytes.length + 2 * 8, fixedBytesMax);
+}
+
+function readJson(reader: ByteReader): unknown {
+  return parseWithMaps(decodeText(reader.sized()));
+}
+
+/** The message at the reader; throws on a malformed one (an unknown type, a bad field). */
+export function readRaftMessage(reader: ByteReader): RaftMessage {
+  const type = typeNames[reader.u8()];
+  if (type === undefined) throw new RangeError('not a Raft message type');
+  const term = reader.varint();
+  switch (type) {
+    case 'RequestVoteRequest':
+    case 'PreVoteRequest':
+      return { type, term, lastLogIndex: reader.varint(), lastLogTerm: reader.varint() };
+    case 'RequestVoteResponse':
+    case 'PreVoteResponse':
+      return { type, term, voteGranted: reader.boolean() };
+    case 'AppendEntriesRequest': {
+      const prevLogIndex = reader.varint();
+      const prevLogTerm = reader.varint();
+      const leaderCommit = reader.varint();
+      const readSequence = reader.varint();
+      const count = reader.varint();
+      const terms: number[] = [];
+      // Each term takes a byte at least: a lying count ends at the frame's end.
+      for (let position = 0; position < count; position++) terms.push(reader.varint());
+      const commands = count === 0 ? [] : readCommands(reader, count);
+      const entries = terms.map((entryTerm, position) =>
+        ({ term: entryTerm, command: commands[position] }));
+      return { type, term, prevLogIndex, prevLogTerm, entries, leaderCommit, readSequence };
+    }
+    case 'AppendEntriesResponse':
+      return {
+        type, term, success: reader.boolean(), matchIndex: reader.varint(),
+        conflictTerm: reader.varint(), conflictIndex: reader.varint(),
+        readSequence: reader.varint(),
+      };
+    case 'InstallSnapshotRequest': {
+      const lastIncludedIndex = reader.varint();
+      const lastIncludedTerm = reader.varint();
+      const data = readJson(reader);
+      return { type, term, snapshot: { lastIncludedIndex, lastIncludedTerm, data } };
+    }
+    case 'InstallSnapshotResponse':
+      return { type, term, matchIndex: reader.varint() };
   }
 }

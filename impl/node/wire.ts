@@ -1,6 +1,11 @@
 /**
- * The wire protocol between servers and clerks: every frame is one JSON object in UTF-8 (maps
- * as json-maps.ts writes them).
+ * The wire protocol between servers and clerks: every frame is binary, in this order:
+ *
+ *     version u8 (1), kind u8 (1 raft, 2 request, 3 reply), has-stamp u8 (0 or 1),
+ *     [stamp: id as sized UTF-8, clock varint], then by kind:
+ *     raft     the message (wire-raft.ts: numbers as varints, commands as sized JSON)
+ *     request  id varint, the body as JSON with maps (json-maps.ts) to the frame's end
+ *     reply    id varint, the body likewise
  *
  * - `raft`: a Raft message between two replicas of one Raft group (spec/raft/types.ts).
  * - `request` / `reply`, matched by the sender's `id`: a key/value request to a group, a
@@ -8,19 +13,19 @@
  *   migration command from a controller server to a group, or a status question.
  *
  * Decoding validates the shape of every frame, since it comes from a peer or a client: a
- * malformed frame is a `null`, which the receiver logs, closing its connection. What a command
- * means is checked by the state machine, which refuses a malformed one with a result.
+ * malformed frame (an unknown version or kind, a field cut off, a byte left over) is a `null`,
+ * which the receiver logs, closing its connection. What a command means is checked by the
+ * state machine, which refuses a malformed one with a result. The transport (impl/net)
+ * prefixes the length and authenticates each frame.
  */
 import type { ControllerCommand, ControllerCommandResult } from
   '../../spec/controller/state-machine.js';
 import type { ClientRequest, GroupCommand, GroupResult } from '../../spec/group/types.js';
 import type { Message } from '../../spec/raft/types.js';
 import type { ServerStatus } from './api.js';
-import {
-  commandBytes, decodeText, encodeText, parseWithMaps, stringifyWithMaps,
-} from './json-maps.js';
-import { concatenateBytes } from '../wal/bytes.js';
-import { isRaftMessage } from './wire-raft.js';
+import { ByteReader, ByteWriter } from '../wal/bytes.js';
+import { decodeText, parseWithMaps, stringifyWithMaps } from './json-maps.js';
+import { raftMessageBytes, readRaftMessage, writeRaftMessage } from './wire-raft.js';
 
 export type RequestBody =
   | { readonly type: 'kv'; readonly request: ClientRequest }
@@ -57,25 +62,24 @@ export type Frame = (
   | { readonly kind: 'reply'; readonly id: number; readonly body: ReplyBody }
 ) & { readonly stamp?: Stamp };
 
-export function encodeFrame(frame: Frame): Uint8Array {
-  const message = frame.kind === 'raft' ? frame.message : null;
-  if (message?.type !== 'AppendEntriesRequest' || message.entries.length === 0) {
-    return encodeText(stringifyWithMaps(frame));
-  }
-  // The bytes of encodeText(stringifyWithMaps(frame)), each command's encoded once (json-maps).
-  const { entries, ...fields } = message;
-  const fieldsText = stringifyWithMaps(fields).slice(0, -1);
-  const pieces: Uint8Array[] = [encodeText(`{"kind":"raft","message":${fieldsText},"entries":[`)];
-  entries.forEach((entry, position) => {
-    pieces.push(encodeText(`${position === 0 ? '' : ','}{"term":${entry.term},"command":`));
-    pieces.push(commandBytes(entry.command), closingBrace);
-  });
-  const stampText = frame.stamp === undefined ? '' : `,"stamp":${JSON.stringify(frame.stamp)}`;
-  pieces.push(encodeText(`]}${stampText}}`));
-  return concatenateBytes(pieces);
-}
+export const wireVersion = 1;
+const kindCodes = { raft: 1, request: 2, reply: 3 } as const;
+/** Version, kind and flag bytes, and three varints (stamp id length, clock, request id). */
+const headerBytesMax = 3 + 3 * 8;
 
-const closingBrace = encodeText('}');
+export function encodeFrame(frame: Frame): Uint8Array {
+  const body = frame.kind === 'raft' ? '' : stringifyWithMaps(frame.body);
+  const bodyBytes = Buffer.byteLength(body);
+  const stampBytes = frame.stamp === undefined ? 0 : Buffer.byteLength(frame.stamp.id);
+  const payloadBytes = frame.kind === 'raft' ? raftMessageBytes(frame.message) : bodyBytes;
+  // Sized so that it never grows (a grown writer copies what it holds).
+  const writer = new ByteWriter(headerBytesMax + stampBytes + payloadBytes);
+  writer.u8(wireVersion).u8(kindCodes[frame.kind]).u8(frame.stamp === undefined ? 0 : 1);
+  if (frame.stamp !== undefined) writer.text(frame.stamp.id).varint(frame.stamp.clock);
+  if (frame.kind === 'raft') writeRaftMessage(writer, frame.message);
+  else writer.varint(frame.id).utf8(body, bodyBytes);
+  return writer.finish();
+}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -105,23 +109,33 @@ function isReplyBody(body: unknown): body is ReplyBody {
   }
 }
 
-function isStampOrAbsent(stamp: unknown): boolean {
-  return stamp === undefined || (isObject(stamp) && typeof stamp.id === 'string' &&
-    Number.isSafeInteger(stamp.clock));
-}
-
 /** The frame in `bytes`, or null when it is not a well-formed frame. */
 export function decodeFrame(bytes: Uint8Array): Frame | null {
-  let value: unknown;
   try {
-    value = parseWithMaps(decodeText(bytes));
+    return readFrame(new ByteReader(bytes));
   } catch {
+    // A field beyond the frame, a bad varint or flag, invalid UTF-8 or JSON, a malformed map.
     return null;
   }
-  if (!isObject(value) || !isStampOrAbsent(value.stamp)) return null;
-  if (value.kind === 'raft') return isRaftMessage(value.message) ? (value as Frame) : null;
-  if (!Number.isSafeInteger(value.id)) return null;
-  if (value.kind === 'request') return isRequestBody(value.body) ? (value as Frame) : null;
-  if (value.kind === 'reply') return isReplyBody(value.body) ? (value as Frame) : null;
-  return null;
+}
+
+function readFrame(reader: ByteReader): Frame | null {
+  if (reader.u8() !== wireVersion) return null;
+  const kind = reader.u8();
+  const stamp = reader.boolean() ? { id: reader.text(), clock: reader.varint() } : undefined;
+  if (kind === kindCodes.raft) {
+    const message = readRaftMessage(reader);
+    reader.end();
+    return stamp === undefined ? { kind: 'raft', message } : { kind: 'raft', message, stamp };
+  }
+  if (kind !== kindCodes.request && kind !== kindCodes.reply) return null;
+  const id = reader.varint();
+  const body = parseWithMaps(decodeText(reader.rest()));
+  if (kind === kindCodes.request) {
+    if (!isRequestBody(body)) return null;
+    const request = { kind: 'request', id, body } as const;
+    return stamp === undefined ? request : { ...request, stamp };
+  }
+  if (!isReplyBody(body)) return null;
+  return stamp === undefined ? { kind: 'reply', id, body } : { kind: 'reply', id, body, stamp };
 }

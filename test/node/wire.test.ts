@@ -30,7 +30,7 @@ test('an install command round-trips with its image maps rebuilt as B+ trees', (
   assert.is(imageDigest(command.image.kv, command.image.dedup), image.digest);
 });
 
-test('an AppendEntries frame holds what the generic encoder writes (commands cached)', () => {
+test('an AppendEntries frame holds each command once, as its JSON, cached per command', () => {
   const kv = BTreeMap.empty<string, string>().set('k', 'v');
   const dedup = BTreeMap.empty<number, DedupRecord>();
   const identity = { shard: 1, epoch: 3, src: 100, dst: 101 };
@@ -44,36 +44,52 @@ test('an AppendEntries frame holds what the generic encoder writes (commands cac
     leaderCommit: 7, readSequence: 0,
   } as const;
   const frame = { kind: 'raft', message } as unknown as Frame;
-  // The same JSON value as the generic encoder's (entries move to the end of the message).
-  const expected = JSON.parse(stringifyWithMaps(frame)) as unknown;
   const encoded = encodeFrame(frame);
-  assert.equal(JSON.parse(new TextDecoder().decode(encoded)), expected);
+  // The commands as one JSON array: their texts, commas and brackets, behind a few varints.
+  const commandsText = `[${message.entries.map((entry) => stringifyWithMaps(entry.command))}]`;
+  assert.ok(Buffer.from(encoded).includes(commandsText), 'the commands as JSON');
+  assert.ok(encoded.length < encodeText(commandsText).length + 16, 'and little besides');
   assert.equal(encodeFrame(frame), encoded, 'the cached command texts encode the same');
   const decoded = decodeFrame(encoded);
   assert.ok(decoded?.kind === 'raft' && decoded.message.type === 'AppendEntriesRequest');
+  assert.equal(decoded.message.entries.map((entry) => entry.term), [3, 3, 3]);
   const decodedImage = (decoded.message.entries[1]!.command as typeof install).image;
   assert.equal([...decodedImage.kv.entries()], [['k', 'v']]);
 });
 
+/** A frame's bytes: numbers as bytes, text as its UTF-8. */
+const bytesOf = (...parts: (number | string)[]) => Uint8Array.from(
+  parts.flatMap((part) => (typeof part === 'number' ? [part] : [...encodeText(part)])));
+
 test('malformed frames decode to null', () => {
-  const texts = [
-    'not json', '[]', '{"kind":"raft"}', '{"kind":"gossip","id":1}',
-    '{"kind":"raft","message":{"type":"AppendEntriesRequest","term":-1}}',
-    '{"kind":"raft","message":{"type":"AppendEntriesRequest","term":1,"prevLogIndex":0,' +
-      '"prevLogTerm":0,"leaderCommit":0,"readSequence":0,"entries":{}}}',
-    '{"kind":"raft","message":{"type":"RequestVoteResponse","term":1,"voteGranted":"yes"}}',
-    '{"kind":"request","id":1.5,"body":{"type":"status"}}',
-    '{"kind":"request","id":1,"body":{"type":"kv","request":"get a"}}',
-    '{"kind":"reply","id":1,"body":{"type":"wrong-leader","leader":3}}',
-    '{"kind":"request","id":1,"body":{"type":"group","command":' +
-      '{"kv":{"$map":[["b",1],["a",2]]}}}}',
-    '{"kind":"request","id":1,"body":{"type":"group","command":{"kv":{"$map":[["a",1]],"x":1}}}}',
-  ];
-  for (const text of texts) assert.is(decodeFrame(encodeText(text)), null, text);
-  assert.is(decodeFrame(new Uint8Array([0x7b, 0xff, 0x7d])), null, 'invalid UTF-8');
-  const status = '{"kind":"request","id":1,"body":{"type":"status"}}';
-  assert.equal(decodeFrame(encodeText(status)),
-    { kind: 'request', id: 1, body: { type: 'status' } });
+  const status = bytesOf(1, 2, 0, 1, '{"type":"status"}');
+  assert.equal(decodeFrame(status), { kind: 'request', id: 1, body: { type: 'status' } });
+  const vote = bytesOf(1, 1, 0, 3, 5, 1);
+  assert.equal(decodeFrame(vote),
+    { kind: 'raft', message: { type: 'RequestVoteResponse', term: 5, voteGranted: true } });
+  const malformed: Record<string, Uint8Array> = {
+    'the JSON frames of before': encodeText('{"kind":"request","id":1,"body":{"type":"status"}}'),
+    'an unknown version': bytesOf(2, 2, 0, 1, '{"type":"status"}'),
+    'an unknown kind': bytesOf(1, 4, 0, 1, '{"type":"status"}'),
+    'a stamp flag of 2': bytesOf(1, 2, 2, 1, '{"type":"status"}'),
+    'an unknown message type': bytesOf(1, 1, 0, 9, 5, 1),
+    'a vote flag of 2': bytesOf(1, 1, 0, 3, 5, 2),
+    'a byte left over': bytesOf(1, 1, 0, 3, 5, 1, 0),
+    'a field cut off': bytesOf(1, 1, 0, 3, 5),
+    'a varint padded with zeros': bytesOf(1, 1, 0, 3, 0x85, 0, 1),
+    'a varint beyond 2^53': bytesOf(1, 1, 0, 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 1),
+    'fewer commands than terms': bytesOf(1, 1, 0, 5, 1, 0, 0, 0, 0, 2, 1, 1, 6, '[null]'),
+    'entries beyond the frame': bytesOf(1, 1, 0, 5, 1, 0, 0, 0, 0, 0x80, 0x80, 0x01),
+    'invalid UTF-8 in a stamp': bytesOf(1, 1, 1, 1, 0xff, 0, 3, 5, 1),
+    'a request body that is not JSON': bytesOf(1, 2, 0, 1, '{"type":'),
+    'a request of no kind': bytesOf(1, 2, 0, 1, '{"type":"kv","request":"get a"}'),
+    'a wrong-leader named by number': bytesOf(1, 3, 0, 1, '{"type":"wrong-leader","leader":3}'),
+    'map keys out of order': bytesOf(1, 2, 0, 1,
+      '{"type":"group","command":{"kv":{"$map":[["b",1],["a",2]]}}}'),
+    'a map with another field': bytesOf(1, 2, 0, 1,
+      '{"type":"group","command":{"kv":{"$map":[["a",1]],"x":1}}}'),
+  };
+  for (const [what, bytes] of Object.entries(malformed)) assert.is(decodeFrame(bytes), null, what);
 });
 
 test('utf8Length counts the bytes of the encoding', () => {
