@@ -79,6 +79,19 @@ test('--continue: the first violation, and the whole space counted, on either co
   assertSame(one, two);
 });
 
+test('twophase rms=7: the workers grow the set in parts, and count as one thread', async () => {
+  // 296,448 states: the set (65,536 slots at first) grows five times, rehashed in parts.
+  const definition = findModel('twophase')!;
+  const params: Params = resolveParams(definition, undefined, { rms: '7' });
+  const one = breadthFirstSearch(definition.create(params, undefined), {});
+  assert.is(one.distinctStates, 296448);
+  for (const workers of [2, 3]) {
+    const request = { model: { module: registryModule, name: 'twophase' }, params, bug: undefined,
+      workers };
+    assertSame(one, await parallelBreadthFirstSearch(request, {}));
+  }
+});
+
 test('controller at small bounds: 1 and 2 workers agree (a deadlock unless terminal)', async () => {
   const given = { gids: '2', shards: '1', ops: '2', moves: '1' };
   const [one, two] = await bothWays('controller', undefined, given);
