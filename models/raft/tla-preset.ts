@@ -23,7 +23,7 @@
  */
 import type { Model } from '../../checker/model.js';
 import { staticActions, stepTla, type TlaAction } from './tla-actions.js';
-import { decoder, encode } from './tla-codec.js';
+import { decoder, encoder } from './tla-codec.js';
 import { tlaInvariants } from './tla-invariants.js';
 import { TlaRaft, type TlaBounds } from './tla-raft.js';
 import { withLogs, type TlaState } from './tla-state.js';
@@ -72,7 +72,7 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
     label: tlaLabel,
     invariants: tlaInvariants(raft),
     withinBounds: (state) => raft.withinBounds(state),
-    codec: { encode, decode: decoder(raft) },
+    codec: { encode: encoder(raft), decode: decoder(raft) },
     variables: (state) => tlaVariables(raft, state),
   };
 }
