@@ -23,7 +23,7 @@ import type { Clock, Timers } from '../io/clock.js';
 import type { Random } from '../io/random.js';
 import type { Transport } from '../io/transport.js';
 import type { ClusterLayout, Outcome, PublishedConfig, ServerStatus } from '../node/api.js';
-import { RequestChannel } from '../node/request-channel.js';
+import { firstRequestId, RequestChannel } from '../node/request-channel.js';
 import { oversize } from '../node/request-limits.js';
 import { defaultTuning } from '../node/tuning.js';
 import { decodeFrame } from '../node/wire.js';
@@ -79,7 +79,8 @@ export class Clerk {
 
   constructor(private readonly options: ClerkOptions) {
     this.retryPauseMs = options.retryPauseMs ?? 25;
-    this.channel = new RequestChannel(options.transport, options.timers, 'clerk-request-');
+    this.channel = new RequestChannel(options.transport, options.timers, 'clerk-request-',
+      firstRequestId(options.clock.now()));
     const baseMs = options.attemptTimeoutMs ?? defaultAttemptTimeouts.baseMs;
     this.attemptTimeouts = {
       ...defaultAttemptTimeouts, baseMs, maxMs: Math.max(baseMs, defaultAttemptTimeouts.maxMs),

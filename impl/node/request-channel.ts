@@ -10,8 +10,18 @@ import type { Timers } from '../io/clock.js';
 import type { Transport } from '../io/transport.js';
 import { encodeFrame, type ReplyBody, type RequestBody, type Stamp } from './wire.js';
 
+/**
+ * The first request id of a channel made at `nowMs` (ms since the epoch, or of a simulation):
+ * ids go on from there, so those of an earlier incarnation of the same node (a restarted
+ * controller) lie below, unless it sent a thousand requests a millisecond, and a late reply to
+ * one of them cannot be taken for the answer to a new request: replies are matched by id.
+ */
+export function firstRequestId(nowMs: number): number {
+  return Math.floor(nowMs) * 1000 + 1;
+}
+
 export class RequestChannel {
-  private nextId = 1;
+  private nextId: number;
   private readonly waiting = new Map<number, (reply: ReplyBody | null) => void>();
   /** Listeners of replies that arrive after their request's timeout, by request id. */
   private readonly late = new Map<number, (reply: ReplyBody) => void>();
@@ -22,9 +32,12 @@ export class RequestChannel {
     private readonly transport: Transport,
     private readonly timers: Timers,
     private readonly timerPrefix: string,
+    firstId: number,
     /** A traced node stamps its requests (impl/trace). */
     private readonly stamp?: () => Stamp,
-  ) {}
+  ) {
+    this.nextId = firstId;
+  }
 
   /** Sends `body` to `to`; resolves with the reply, or null after `timeoutMs`. */
   request(to: string, body: RequestBody, timeoutMs: number): Promise<ReplyBody | null> {

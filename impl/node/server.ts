@@ -35,7 +35,7 @@ import { RaftLoop } from './raft-loop.js';
 import {
   controllerMachine, groupMachine, machineShards, type ReplicaMachine,
 } from './replica-machine.js';
-import { RequestChannel } from './request-channel.js';
+import { firstRequestId, RequestChannel } from './request-channel.js';
 import { handleFrame, type RequestHost } from './requests.js';
 import { raftOptionsOf, resolveTuning } from './tuning.js';
 import { isSnapshotDue } from './snapshot-policy.js';
@@ -128,6 +128,7 @@ export class NodeServer implements Server {
       : new NodeTracer(this.name, options.trace, setup);
     const tracer = this.tracer;
     this.channel = new RequestChannel(environment.transport, environment.timers, 'request-',
+      firstRequestId(environment.clock.now()),
       tracer === null ? undefined : () => tracer.stampSend(false));
     const machine = this.machine;
     this.driver = machine.kind !== 'controller' ? null : new DriverHost({
