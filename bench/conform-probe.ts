@@ -2,7 +2,8 @@
  * Run by the conform-1m bench in a process of its own, so its peak RSS is conform's alone:
  * conforms the traces in DIR/traces (streamed from the files, as `shardkv conform` reads
  * them) and prints one JSON line with the records, the verdict, the seconds (all, and those
- * of the trace checks before the history's) and the peak RSS.
+ * of the trace checks before the history's, by wall and CPU), the records the checks across
+ * records still held at the end (ConformResult.retained) and the peak RSS.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,14 +21,19 @@ for (const name of readdirSync(folder)) {
 const cpu = process.cpuUsage();
 const started = performance.now();
 let traceSeconds = 0;
+let traceCpuSeconds = 0;
 const result = conform({ nodes, history: readFileSync(join(folder, 'history.jsonl'), 'utf8') },
   (stage) => {
-    if (stage === 'read') traceSeconds = (performance.now() - started) / 1000;
+    if (stage !== 'read') return;
+    traceSeconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    traceCpuSeconds = (used.user + used.system) / 1e6;
   });
 const used = process.cpuUsage(cpu);
 console.log(JSON.stringify({
   records: result.records,
   verdict: result.divergence === null ? 'conforming' : `divergence (${result.divergence.check})`,
-  seconds: (performance.now() - started) / 1000, traceSeconds,
+  seconds: (performance.now() - started) / 1000, traceSeconds, traceCpuSeconds,
+  retained: result.retained.records,
   cpuSeconds: (used.user + used.system) / 1e6, maxRssMiB: process.resourceUsage().maxRSS / 1024,
 }));

@@ -22,6 +22,11 @@ test('a group\'s floor is its least member\'s durable snapshot; an ended trace h
   assert.is(floors.note('g1-1', 'g1', members, Infinity), 50, 'g1-1 ended');
   assert.is(floors.note('g1-0', 'g1', members, Infinity), 90);
   assert.is(floors.note('g1-2', 'g1', members, Infinity), null, 'all ended: nothing to drop');
+  const pair = ['g2-0', 'g2-1'];
+  assert.is(floors.note('g2-0', 'g2', pair, 10), null);
+  assert.is(floors.note('g2-1', 'g2', pair, 30), 10);
+  assert.is(floors.note('g2-x', 'g2', pair, 5), null, 'a node its peers do not name counts too');
+  assert.is(floors.note('g2-0', 'g2', pair, 40), null, 'g2-x holds it at 5');
 });
 
 test('a long run of applies keeps a window, and a mismatch within it is still found', () => {

@@ -35,8 +35,10 @@ export class CompactionFloors {
     }
     if (floors.floors.get(node) === index) return null;
     floors.floors.set(node, index);
+    // The members not seen yet hold the floor at 0; every node seen counts, named or not.
     let least = Infinity;
-    for (const member of floors.members) least = Math.min(least, floors.floors.get(member) ?? 0);
+    for (const member of floors.members) if (!floors.floors.has(member)) least = 0;
+    for (const floor of floors.floors.values()) least = Math.min(least, floor);
     // Every member ended: nothing more is seen, and nothing needs dropping.
     if (least === Infinity || least <= floors.floor) return null;
     floors.floor = least;
