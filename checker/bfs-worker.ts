@@ -3,9 +3,9 @@
  * the frontiers (its own first, then what the others have not claimed), inserts each
  * successor into the shared visited set itself, checks the invariants of the states new to
  * the set and queues them, in shared memory, for the next level. No state is copied between
- * workers. Workers wait for one another within a level only to grow the visited set (they
- * meet and each rehashes a part, about 13 times in ten million states) and at its end,
- * where each waits until every one has claimed its last chunk.
+ * workers. Workers wait for one another within a level only to grow the visited set (a
+ * barrier: the last to arrive rehashes, about 13 times in ten million states) and at
+ * its end, where each waits until every one has claimed its last chunk.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadModelSource } from './load-model.js';
@@ -17,7 +17,7 @@ import {
   cursorWord,
   doneWord,
   eventWord,
-  meetingsWord,
+  growthsWord,
   growWord,
   sometimesWord,
   StopReason,
@@ -93,48 +93,28 @@ function requestGrowth(): void {
 }
 
 /**
- * Waits until every worker has arrived at this meeting; the last to arrive runs `last`
- * first. False when a worker failed before arriving: that one never will.
- */
-function meet(last?: () => void): boolean {
-  const meetings = Atomics.load(control, meetingsWord);
-  if (Atomics.add(control, arrivedWord, 1) + 1 === setup.workerCount) {
-    last?.();
-    Atomics.store(control, arrivedWord, 0);
-    Atomics.add(control, meetingsWord, 1);
-    Atomics.notify(control, meetingsWord);
-    return true;
-  }
-  while (Atomics.load(control, meetingsWord) === meetings) {
-    if (failed()) return false;
-    Atomics.wait(control, meetingsWord, meetings, waitMs);
-  }
-  return true;
-}
-
-/**
- * Meets the other workers to grow the visited set, each rehashing a part of it
- * (shared-fingerprint-set.ts): no worker inserts until every one has arrived, and none
- * until all have placed their part and what it left. A worker arrives from its next batch
+ * Meets the other workers to grow the visited set: no worker touches the table until every
+ * one has arrived, the last rehashes it, and all go on. A worker arrives from its next batch
  * of insertions or chunk, so the others insert at most a batch each past 85 % full.
  */
 function joinGrowth(): void {
-  if (!meet()) {
-    // The failed worker never arrives: the table stays as it is and this worker stops.
-    halted = true;
+  const growths = Atomics.load(control, growthsWord);
+  if (Atomics.add(control, arrivedWord, 1) + 1 === setup.workerCount) {
+    visited.growFor(visited.size);
+    Atomics.store(control, arrivedWord, 0);
+    Atomics.store(control, growWord, 0);
+    Atomics.add(control, growthsWord, 1);
+    Atomics.notify(control, growthsWord);
     return;
   }
-  // Every worker reads the same size and capacity: none inserts or grows the table now.
-  const growth = visited.growthFor(visited.size);
-  if (growth !== undefined) {
-    const part = visited.takePart(growth, setup.workerIndex, setup.workerCount);
-    meet();
-    const left = visited.placePart(growth, part);
-    meet();
-    // Before any worker inserts again: it would count a fingerprint still left as new.
-    visited.addAll(left);
+  while (Atomics.load(control, growthsWord) === growths) {
+    if (failed()) {
+      // The failed worker never arrives: the table stays as it is and this worker stops.
+      halted = true;
+      return;
+    }
+    Atomics.wait(control, growthsWord, growths, waitMs);
   }
-  meet(() => Atomics.store(control, growWord, 0));
 }
 
 function joinAnyGrowth(): void {

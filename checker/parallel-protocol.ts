@@ -5,10 +5,10 @@
  * invariant or deadlock violation is seen, word 2 has bit i set once `sometimes` property i
  * held. From word 16, on a cache line of their own, the words with which the workers meet
  * within a level (bfs-worker.ts): a growth of the visited set requested, workers arrived
- * at the current meeting, meetings held, workers done with the level, and an event count
- * that a waiting worker sleeps on. From word 32, four words per worker, written by that
- * worker: states generated, distinct states it inserted, queue length, depth; then one claim
- * cursor per worker into that worker's frontier, which any worker advances (work stealing).
+ * for it, growths done, workers done with the level, and an event count that a waiting
+ * worker sleeps on. From word 32, four words per worker, written by that worker: states
+ * generated, distinct states it inserted, queue length, depth; then one claim cursor per
+ * worker into that worker's frontier, which any worker advances (work stealing).
  */
 import type { ModelSource } from './load-model.js';
 import type { Params } from './model.js';
@@ -28,10 +28,10 @@ export const sometimesMax = 31;
 
 /** Non-zero: a worker found the visited set 85 % full; every worker stops to grow it. */
 export const growWord = 16;
-/** Workers at the current meeting (a growth has four: arrived, taken, placed, rest added). */
+/** Workers waiting for the growth; the last to arrive rehashes. */
 export const arrivedWord = 17;
-/** Meetings held: the waiting workers sleep until it moves. */
-export const meetingsWord = 18;
+/** Growths done: the waiting workers sleep until it moves. */
+export const growthsWord = 18;
 /** Workers that have claimed every chunk of the level; the coordinator resets it. */
 export const doneWord = 19;
 /** Moves when a growth is requested or a worker is done: what a done worker sleeps on. */

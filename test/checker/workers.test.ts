@@ -79,8 +79,8 @@ test('--continue: the first violation, and the whole space counted, on either co
   assertSame(one, two);
 });
 
-test('twophase rms=7: the workers grow the set in parts, and count as one thread', async () => {
-  // 296,448 states: the set (65,536 slots at first) grows five times, rehashed in parts.
+test('twophase rms=7: the shared set grows five times, the counts stay one thread\'s', async () => {
+  // 296,448 states: the set (65,536 slots at first) grows at 85 % full, the workers met.
   const definition = findModel('twophase')!;
   const params: Params = resolveParams(definition, undefined, { rms: '7' });
   const one = breadthFirstSearch(definition.create(params, undefined), {});
