@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- scale`: issue 22's figures. TwoPhase 8 RMs on 1 and 2 workers, run
  * alternately (1, 2, 1, 2) in fresh processes so both see the same load, with the load
- * average beside them; bytes per visited state on one thread; the liveness pass against the
+ * average beside them, then again beside two busy processes; bytes per visited state on one thread; the liveness pass against the
  * safety search on TwoPhase 7 and on the raft liveness preset (issue 24, point 7); the disk
  * mode against memory (issue 22, point 3).
  */
@@ -13,11 +13,13 @@ import { resolveParams } from '../checker/params.js';
 import { createTwoPhaseModel } from '../models/calibration/twophase.js';
 import { raftDefinition } from '../models/raft/index.js';
 import { measureInProcess, type Measurement } from './checker.js';
+import { startBusyLoad } from './cluster/busy-load.js';
 import type { BenchSection } from './sections.js';
 
 const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
 
-function workersLine(rms: number): void {
+/** `busy`: how many spinning processes ran beside the runs (bench/cluster/busy-load.ts). */
+function workersLine(rms: number, busy = 0): void {
   const runs: { workers: number; result: Measurement }[] = [];
   for (const workers of [1, 2, 1, 2]) {
     runs.push({ workers, result: measureInProcess('ours', rms, workers) });
@@ -29,12 +31,14 @@ function workersLine(rms: number): void {
   const cpu = (result: Measurement) => result.cpuSeconds ?? NaN;
   const [first] = runs;
   console.log(
-    `twophase rms=${rms}: ${first!.result.distinct} distinct; best of two: 1 worker ` +
+    `twophase rms=${rms}${busy > 0 ? ` beside ${busy} busy processes` : ''}: ` +
+      `${first!.result.distinct} distinct; best of two: 1 worker ` +
       `${best(1, wall).toFixed(2)} s, 2 workers ${best(2, wall).toFixed(2)} s, speed-up ` +
       `${(best(1, wall) / best(2, wall)).toFixed(2)}x; CPU time ${best(1, cpu).toFixed(2)} s ` +
       `and ${best(2, cpu).toFixed(2)} s, ${(best(2, cpu) / best(1, cpu)).toFixed(2)}x ` +
       `(load average ${load()})`,
   );
+  if (busy > 0) return;
   const { retainedHeap, storedBytes, distinct } = first!.result;
   const perState = (bytes: number) => (bytes / distinct).toFixed(1);
   if (retainedHeap != null && storedBytes != null) {
@@ -119,6 +123,14 @@ export const scaleBench: BenchSection = {
     '(issues 22, 24)',
   async run() {
     workersLine(8);
+    // A loaded machine: two spinners in the bench's own session, so the kernel's autogroup
+    // shares the cores among them and the runs' threads, not among sessions.
+    const busy = startBusyLoad(2);
+    try {
+      workersLine(8, busy.processes);
+    } finally {
+      await busy.stop();
+    }
     diskLine(8);
     livenessLine('twophase rms=7', createTwoPhaseModel(7));
     const preset = resolveParams(raftDefinition, undefined, { preset: 'liveness' });
