@@ -4,6 +4,7 @@
 // the run names them in its first event line.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { defaultTuning } from '../../impl/node/tuning.js';
 import { SeededRandom } from '../../impl/random/seeded-random.js';
 import { simulationOptions } from '../../verify/simulate/options.js';
 import { runSimulation } from '../../verify/simulate/run.js';
@@ -52,6 +53,30 @@ test('seed 1 churns leaders without PreVote and CheckQuorum; the correct code pa
   assert.match(lines[0]!, /prevote off, checkquorum off, session expiry off, leader churn$/);
   assert.ok(lines.some((line) => / nemesis crash \S+, a recent voter$/.test(line)));
   assert.ok(lines.some((line) => / nemesis isolate \S+, a recent leader$/.test(line)));
+});
+
+// Issue 21 item 3: whatever a seed draws, its servers run the runtime's flow control, as
+// every server's trace setup records it (the options conform replays the spec with).
+test('every seed\'s servers run the runtime\'s flow control (seeds 1 and 2)', async () => {
+  const { maxInflightAppends, maxInflightBytes, maxBytesPerAppend } = defaultTuning;
+  for (const seed of [1, 2]) {
+    const result = await runSimulation(simulationOptions(seed, { steps: 500, trace: true }),
+      shellRuntime);
+    assert.is(result.traces!.size, 12);
+    for (const [server, lines] of result.traces!) {
+      const setups = lines.map((line) => JSON.parse(line) as {
+        setup?: { raftOptions: Record<string, unknown> };
+      }).flatMap((record) => (record.setup === undefined ? [] : [record.setup.raftOptions]));
+      assert.ok(setups.length > 0, `seed ${seed}: ${server} recorded no setup`);
+      for (const options of setups) {
+        const window = { maxInflightAppends: options.maxInflightAppends,
+          maxInflightBytes: options.maxInflightBytes,
+          maxBytesPerAppend: options.maxBytesPerAppend };
+        assert.equal(window, { maxInflightAppends, maxInflightBytes, maxBytesPerAppend },
+          `seed ${seed}: ${server}`);
+      }
+    }
+  }
 });
 
 test.run();

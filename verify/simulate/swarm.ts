@@ -52,20 +52,14 @@ export function drawSwarm(random: Random): SwarmDraws {
 }
 
 /**
- * The simulator's servers run without flow control (spec/raft/progress.ts; the real nodes
- * run it): every heartbeat resends what is unacknowledged, so the pinned seeds keep the runs
- * they had. Flow control enters the simulator as a swarm draw with the seeds re-pinned.
+ * The servers' tuning a seed's draws ask for, over the runtime's defaults (impl/node/tuning.ts,
+ * flow control included: the simulator runs what the cluster runs).
  */
-const withoutFlowControl =
-  { maxInflightAppends: 0, maxBytesPerAppend: null, maxInflightBytes: null } as const;
-
-/** The servers' tuning a seed's draws ask for. */
 export function swarmTuning(draws: SwarmDraws) {
   const { preVote, checkQuorum } = draws;
-  if (!draws.leaderChurn) return { preVote, checkQuorum, ...withoutFlowControl };
+  if (!draws.leaderChurn) return { preVote, checkQuorum };
   return {
     preVote, checkQuorum, electionTimeoutMs: churnElectionTimeoutMs, maxEntriesPerAppend: 1,
-    ...withoutFlowControl,
   };
 }
 
