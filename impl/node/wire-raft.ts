@@ -31,7 +31,7 @@ const typeNames = Object.fromEntries(
 /** Room for a message's numbers and flags: the variable parts are counted on top. */
 const fixedBytesMax = 64;
 
-/** The JSON bytes of the message's commands or snapshot, for the writer's capacity. */
+/** The JSON bytes of the message's commands or snapshot (cached per object, json-maps.ts). */
 function payloads(message: RaftMessage): Uint8Array[] {
   if (message.type === 'AppendEntriesRequest') {
     return message.entries.map((entry) => commandBytes(entry.command));
