@@ -58,7 +58,7 @@ class ControllerAdapter implements RuntimeAdapter<ControllerModelState, Controll
   }
 
   async setUp(): Promise<void> {
-    for (const name of this.cluster.names) await this.cluster.start(name);
+    await this.cluster.startAll(this.cluster.names);
     await this.group.elect(this.group.leader);
     this.configs = this.group.state().configs;
   }

@@ -50,17 +50,35 @@ export class ControllerGroup {
    * the command committed and applied, and is delivered to `from`.
    */
   async ask(from: string, command: ControllerCommand): Promise<ReplyBody> {
-    const request = this.cluster.sendRequest(from, this.leader, { type: 'controller', command });
-    this.cluster.network.deliver(request);
+    const [body] = await this.askAll([{ from, command }]);
+    return body!;
+  }
+
+  /**
+   * The leader takes every request in order, then one commit applies them all (the log and
+   * the applied state are those of asking one after the other: each request is an entry of
+   * its own, in the same order); each answer is delivered to its sender.
+   */
+  async askAll(
+    requests: readonly { readonly from: string; readonly command: ControllerCommand }[],
+  ): Promise<ReplyBody[]> {
+    const sent = requests.map(({ from, command }) => {
+      const request = this.cluster.sendRequest(from, this.leader, { type: 'controller', command });
+      this.cluster.network.deliver(request);
+      return request;
+    });
     await this.cluster.settle();
-    await this.commit(() => this.cluster.replyTo(request) !== undefined);
-    const reply = this.cluster.replyTo(request);
-    if (reply?.frame.kind !== 'reply') {
-      throw new RuntimeDivergence(`${this.leader} did not answer ${from}`);
-    }
-    this.cluster.network.deliver(reply);
+    await this.commit(() => sent.every((request) => this.cluster.replyTo(request) !== undefined));
+    const bodies = sent.map((request) => {
+      const reply = this.cluster.replyTo(request);
+      if (reply?.frame.kind !== 'reply') {
+        throw new RuntimeDivergence(`${this.leader} did not answer ${request.from}`);
+      }
+      this.cluster.network.deliver(reply);
+      return reply.frame.body;
+    });
     await this.cluster.settle();
-    return reply.frame.body;
+    return bodies;
   }
 
   /** `name` times out, asks for votes and is elected; its no-op entry commits. */

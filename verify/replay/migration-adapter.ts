@@ -156,14 +156,20 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
   async setUp(): Promise<void> {
     const initial = this.model.initialStates()[0] as MigrationState;
     this.book = new ClientBook(this.bounds, initial);
-    for (const name of this.cluster.names) await this.cluster.start(name);
+    await this.cluster.startAll(this.cluster.names);
     await this.group.elect(this.group.leader);
     for (let gid = 1; gid <= this.bounds.groups; gid++) await this.elect(serversOf(gid)[0]!);
     // The model's configuration 1: the clients' sessions, join(g1), migrated and published.
-    for (let client = 0; client < this.bounds.clients; client++) {
-      await this.askController(clientName(client), { type: 'register-client' });
+    // One commit takes them all (the same entries, in the same order, as one at a time).
+    const sessions = Array.from({ length: this.bounds.clients }, (_, client) =>
+      ({ from: clientName(client), command: { type: 'register-client' } as const }));
+    const join = { type: 'join', groups: { 1: serversOf(1) }, client: adminName,
+      seq: this.adminSeq++ } as const;
+    const bodies = await this.group.askAll([...sessions, { from: adminName, command: join }]);
+    const joined = bodies.at(-1)!;
+    if (joined.type !== 'controller-result') {
+      throw new RuntimeDivergence(`the controller answered ${JSON.stringify(joined)}`);
     }
-    await this.administer({ type: 'join', groups: { 1: serversOf(1) } });
     this.fire(this.group.leader, 'driver-tick');
     await this.cluster.settle();
     await this.deliverEverything();

@@ -204,7 +204,7 @@ class RaftAdapter implements RuntimeAdapter<RaftModelState, RaftAction> {
   }
 
   async setUp(): Promise<void> {
-    for (const name of this.names) await this.cluster.start(name);
+    await this.cluster.startAll(this.names);
     await this.readDisks();
   }
 

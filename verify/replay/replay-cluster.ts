@@ -73,7 +73,21 @@ export class ReplayCluster {
   }
 
   /** Starts `name` from its disk (empty the first time) and waits until it settled. */
-  async start(name: string): Promise<void> {
+  start(name: string): Promise<void> {
+    return this.startAll([name]);
+  }
+
+  /**
+   * Starts each of `names` from its disk, all at once (a starting server only reads its own
+   * disk: none sends, and its timers wait to be fired), and waits until every one settled.
+   */
+  async startAll(names: readonly string[]): Promise<void> {
+    const started = names.map((name) => this.launch(name));
+    await this.settle();
+    await Promise.all(started);
+  }
+
+  private launch(name: string): Promise<void> {
     const node = this.node(name);
     if (node.server !== null) throw new Error(`${name} is already running`);
     const server = new NodeServer({
@@ -97,9 +111,7 @@ export class ReplayCluster {
       onFatal: (error) => this.failures.push(`${name}: ${String(error)}`),
     });
     node.server = server;
-    const started = server.start();
-    await this.settle();
-    await started;
+    return server.start();
   }
 
   /**
