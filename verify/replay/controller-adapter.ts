@@ -89,7 +89,9 @@ class ControllerAdapter implements RuntimeAdapter<ControllerModelState, Controll
       this.measured = { ...this.measured, historyKept };
       return null;
     }
-    const kept = before.every((config, at) =>
+    // An applied configuration the step left alone is the same object (the state machine's
+    // updates share what they do not change): only a replaced one is compared by value.
+    const kept = before.every((config, at) => config === after[at] ||
       JSON.stringify(config) === JSON.stringify(after[at]));
     const historyKept = this.measured.historyKept && kept;
     const toOwner = action.type === 'move' && previous.shards[action.shard] === action.gid;
