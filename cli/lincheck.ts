@@ -5,7 +5,9 @@
 import { UsageError } from '../checker/params.js';
 import { HistoryError } from '../checker/lincheck/history.js';
 import { renderHtml } from '../checker/lincheck/html.js';
-import { explanationLines, lincheckText, type LincheckResult } from '../checker/lincheck/index.js';
+import {
+  explanationLines, lincheckText, searchBytesMax, type LincheckResult,
+} from '../checker/lincheck/index.js';
 import { helpText, parseArgs, positiveNumberFlag, type FlagSpec } from './args.js';
 import { mebibyte, readTextFile, writeTextFile } from './input.js';
 import { exitOk, exitProblem, type Io } from './io.js';
@@ -38,7 +40,8 @@ export const lincheckHelp = helpText(
   'Checks that a key/value history (JSON lines: client, op get|put|append, key, value?,\n' +
     'output?, call, return?, outcome ok|unknown) is linearizable, key by key.\n' +
     'Exit: 0 linearizable, 1 not linearizable (the key, its longest linearizable prefix and\n' +
-    'the operation that cannot follow it are printed) or unknown (time limit reached),\n' +
+    'the operation that cannot follow it are printed) or unknown (time limit reached, or\n' +
+    `the search's memory bound of ${searchBytesMax / mebibyte} MiB),\n` +
     '2 unreadable, invalid (the line is named) or larger than 256 MiB history.',
   flags,
 );
@@ -81,7 +84,9 @@ function report(result: LincheckResult, timeLimitSeconds: number, json: boolean,
         : `linearizable: ${sizes} (${seconds} s)`
       : result.verdict === 'not-linearizable'
         ? `not linearizable: key ${key} (${sizes}, ${seconds} s)`
-        : `unknown: the time limit of ${timeLimitSeconds} s ran out before a verdict ` +
+        : `unknown: ${result.reason === 'memory-bound'
+          ? `the search reached its memory bound of ${searchBytesMax / mebibyte} MiB`
+          : `the time limit of ${timeLimitSeconds} s ran out`} before a verdict ` +
           `on key ${key} (${sizes}); this is not a pass`;
   const lines =
     result.explanation && result.verdict === 'not-linearizable'
@@ -98,6 +103,7 @@ function report(result: LincheckResult, timeLimitSeconds: number, json: boolean,
       ok: result.verdict === 'linearizable',
       result: result.verdict,
       ...(result.key === undefined ? {} : { key: result.key }),
+      ...(result.reason === undefined ? {} : { reason: result.reason }),
       seconds,
       operations: result.operations,
       keys: result.keys,

@@ -2,7 +2,8 @@
  * Checking a whole history: split it with the model's partition (per key for the KV store),
  * search each part, and combine. A history is linearizable exactly when every part is
  * (linearizability is local: Herlihy & Wing 1990, Theorem 1). A not-linearizable part decides
- * the history at once; an undecided part (time limit) makes the whole `unknown`, never a pass.
+ * the history at once; an undecided part (time limit, memory bound) makes the whole `unknown`,
+ * never a pass.
  */
 import type { Operation, Partition, SequentialModel } from './model.js';
 import { checkPartition, type PartitionResult, type PartitionVerdict } from './search.js';
@@ -24,6 +25,8 @@ export interface CheckReport<Input, Output> {
 export interface CheckOptions {
   /** Milliseconds on `performance.now()`'s clock after which the search gives up. */
   readonly deadline: number;
+  /** Bytes of search tables (memo and model) past which a part's search gives up. */
+  readonly bytesMax?: number;
 }
 
 export function checkOperations<State, Input, Output>(
@@ -38,9 +41,11 @@ export function checkOperations<State, Input, Output>(
     .sort((left, right) => partitions[left]!.operations.length
       - partitions[right]!.operations.length || left - right);
   let undecided: number | undefined;
-  const seen = new SeenSet<State>(model);
+  const bytesMax = options.bytesMax ?? Infinity;
+  const seen = new SeenSet<State>(model, bytesMax);
   for (const index of order) {
-    const result = checkPartition(model, partitions[index]!.operations, options.deadline, seen);
+    const result = checkPartition(model, partitions[index]!.operations, options.deadline, seen,
+      bytesMax);
     results[index] = result;
     if (result.verdict === 'not-linearizable') {
       return { verdict: result.verdict, partitions: withResults(partitions, results),

@@ -8,7 +8,7 @@ import { parseHistory, type HistoryOperation } from './history.js';
 import {
   createKeyValueModel, keyValueOperations, StringTable, type KeyValueInput,
 } from './kv-model.js';
-import type { PartitionVerdict } from './search.js';
+import type { PartitionVerdict, UnknownReason } from './search.js';
 
 export interface ExplainedOperation {
   readonly line: number;
@@ -29,6 +29,8 @@ export interface Explanation {
 
 export interface LincheckResult {
   readonly verdict: PartitionVerdict;
+  /** When unknown: the time limit ran out, or the search reached its memory bound. */
+  readonly reason?: UnknownReason;
   /** The key that decided a not-linearizable or unknown verdict. */
   readonly key?: string;
   readonly operations: number;
@@ -42,7 +44,16 @@ export interface LincheckResult {
 
 export interface LincheckOptions {
   readonly timeLimitSeconds: number;
+  /** The search's memory bound (default searchBytesMax). */
+  readonly bytesMax?: number;
 }
+
+/**
+ * The search tables' bound: an undecided history's memo table grew to 2.6-3.1 GiB of RSS in
+ * 60 s (issue 23 item 4), and conform must stay under 1 GiB. Reaching it is `unknown`, never
+ * another verdict. The corpus's hardest history (c50-ok) needs a few MiB.
+ */
+export const searchBytesMax = 384 * 2 ** 20;
 
 /** Throws HistoryError (with the line) when the text is not a valid history. */
 export function lincheckText(text: string, options: LincheckOptions): LincheckResult {
@@ -58,8 +69,8 @@ export function lincheckHistory(
   const strings = new StringTable();
   const model = createKeyValueModel(strings);
   const operations = keyValueOperations(history, strings);
-  const report = checkOperations(model, operations,
-    { deadline: started + options.timeLimitSeconds * 1000 });
+  const report = checkOperations(model, operations, { deadline: started +
+    options.timeLimitSeconds * 1000, bytesMax: options.bytesMax ?? searchBytesMax });
   const deciding = report.decidingPartition === undefined
     ? undefined : report.partitions[report.decidingPartition]!;
   let explanation: Explanation | undefined;
@@ -78,8 +89,10 @@ export function lincheckHistory(
       keyOperations: deciding.operations.length,
     };
   }
+  const reason = report.verdict === 'unknown' ? deciding?.result?.reason : undefined;
   return {
     verdict: report.verdict,
+    ...(reason === undefined ? {} : { reason }),
     ...(deciding ? { key: deciding.name } : {}),
     operations: history.length,
     keys: report.partitions.length,

@@ -72,6 +72,7 @@ export function createKeyValueModel(
     hash: (state) => state,
     equal: (left, right) => left === right,
     partition: partitionByKey,
+    bytes: () => tree.bytes,
     describeOperation(operation) {
       const { kind, key, value } = operation.input;
       const call = kind === KeyValueKind.Get ? `get(${quoted(key)})` : `${kindName(kind)}(`

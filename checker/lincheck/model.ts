@@ -44,6 +44,8 @@ export interface SequentialModel<State, Input, Output> {
   partition?(
     operations: readonly Operation<Input, Output>[],
   ): readonly Partition<Input, Output>[];
+  /** Bytes the model's own tables hold (states interned by the model); absent: none. */
+  bytes?(): number;
   describeOperation(operation: Operation<Input, Output>): string;
   describeState(state: State): string;
 }

@@ -24,9 +24,13 @@ import type { Operation, SequentialModel } from './model.js';
 import { SeenSet } from './seen-set.js';
 
 export type PartitionVerdict = 'linearizable' | 'not-linearizable' | 'unknown';
+/** Why a search stopped undecided: its deadline, or its memory bound (SeenSet's `bytesMax`). */
+export type UnknownReason = 'time-limit' | 'memory-bound';
 
 export interface PartitionResult {
   readonly verdict: PartitionVerdict;
+  /** When unknown: what stopped the search. */
+  readonly reason?: UnknownReason;
   /**
    * Indexes into the partition's operations: the full linearization when linearizable,
    * otherwise the longest linearizable prefix the search found.
@@ -38,7 +42,10 @@ export interface PartitionResult {
   readonly configurations: number;
 }
 
-/** How often (in search steps) the deadline is read: a clock read per step would dominate. */
+/**
+ * How often (in search steps) the deadline and the model's memory are read: a clock read per
+ * step would dominate.
+ */
 const deadlineCheckInterval = 1 << 12;
 
 interface EventList {
@@ -225,6 +232,8 @@ export function checkPartition<State, Input, Output>(
   deadline: number,
   /** A table to reuse (cleared here): growing a fresh one per partition cost a fifth of a run. */
   seen: SeenSet<State> = new SeenSet<State>(model),
+  /** The bound on the memo table and the model's own tables together (`model.bytes`). */
+  bytesMax = Infinity,
 ): PartitionResult {
   const count = operations.length;
   const order = returnOrder(operations);
@@ -252,9 +261,11 @@ export function checkPartition<State, Input, Output>(
   let node = next[head]!;
   while (next[head] !== -1) {
     // Read at step 0 too, so that optimised code has type feedback for this branch.
-    if ((steps++ & (deadlineCheckInterval - 1)) === 0 && performance.now() > deadline) {
-      return { verdict: 'unknown', prefix: toIndexes(order, longest.positions()),
-        configurations: seen.size };
+    if ((steps++ & (deadlineCheckInterval - 1)) === 0) {
+      if (performance.now() > deadline) return unknown('time-limit', order, longest, seen.size);
+      if (seen.bytes + (model.bytes?.() ?? 0) > bytesMax) {
+        return unknown('memory-bound', order, longest, seen.size);
+      }
     }
     if (node < count) {
       const operation = operations[order[node]!]!;
@@ -270,6 +281,7 @@ export function checkPartition<State, Input, Output>(
       const candidateB = hashB ^ keysB[node]!;
       if (seen.insert(candidateA ^ Math.imul(stateHash, 0x9e3779b1), candidateB ^ stateHash,
         linearized.settled, linearized.window, linearized.windowLength, after)) {
+        if (seen.exhausted) return unknown('memory-bound', order, longest, seen.size);
         stackPositions[depth] = node;
         stackSettled[depth] = settledBefore;
         stackForced[depth] = keeps ? 1 : 0;
@@ -309,6 +321,12 @@ export function checkPartition<State, Input, Output>(
   assert(depth === count && linearized.settled === count, 'a witness linearizes every operation');
   return { verdict: 'linearizable', prefix: toIndexes(order, stackPositions),
     configurations: seen.size };
+}
+
+function unknown(reason: UnknownReason, order: Int32Array, longest: LongestPrefix,
+  configurations: number): PartitionResult {
+  return { verdict: 'unknown', reason, prefix: toIndexes(order, longest.positions()),
+    configurations };
 }
 
 function toIndexes(order: Int32Array, positions: Int32Array): number[] {

@@ -10,7 +10,10 @@
  * (those called before the first unlinearized operation returned, so about as many as there
  * are clients). A bitset per entry cost n/8 bytes and dominated the time on long histories.
  *
- * Open addressing over typed arrays; windows live in one growing arena.
+ * Open addressing over typed arrays; windows live in one growing arena. The tables grow only up
+ * to `bytesMax`: a configuration that would not fit sets `exhausted` instead, and the search
+ * then stops with "unknown" (a configuration left out would be explored again, or, worse,
+ * taken for one already seen: the verdict must never rest on a missing entry).
  */
 
 const initialCapacity = 1 << 12;
@@ -27,21 +30,25 @@ export class SeenSet<State> {
   private readonly states: State[] = [];
   private windows: Int32Array = new Int32Array(initialCapacity);
   private entries = 0;
+  /** Set when a configuration did not fit in `bytesMax`: the table is no longer complete. */
+  exhausted = false;
 
   /** Takes the model, not a fresh closure per search: one call target keeps `insert` optimised. */
-  constructor(private readonly model: { equal(left: State, right: State): boolean }) {}
+  constructor(private readonly model: { equal(left: State, right: State): boolean },
+    private readonly bytesMax = Infinity) {}
 
   get size(): number {
     return this.entries;
   }
 
-  /** Bytes held by the tables (a rough figure for the bench). */
+  /** Bytes held by the tables: the typed arrays and the states' array (8 bytes a state). */
   get bytes(): number {
-    return this.slots.byteLength + this.keysA.byteLength * 4 + this.windows.byteLength;
+    return this.slots.byteLength + this.keysA.byteLength * 6 + this.windows.byteLength;
   }
 
   /** Forgets every configuration but keeps the tables' capacity. */
   clear(): void {
+    this.exhausted = false;
     if (this.entries === 0) return;
     this.slots.fill(0);
     this.states.length = 0;
@@ -50,7 +57,8 @@ export class SeenSet<State> {
 
   /**
    * Adds the configuration (operations [0, settled) and window[0, windowLength), state);
-   * returns false when it was already present.
+   * returns false when it was already present. Returns true without adding it, and sets
+   * `exhausted`, when the tables would outgrow `bytesMax`.
    */
   insert(
     keyA: number, keyB: number, settled: number, window: Int32Array, windowLength: number,
@@ -69,6 +77,10 @@ export class SeenSet<State> {
       }
       slot = (slot + 1) & mask;
     }
+    if (!this.fits(windowLength)) {
+      this.exhausted = true;
+      return true;
+    }
     if ((this.entries + 1) * loadFactorDenominator > this.slots.length * loadFactorNumerator) {
       this.grow();
       mask = this.slots.length - 1;
@@ -78,6 +90,21 @@ export class SeenSet<State> {
     this.append(keyA, keyB, settled, window, windowLength, state);
     this.slots[slot] = this.entries;
     return true;
+  }
+
+  /** Whether one more entry with a window this long keeps the tables within `bytesMax`. */
+  private fits(windowLength: number): boolean {
+    if (this.bytesMax === Infinity) return true;
+    const entry = this.entries;
+    const slotsGrow = (entry + 1) * loadFactorDenominator > this.slots.length * loadFactorNumerator;
+    const entriesGrow = entry === this.keysA.length;
+    const windowEnd = this.windowOffsets[entry]! + windowLength;
+    const windowsGrow = windowEnd > this.windows.length;
+    // A table that must grow is replaced by one of twice its size, while the old one is alive.
+    const growth = (slotsGrow ? this.slots.byteLength * 2 : 0)
+      + (entriesGrow ? this.keysA.byteLength * 6 * 2 : 0)
+      + (windowsGrow ? Math.max(this.windows.length * 2, windowEnd) * 4 : 0);
+    return this.bytes + growth <= this.bytesMax;
   }
 
   private sameWindow(entry: number, window: Int32Array, windowLength: number): boolean {

@@ -32,6 +32,10 @@ export class ValueTree {
     return this.nodes;
   }
 
+  get bytes(): number {
+    return this.parents.byteLength * 4 + this.slots.byteLength;
+  }
+
   /** The node spelling text(node) + text(value). */
   append(node: number, value: number): number {
     const mask = this.slots.length - 1;

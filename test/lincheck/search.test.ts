@@ -6,6 +6,7 @@ import { generateHistory, seededChoose } from '../../checker/lincheck/generate.j
 import { lincheckHistory } from '../../checker/lincheck/index.js';
 import type { Operation, SequentialModel } from '../../checker/lincheck/model.js';
 import { checkPartition } from '../../checker/lincheck/search.js';
+import { SeenSet } from '../../checker/lincheck/seen-set.js';
 
 /** A counter whose increment returns the new value: no partition, plain numbers as states. */
 const counter: SequentialModel<number, 'increment' | 'read', number> = {
@@ -53,6 +54,7 @@ test('the time limit gives verdict unknown, never a pass', () => {
   const history = generateHistory({ operations: 3000, clients: 10, keys: 1 }, seededChoose(7));
   const result = lincheckHistory(history, { timeLimitSeconds: 1e-9 });
   assert.is(result.verdict, 'unknown');
+  assert.is(result.reason, 'time-limit');
   assert.is(result.key, 'k0');
   const prefix = result.report.partitions[0]!.result!.prefix;
   assert.ok(prefix.length < 3000, `prefix ${prefix.length}`);
@@ -79,6 +81,43 @@ test('1,000 operations on one key with 10 clients and unknown outcomes: lineariz
   const result = lincheckHistory(history, { timeLimitSeconds: 60 });
   assert.is(result.verdict, 'linearizable');
   assert.ok(result.report.partitions[0]!.result!.configurations >= 1000);
+});
+
+test('the memory bound gives verdict unknown, never another verdict', () => {
+  const history = generateHistory({ operations: 1000, clients: 10, keys: 1, unknownRate: 0.02 },
+    seededChoose(11));
+  assert.is(lincheckHistory(history, { timeLimitSeconds: 60 }).verdict, 'linearizable');
+  const bounded = lincheckHistory(history, { timeLimitSeconds: 60, bytesMax: 256 * 1024 });
+  assert.is(bounded.verdict, 'unknown');
+  assert.is(bounded.reason, 'memory-bound');
+  assert.is(bounded.key, 'k0');
+  // A history that is not linearizable stays so, or becomes unknown: never linearizable.
+  const target = history.findIndex((entry) => entry.op === 'get' && entry.output !== undefined
+    && entry.output !== '' && entry.call > history[500]!.call);
+  const corrupted = history.map((entry, index) =>
+    index === target ? { ...entry, output: `${entry.output}!` } : entry);
+  assert.is(lincheckHistory(corrupted, { timeLimitSeconds: 60 }).verdict, 'not-linearizable');
+  const small = lincheckHistory(corrupted, { timeLimitSeconds: 60, bytesMax: 256 * 1024 });
+  assert.is(small.verdict, 'unknown');
+  assert.is(small.reason, 'memory-bound');
+});
+
+test('a bounded memo table never outgrows its bound: it says it is exhausted instead', () => {
+  const bytesMax = 200 * 1024;
+  const seen = new SeenSet<number>({ equal: (left, right) => left === right }, bytesMax);
+  const window = new Int32Array(16).map((_, index) => index + 2);
+  let added = 0;
+  while (!seen.exhausted) {
+    assert.ok(seen.insert(added * 7919, added, 0, window, added % 16, added));
+    assert.ok(seen.bytes <= bytesMax, `${seen.bytes} bytes`);
+    added++;
+  }
+  assert.ok(added > 1000, `${added} entries`);
+  assert.is(seen.size, added - 1);
+  // Every entry that was added is still there; the one refused is not.
+  assert.not.ok(seen.insert(0, 0, 0, window, 0, 0));
+  seen.clear();
+  assert.not.ok(seen.exhausted);
 });
 
 test.run();

@@ -33,6 +33,7 @@ export function checkHistory(text: string): { divergence: Divergence | null;
     divergence: {
       check: 'history',
       what: `the history is ${verdict.verdict}` +
+        (verdict.reason === 'memory-bound' ? ' (the search reached its memory bound)' : '') +
         (verdict.key === undefined ? '' : ` on key ${JSON.stringify(verdict.key)}`),
       ...(lines.length === 0 ? {} : { before: lines }),
     },
