@@ -9,6 +9,7 @@ import type { Path } from '../../checker/search.js';
 import { randomGenerator } from '../../checker/simulate.js';
 import { WordWriter } from '../../checker/words.js';
 import { fingerprint, fingerprintWords } from '../../checker/fingerprint.js';
+import { assert } from '../../spec/assert.js';
 
 /**
  * A schedule: a path and, from the walk that made it, the actions it took and the states it
@@ -36,7 +37,7 @@ const actionType = (action: unknown) => String((action as { type?: unknown }).ty
 
 /** The enabled, drivable successors of `state` inside the model's bounds, by action index. */
 function successors(model: AnyModel, state: unknown, drivable: Drivable) {
-  const found: { index: number; type: string; action: unknown; next: unknown }[] = [];
+  const found: Successor[] = [];
   model.actions(state).forEach((action, index) => {
     if (!drivable(action, state)) return;
     const next = model.next(state, action);
@@ -44,6 +45,63 @@ function successors(model: AnyModel, state: unknown, drivable: Drivable) {
     found.push({ index, type: actionType(action), action, next });
   });
   return found;
+}
+
+interface Successor {
+  readonly index: number;
+  readonly type: string;
+  readonly action: unknown;
+  readonly next: unknown;
+}
+
+/** States whose successors a run of walks remembers (STYLE 7: bounded); later ones are not. */
+const rememberedStatesMax = 100_000;
+
+/**
+ * Which actions of a state are enabled successors (their indexes and types), remembered for
+ * the walks of one run: the walks retrace the states near the initial one (at the bench's
+ * budgets 51% of the controller's steps, 58% of migration's and 77% of raft's start from a
+ * state an earlier step left), and finding a state's successors steps every action in the
+ * spec. Keyed by the state's codec encoding, which is the state to the checker (it steps the
+ * decoded states, and a trace's action indexes index the decoded state's actions); only the
+ * chosen action is stepped again, from the walk's own state, so the walked states are the
+ * ones stepping the schedule gives. Same seed, same walks as finding every list afresh (the
+ * schedules and states of the bench's budgets and the tests' were compared, 3 December).
+ */
+class SuccessorMemory {
+  private readonly remembered = new Map<string, { indexes: number[]; types: string[] }>();
+  private readonly encoding = new WordWriter();
+
+  constructor(private readonly model: AnyModel, private readonly drivable: Drivable) {}
+
+  /** The successors of `state`; `next` is stepped only for the one `choose` picks. */
+  choose(state: unknown, choose: (types: readonly string[]) => number | null): Successor | null {
+    const key = this.key(state);
+    const known = this.remembered.get(key);
+    if (known === undefined) {
+      const all = successors(this.model, state, this.drivable);
+      if (this.remembered.size < rememberedStatesMax) {
+        this.remembered.set(key, { indexes: all.map(({ index }) => index),
+          types: all.map(({ type }) => type) });
+      }
+      const at = choose(all.map(({ type }) => type));
+      return at === null ? null : all[at]!;
+    }
+    const at = choose(known.types);
+    if (at === null) return null;
+    const index = known.indexes[at]!;
+    const action = this.model.actions(state)[index];
+    const next = this.model.next(state, action);
+    assert(next !== null, 'a remembered successor is enabled');
+    return { index, type: known.types[at]!, action, next };
+  }
+
+  private key(state: unknown): string {
+    this.encoding.reset();
+    this.model.codec.encode(state, this.encoding);
+    fingerprintWords(this.encoding.words, 0, this.encoding.length);
+    return `${fingerprint.high}:${fingerprint.low}:${this.encoding.length}`;
+  }
 }
 
 export interface WalkOptions {
@@ -64,6 +122,7 @@ export function* randomWalks(model: AnyModel, drivable: Drivable, options: WalkO
   const initial = model.initialStates();
   const left = new Set<string>();
   const guide = options.guided === true ? new Guide(model, random) : null;
+  const memory = new SuccessorMemory(model, drivable);
   for (let walk = 0; walk < options.walks; walk++) {
     const initialIndex = Math.floor(random() * initial.length);
     let state = initial[initialIndex];
@@ -75,22 +134,27 @@ export function* randomWalks(model: AnyModel, drivable: Drivable, options: WalkO
     left.clear();
     guide?.startWalk();
     const swarm = walk % 2 === 1;
-    while (actionIndexes.length < options.depth) {
-      const all = successors(model, state, drivable);
-      if (all.length === 0) break;
-      let chosen: Successor;
-      if (guide !== null) {
-        chosen = guide.choose(all);
-      } else {
-        for (const { type } of all) {
-          if (swarm && !left.has(`+${type}`) && !left.has(`-${type}`)) {
-            left.add(random() < 0.5 ? `-${type}` : `+${type}`);
-          }
+    // A plain or swarm step: uniform over the successors of the types the walk kept.
+    const pick = (types: readonly string[]): number | null => {
+      if (types.length === 0) return null;
+      for (const type of types) {
+        if (swarm && !left.has(`+${type}`) && !left.has(`-${type}`)) {
+          left.add(random() < 0.5 ? `-${type}` : `+${type}`);
         }
-        const kept = all.filter(({ type }) => !left.has(`-${type}`));
-        const next = kept.length > 0 ? kept : all;
-        chosen = next[Math.floor(random() * next.length)]!;
       }
+      const kept = types.flatMap((type, at) => left.has(`-${type}`) ? [] : [at]);
+      if (kept.length === 0) return Math.floor(random() * types.length);
+      return kept[Math.floor(random() * kept.length)]!;
+    };
+    while (actionIndexes.length < options.depth) {
+      let chosen: Successor | null;
+      if (guide !== null) {
+        const all = successors(model, state, drivable);
+        chosen = all.length === 0 ? null : guide.choose(all);
+      } else {
+        chosen = memory.choose(state, pick);
+      }
+      if (chosen === null) break;
       actionIndexes.push(chosen.index);
       walked.actions.push(chosen.action);
       walked.states.push(chosen.next);
@@ -99,8 +163,6 @@ export function* randomWalks(model: AnyModel, drivable: Drivable, options: WalkO
     yield { initialIndex, actionIndexes, walked };
   }
 }
-
-type Successor = ReturnType<typeof successors>[number];
 
 /** How often a guided step takes a new state when one is enabled. */
 const newStateOdds = 0.9;
