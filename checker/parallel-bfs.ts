@@ -269,11 +269,13 @@ class LevelRun {
       }
       Atomics.store(this.control, doneWord, 0);
       const frontiers = this.frontiers;
+      const expanded = frontiers.reduce((sum, { offsets }) => sum + offsets.length, 0);
       const message = { type: 'level', level, frontiers, checkViolations } as const;
       const upcoming = this.collect(
         await Promise.all(this.handles.map((handle) => handle.request(message))),
       );
       if (upcoming > 0) this.depth = level;
+      this.growAhead(expanded, upcoming);
       const stop = Atomics.load(this.control, 0) as StopReason;
       const violationSeen = Atomics.load(this.control, violationWord) !== 0;
       if (upcoming === 0 || stop !== StopReason.None || (violationSeen && this.stopAtViolation)) {
@@ -289,6 +291,18 @@ class LevelRun {
         };
       }
     }
+  }
+
+  /**
+   * Grows the visited set while the workers wait for the next level, for as many new states
+   * as this level's ratio of new states to states expanded predicts: a growth mid-level
+   * stops every worker until the slowest arrives, which on a loaded machine is the cost of
+   * a worker's core being taken (docs/scale.md).
+   */
+  private growAhead(expanded: number, upcoming: number): void {
+    if (expanded === 0 || upcoming === 0) return;
+    const size = this.visited.size;
+    this.visited.growAhead(size + Math.ceil((upcoming * upcoming) / expanded));
   }
 
   /** Takes the workers' frontiers for the next level; returns how many states they hold. */

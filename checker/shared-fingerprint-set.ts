@@ -120,6 +120,18 @@ export class SharedFingerprintSet {
   }
 
   /**
+   * Grows the table, between levels, for the `expected` fingerprints the next level should
+   * hold, so the workers rarely stop mid-level to grow it (a barrier that waits for the
+   * slowest). Leaves a table it could not grow that far as it is: the workers' own growth
+   * then meets the limit as before. Only while no other thread touches the table.
+   */
+  growAhead(expected: number): void {
+    let capacity = this.capacitySlots;
+    while (needsGrowth(expected, capacity)) capacity = grownCapacity(capacity, growthFactor);
+    if (capacity <= maximumCapacitySlots) this.growFor(expected);
+  }
+
+  /**
    * Stores a fingerprint known to be absent, with plain writes: only while no other thread
    * touches the table (a compare-and-swap per fingerprint made rehashing 2 to 3 times slower).
    */

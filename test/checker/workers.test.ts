@@ -3,6 +3,7 @@
 // finishes the level of a violation and keeps, for every state, the parent on its least path,
 // so 1 and 2 workers report the same counts and the same counterexample. The pinned counts
 // come from the code itself (one worker), not from an independent source.
+import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { breadthFirstSearch } from '../../checker/bfs.js';
@@ -11,6 +12,7 @@ import { resolveParams } from '../../checker/params.js';
 import { parallelBreadthFirstSearch } from '../../checker/parallel-bfs.js';
 import type { SearchOptions, SearchResult } from '../../checker/search.js';
 import { findModel, registryModule } from '../../models/registry.js';
+import { burstDefinition } from './burst-model.js';
 
 async function bothWays(
   name: string,
@@ -80,7 +82,7 @@ test('--continue: the first violation, and the whole space counted, on either co
 });
 
 test('twophase rms=7: the shared set grows five times, the counts stay one thread\'s', async () => {
-  // 296,448 states: the set (65,536 slots at first) grows at 85 % full, the workers met.
+  // 296,448 states: the set (65,536 slots at first) grows between levels, ahead of them.
   const definition = findModel('twophase')!;
   const params: Params = resolveParams(definition, undefined, { rms: '7' });
   const one = breadthFirstSearch(definition.create(params, undefined), {});
@@ -90,6 +92,14 @@ test('twophase rms=7: the shared set grows five times, the counts stay one threa
       workers };
     assertSame(one, await parallelBreadthFirstSearch(request, {}));
   }
+});
+
+test('a level 30,000 times the last: the workers grow the set mid-level, same counts', async () => {
+  const module = fileURLToPath(new URL('./burst-model.ts', import.meta.url));
+  const one = breadthFirstSearch(burstDefinition.create({}, undefined), { deadlock: false });
+  assert.is(one.distinctStates, 1 + 10 + 300_000);
+  const request = { model: { module }, params: {}, bug: undefined, workers: 2 };
+  assertSame(one, await parallelBreadthFirstSearch(request, { deadlock: false }));
 });
 
 test('controller at small bounds: 1 and 2 workers agree (a deadlock unless terminal)', async () => {
