@@ -14,7 +14,9 @@
  * Every decision is the step function's; this loop only queues inputs, performs effects and
  * turns timer effects into timers. Client commands that arrive while a step or the leader's
  * append sync runs wait in a batch that becomes one `propose` input (group commit: one sync
- * for many).
+ * for many). Peers' messages queued behind a step that syncs before its sends may share
+ * its sync (tuning.syncQueuedMessagesTogether: a follower syncs once for the appends that
+ * arrived during its last sync, etcd's Ready).
  * Reads go in as `readIndex` inputs (dissertation §6.4) and write nothing to the log.
  */
 import { assert } from '../../spec/assert.js';
@@ -31,6 +33,8 @@ import { RaftTimers } from './raft-timers.js';
 type Node = RaftNode<unknown, unknown>;
 type RaftEffect = Effect<unknown, unknown>;
 type RaftInput = Input<unknown, unknown>;
+/** A step's effects, and its saves among them (buffered in the storage already). */
+type Stepped = { readonly effects: RaftEffect[]; readonly saves: SaveEffect<unknown, unknown>[] };
 
 /**
  * Where a proposed command went, as the step's `proposed` effect says: its log index and
@@ -68,6 +72,9 @@ export interface LoopHooks {
 
 /** Inputs waiting for the loop beyond which a peer's message is dropped (STYLE 7: bounded). */
 export const messagesQueuedMax = 10_000;
+
+/** Peers' messages queued behind a step that syncs, stepped before that one sync (bounded). */
+export const messagesPerSyncMax = 64;
 
 /** A peer's message may carry the sender's trace stamp (wire.ts Stamp). */
 type QueueItem =
@@ -193,19 +200,10 @@ export class RaftLoop {
 
   /** One step and its effects. */
   private async runInput(input: Input<unknown, unknown>): Promise<void> {
-    const before = this.node;
-    const result = step(before, input, this.options);
-    this.node = result.node;
-    const effects = result.effects as RaftEffect[];
-    this.hooks.afterStep(before, result.node, input, effects);
-    const saves = effects.filter(isSave);
-    saves.forEach((effect) => this.save(effect));
+    const { effects, saves } = this.stepInput(input);
     const report = mustReport(saves);
     if (mustSyncBeforeSends(saves)) {
-      const durable = await this.sync();
-      if (this.context.isDead()) return;
-      this.performAll(effects);
-      if (report) await this.runInput(durable);
+      await this.runSyncedSteps(effects, report);
     } else if (report) {
       // §10.2.1: the leader's AppendEntries (its heartbeat soon) leave while its own append
       // syncs, and it keeps taking inputs; its report is stepped once the sync completed.
@@ -223,6 +221,45 @@ export class RaftLoop {
     } else {
       this.performAll(effects);
     }
+  }
+
+  /** The step function on `input`: the node moves on, its saves are buffered in order. */
+  private stepInput(input: RaftInput): Stepped {
+    const before = this.node;
+    const result = step(before, input, this.options);
+    this.node = result.node;
+    const effects = result.effects as RaftEffect[];
+    this.hooks.afterStep(before, result.node, input, effects);
+    const saves = effects.filter(isSave);
+    saves.forEach((effect) => this.save(effect));
+    return { effects, saves };
+  }
+
+  /**
+   * A step whose saves precede its sends and, with tuning.syncQueuedMessagesTogether, the
+   * peers' messages queued behind it (at most messagesPerSyncMax): each is stepped in turn and
+   * its saves buffered, one sync makes them all durable, then each step's effects are
+   * performed in order (etcd's Ready: many messages, one fsync). A follower whose appends
+   * arrive while it syncs thus syncs once for all of them instead of once each; no send
+   * leaves before the saves of its step and of every step before it are durable.
+   */
+  private async runSyncedSteps(first: RaftEffect[], firstReports: boolean): Promise<void> {
+    const steps = [first];
+    let report = firstReports;
+    const together = this.context.tuning.syncQueuedMessagesTogether;
+    while (together && steps.length < messagesPerSyncMax &&
+      this.queue[this.head]?.type === 'message' && !this.context.isDead()) {
+      const next = this.stepInput(this.queue[this.head++] as RaftInput);
+      steps.push(next.effects);
+      report ||= mustReport(next.saves);
+    }
+    const durable = await this.sync();
+    if (this.context.isDead()) return;
+    for (const effects of steps) {
+      this.performAll(effects);
+      if (this.context.isDead()) return;
+    }
+    if (report) await this.runInput(durable);
   }
 
   /** The effects of a step but its saves, in order (the timers among them, spec's timers.ts). */

@@ -23,6 +23,7 @@ export const defaultTuning: ResolvedTuning = {
   driverRetryMs: 100,
   readIndexReads: true,
   batchDuringAppendSync: true,
+  syncQueuedMessagesTogether: false,
   maxKeyBytes: 1024,
   maxValueBytes: 2 ** 20,
 };

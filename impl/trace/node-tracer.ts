@@ -40,7 +40,10 @@ export class NodeTracer {
   private position: TracePosition;
   private readonly incarnation: number;
   private messageCounter = 0;
-  /** Ids of the last Raft step's sends not yet sent, in effect order. */
+  /**
+   * Ids of Raft steps' sends not yet sent, in step and effect order: the sends of steps that
+   * share one sync leave after the last of those steps (raft-loop.ts).
+   */
   private pendingIds: string[] = [];
   private pendingHead = 0;
   /** The seq of the last Raft step with save effects, for its `synced` record. */
@@ -76,8 +79,10 @@ export class NodeTracer {
 
   raftStep(input: RaftInput, after: RaftNode<unknown, unknown>, effects: readonly Effect<unknown,
     unknown>[]): void {
-    this.pendingIds = [];
-    this.pendingHead = 0;
+    if (this.pendingHead === this.pendingIds.length) {
+      this.pendingIds = [];
+      this.pendingHead = 0;
+    }
     let saves = false;
     const effectTexts = effects.map((effect) => {
       if (effect.type !== 'send') {
