@@ -58,15 +58,43 @@ export function groupStateDigest(state: GroupState): string {
 }
 
 type Sessions = ControllerState['sessions'];
-const sessionDigests = new WeakMap<Sessions[string], string>();
+type Session = Sessions[string];
+
+/** A session's 64-bit hash with its client, as two 32-bit halves: memoised on the record. */
+const sessionHashes = new WeakMap<Session, { client: string; high: number; low: number }>();
 const sessionTableDigests = new WeakMap<Sessions, string>();
 
-/** Sessions in key order: a restored replica may have built its record in another order. */
+function sessionHash(client: string, session: Session): { high: number; low: number } {
+  const known = sessionHashes.get(session);
+  if (known !== undefined && known.client === client) return known;
+  const digest = fnv1a64(`${JSON.stringify(client)}:${JSON.stringify(session)}`);
+  const hash = { client, high: parseInt(digest.slice(0, 8), 16),
+    low: parseInt(digest.slice(8), 16) };
+  sessionHashes.set(session, hash);
+  return hash;
+}
+
+/**
+ * The sum (mod 2^64) of every session's hash with its client: independent of key order, since
+ * a restored replica may have built its record in another order. A query replaces one
+ * session and so makes a new table: summing memoised hashes costs a lookup a session, where
+ * sorting the clients and digesting the whole table's text was a tenth of conform's time
+ * (issue 23 item 4).
+ */
 function sessionsDigest(sessions: Sessions): string {
-  const sessionDigest = (client: string) => memoised(sessionDigests, sessions[client]!,
-    () => fnv1a64(JSON.stringify(sessions[client])));
-  return memoised(sessionTableDigests, sessions, () => fnv1a64(Object.keys(sessions).sort()
-    .map((client) => `${JSON.stringify(client)}:${sessionDigest(client)}`).join(',')));
+  let found = sessionTableDigests.get(sessions);
+  if (found !== undefined) return found;
+  let high = 0;
+  let low = 0;
+  for (const client in sessions) {
+    const hash = sessionHash(client, sessions[client]!);
+    const sum = low + hash.low;
+    low = sum >>> 0;
+    high = (high + hash.high + (sum > 0xffffffff ? 1 : 0)) >>> 0;
+  }
+  found = high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+  sessionTableDigests.set(sessions, found);
+  return found;
 }
 
 export function controllerStateDigest(state: ControllerState): string {
