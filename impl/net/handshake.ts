@@ -13,7 +13,7 @@
  *
  * The transcript binds the version, both nonces and both names.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const protocolVersion = 1;
 export const nonceBytes = 16;
@@ -99,13 +99,48 @@ export function sessionKeys(secret: Uint8Array, transcriptBytes: Buffer): Sessio
   };
 }
 
-/** The MAC of the `counter`-th data or control frame in one direction. */
+/** SHA-256's block: HMAC pads its key to this many bytes (RFC 2104). */
+const hashBlockBytes = 64;
+const controlLabel = Buffer.from('control');
+
+/** A session key's HMAC pads (key XOR ipad, key XOR opad), made once per key. */
+const keyPads = new WeakMap<Buffer, { readonly inner: Buffer; readonly outer: Buffer }>();
+
+function padsOf(key: Buffer) {
+  let pads = keyPads.get(key);
+  if (pads === undefined) {
+    const block = Buffer.alloc(hashBlockBytes);
+    block.set(key.length > hashBlockBytes ? hash('sha256', key, 'buffer') : key);
+    pads = {
+      inner: Buffer.from(block.map((byte) => byte ^ 0x36)),
+      outer: Buffer.from(block.map((byte) => byte ^ 0x5c)),
+    };
+    keyPads.set(key, pads);
+  }
+  return pads;
+}
+
+/**
+ * The MAC of the `counter`-th data or control frame in one direction: HMAC-SHA256 over the
+ * channel's label, the counter (u64 big-endian) and the payload, computed as RFC 2104 does
+ * from the key's pads with two one-shot hashes. Creating an Hmac object per frame was 7-10% of
+ * a busy leader's CPU (bench:cluster --cpu-prof, 64 clients); the bytes are the same.
+ */
 export function dataMac(
   key: Buffer, counter: number, payload: Uint8Array, channel: Channel = 'data',
 ): Buffer {
-  const counterBytes = Buffer.alloc(8);
-  counterBytes.writeBigUInt64BE(BigInt(counter));
-  return mac(key, channel === 'data' ? '' : 'control', counterBytes, payload);
+  const pads = padsOf(key);
+  const label = channel === 'data' ? 0 : controlLabel.length;
+  const inner = Buffer.allocUnsafe(hashBlockBytes + label + 8 + payload.length);
+  pads.inner.copy(inner, 0);
+  if (label > 0) controlLabel.copy(inner, hashBlockBytes);
+  inner.writeUInt32BE(Math.floor(counter / 2 ** 32), hashBlockBytes + label);
+  inner.writeUInt32BE(counter >>> 0, hashBlockBytes + label + 4);
+  inner.set(payload, hashBlockBytes + label + 8);
+  const outer = Buffer.allocUnsafe(hashBlockBytes + macBytes);
+  pads.outer.copy(outer, 0);
+  outer.set(hash('sha256', inner, 'buffer'), hashBlockBytes);
+  return hash('sha256', outer, 'buffer');
 }
 
 export function macsEqual(first: Buffer, second: Buffer): boolean {
