@@ -12,7 +12,7 @@ import type { ControllerState } from '../spec/controller/state-machine.js';
 import type { Identity } from '../spec/controller/types.js';
 import { sameIdentity } from '../spec/group/digest.js';
 import type { GroupCommand, ShardState } from '../spec/group/types.js';
-import type { DriverState } from '../spec/migration/types.js';
+import type { DriverState, ShardProgress } from '../spec/migration/types.js';
 import type { GroupView } from './shard-view.js';
 
 type Controller = Pick<ControllerState, 'configs' | 'current' | 'next'>;
@@ -33,6 +33,21 @@ const moveText = (identity: Identity) =>
   `the move of shard ${identity.shard} at epoch ${identity.epoch} ` +
   `(gid ${identity.src} -> gid ${identity.dst})`;
 
+/** The digest of the image a driver's belief holds to install, or null. */
+function heldDigest(progress: ShardProgress | undefined): string | null {
+  if (progress?.step === 'install') return progress.image?.digest ?? null;
+  return progress?.step === 'stage' ? progress.manifest.digest : null;
+}
+
+/** The digest of the image an install, part or install of parts for `identity` carries. */
+function carriedDigest(command: GroupCommand, identity: Identity): string | null {
+  const installing = command.type === 'install' || command.type === 'stage-part' ||
+    command.type === 'install-parts';
+  if (!installing || !sameIdentity(command.identity, identity)) return null;
+  if (command.type === 'install') return command.image?.digest ?? null;
+  return command.manifest.digest;
+}
+
 /** Who holds which digest for `identity`: src's frozen image, dst's receipt, driver, network. */
 function imageDigests(view: ImagesView, identity: Identity, index: number) {
   const found: { who: string; digest: string }[] = [];
@@ -46,14 +61,15 @@ function imageDigests(view: ImagesView, identity: Identity, index: number) {
   if (receipt && sameIdentity(receipt.identity, identity)) {
     found.push({ who: `gid ${identity.dst}'s receipt has`, digest: receipt.digest });
   }
-  const progress = view.driver.progress[index];
-  if (progress?.step === 'install' && progress.image) {
-    found.push({ who: 'the driver holds', digest: progress.image.digest });
+  const staged = record(identity.dst)?.staged;
+  if (staged && sameIdentity(staged.identity, identity)) {
+    found.push({ who: `gid ${identity.dst} staged parts of`, digest: staged.manifest.digest });
   }
+  const held = heldDigest(view.driver.progress[index]);
+  if (held !== null) found.push({ who: 'the driver holds', digest: held });
   for (const copy of view.network) {
-    const command = copy.command;
-    if (command.type !== 'install' || !sameIdentity(command.identity, identity)) continue;
-    if (command.image) found.push({ who: 'the network carries', digest: command.image.digest });
+    const digest = carriedDigest(copy.command, identity);
+    if (digest !== null) found.push({ who: 'the network carries', digest });
   }
   return found;
 }
@@ -73,12 +89,13 @@ export function oneImagePerIdentity(view: ImagesView): boolean {
     const dst = identity.dst === 0 ? null : view.groups[identity.dst - 1]!.shards[identity.shard]!;
     const receipt = dst?.receipt;
     if (receipt && sameIdentity(receipt.identity, identity)) digests.add(receipt.digest);
-    const progress = view.driver.progress[index];
-    if (progress?.step === 'install' && progress.image) digests.add(progress.image.digest);
+    const staged = dst?.staged;
+    if (staged && sameIdentity(staged.identity, identity)) digests.add(staged.manifest.digest);
+    const held = heldDigest(view.driver.progress[index]);
+    if (held !== null) digests.add(held);
     for (const copy of view.network) {
-      const command = copy.command;
-      if (command.type !== 'install' || !sameIdentity(command.identity, identity)) continue;
-      if (command.image) digests.add(command.image.digest);
+      const digest = carriedDigest(copy.command, identity);
+      if (digest !== null) digests.add(digest);
     }
     return digests.size <= 1;
   });
@@ -145,6 +162,11 @@ export function garbageBound(view: MovesView): boolean {
   const owners = configs[current]!.shards;
   return view.groups.every((group) =>
     group.shards.every((record, shard) => {
+      // Staged parts are data too: only a move in flight may still install them.
+      const staged = record.staged;
+      if (staged && !moves.some((identity) => sameIdentity(identity, staged.identity))) {
+        return false;
+      }
       if (record.phase === 'absent') return record.kv.size === 0 && record.dedup.size === 0;
       if (record.phase === 'serving') return true;
       const parked = record.identity?.dst === 0 && owners[shard] === 0;
@@ -156,6 +178,11 @@ export function explainGarbageBound(view: MovesView): string {
   const moves = view.controller.next?.moves ?? [];
   for (const group of view.groups) {
     for (const [shard, record] of group.shards.entries()) {
+      const staged = record.staged;
+      if (staged && !moves.some((identity) => sameIdentity(identity, staged.identity))) {
+        return `gid ${group.gid} keeps parts of shard ${shard} staged for ` +
+          `${moveText(staged.identity)}, which is no longer in flight: nobody will install them`;
+      }
       if (record.phase === 'absent' && (record.kv.size > 0 || record.dedup.size > 0)) {
         return `gid ${group.gid} keeps data of shard ${shard}, which it no longer holds`;
       }

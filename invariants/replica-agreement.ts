@@ -32,9 +32,11 @@ const configDigests = new WeakMap<Config, string>();
 /** One shard record: its phase, identities, receipt and image (kv and dedup). */
 function shardDigest(record: ShardState): string {
   return memoised(shardDigests, record, () => {
-    const { phase, identity, frozenDigest, receipt, tombstone } = record;
+    const { phase, identity, frozenDigest, receipt, tombstone, staged } = record;
+    const parts = staged === null ? null : [staged.identity, staged.manifest, staged.parts,
+      imageDigest(staged.kv, staged.dedup)];
     return fnv1a64(JSON.stringify([phase, identity, frozenDigest, receipt, tombstone,
-      imageDigest(record.kv, record.dedup)]));
+      imageDigest(record.kv, record.dedup), parts]));
   });
 }
 

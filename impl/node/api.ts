@@ -66,6 +66,11 @@ export interface ServerTuning {
   /** The migration driver resends what its beliefs call for this often (its `tick`). */
   readonly driverRetryMs: number;
   /**
+   * The migration driver's image part budget (spec/group/image-parts.ts): an image larger
+   * travels to dst in parts of at most this weight, one log entry each.
+   */
+  readonly imagePartBytes: number;
+  /**
    * Gets through ReadIndex (dissertation §6.4: no log entry, no dedup record) or, when false,
    * through the log like every other request, applied at one index as the migration model's
    * Get is (`replay --runtime`); either way a get leaves no dedup record.

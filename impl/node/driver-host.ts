@@ -80,8 +80,9 @@ export class DriverHost {
   }
 
   private run(input: DriverInput): void {
-    const { bugs } = this.dependencies;
-    const step = stepDriver(this.dependencies.controllerState(), this.driver, input, bugs);
+    const { bugs, context } = this.dependencies;
+    const limits = { partBytesMax: context.tuning.imagePartBytes };
+    const step = stepDriver(this.dependencies.controllerState(), this.driver, input, bugs, limits);
     this.driver = step.driver;
     this.dependencies.onStep?.(input, step, step.driver);
     step.sends.forEach((send) => void this.send(send));
@@ -127,8 +128,10 @@ export class DriverHost {
   }
 }
 
+/** What names a request in flight; each part of an image is a request of its own. */
 function requestKey(gid: number, command: GroupCommand): string {
   const identity = 'identity' in command ? command.identity : null;
   const shard = command.type === 'query-shard' ? command.shard : identity?.shard;
-  return `${gid}|${command.type}|${String(shard)}|${String(identity?.epoch)}`;
+  const part = command.type === 'stage-part' ? `|${command.index}` : '';
+  return `${gid}|${command.type}|${String(shard)}|${String(identity?.epoch)}${part}`;
 }

@@ -5,6 +5,7 @@
  */
 import { assert } from '../../spec/assert.js';
 import type { ServerTuning } from './api.js';
+import { defaultPartLimits } from '../../spec/group/image-parts.js';
 
 /** Every field set: what the shell runs with. */
 export type ResolvedTuning = Required<ServerTuning>;
@@ -21,6 +22,8 @@ export const defaultTuning: ResolvedTuning = {
   preVote: true,
   checkQuorum: true,
   driverRetryMs: 100,
+  // One append's byte budget: each part of a large image is one entry that fits an append.
+  imagePartBytes: defaultPartLimits.partBytesMax,
   readIndexReads: true,
   batchDuringAppendSync: true,
   syncQueuedMessagesTogether: false,
@@ -41,6 +44,7 @@ export function resolveTuning(tuning: Partial<ServerTuning> = {}): ResolvedTunin
   assert(Number.isInteger(maxInflightAppends) && maxInflightAppends >= 0, 'bad inflight window');
   assert(maxInflightBytes === null || maxInflightBytes > 0, 'bad maxInflightBytes');
   assert(resolved.driverRetryMs > 0, 'the driver retry interval must be positive');
+  assert(resolved.imagePartBytes > 0, 'the image part budget must be positive');
   assert(resolved.maxKeyBytes > 0 && resolved.maxValueBytes > 0, 'request limits are positive');
   const bound = resolved.maxRaftStateBytes;
   assert(bound === null || bound > 0, `bad maxRaftStateBytes ${String(bound)}`);

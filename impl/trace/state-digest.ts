@@ -7,7 +7,7 @@
  * - Raft: every scalar and per-peer field of the node, and the log's bounds (snapshot index
  *   and term, length, last term); the entries themselves travel in saveEntries effects.
  * - Machine: a chain, digest(previous digest, applied index, a summary of the state after):
- *   per shard phase, epoch and map sizes, the session floor (a group); the number of
+ *   per shard phase, epoch and map sizes, what it staged, the session floor (a group); the number of
  *   configurations, current, next and the next session id (the controller). The chain makes
  *   a divergence at one apply show in every later digest.
  * - Driver: its beliefs, with images by their digest.
@@ -89,6 +89,11 @@ export function machineDigest(previous: string, index: number, machine: MachineS
   for (const shard of machine.state.shards) {
     mixer.add(phaseCodes[shard.phase]).add(shard.identity?.epoch ?? null)
       .add(shard.kv.size).add(shard.dedup.size);
+    const staged = shard.staged;
+    if (staged !== null) {
+      mixer.add(staged.identity.epoch).add(fnv1a(staged.manifest.digest)).add(staged.parts)
+        .add(staged.kv.size).add(staged.dedup.size);
+    }
   }
   return mixer.add(machine.state.sessionFloor).hex();
 }
@@ -102,6 +107,9 @@ export function driverDigest(driver: DriverState): string {
     mixer.add(fnv1a(shard.step));
     if (shard.step === 'install') mixer.add(fnv1a(shard.image?.digest ?? '-'));
     if (shard.step === 'delete') mixer.add(fnv1a(shard.receipt.digest));
+    if (shard.step === 'stage') {
+      mixer.add(fnv1a(shard.manifest.digest)).add(shard.parts.length).add(shard.acknowledged);
+    }
     if (shard.step === 'recover') addFacts(addFacts(mixer, shard.srcFacts), shard.dstFacts);
   }
   return mixer.hex();

@@ -17,11 +17,14 @@ import type {
   GroupCommand,
   Identity,
   Image,
+  ImagePart,
   KvMap,
+  PartsManifest,
   Receipt,
   ShardFacts,
   ShardPhase,
   ShardState,
+  StagedImage,
 } from '../../spec/group/types.js';
 import type { MigrationBounds, MigrationState, ClientState, InFlight } from './model-state.js';
 import { initialState, scriptRequest, serversOf } from './model-state.js';
@@ -32,10 +35,12 @@ import { modelClientSettings } from './model-clients.js';
 
 const none = -1;
 const phases: readonly ShardPhase[] = ['serving', 'frozen', 'absent'];
-const steps: readonly ShardProgress['step'][] = ['recover', 'freeze', 'install', 'delete', 'done'];
+const steps: readonly ShardProgress['step'][] =
+  ['recover', 'freeze', 'install', 'delete', 'done', 'stage'];
 const operations: readonly ClientOperation[] = ['get', 'put', 'append'];
 const commandTypes: readonly GroupCommand['type'][] = [
   'client', 'freeze', 'install', 'delete', 'unfreeze', 'query-shard', 'expire-sessions',
+  'stage-part', 'install-parts',
 ];
 
 function writeIdentity(identity: Identity | null, out: WordWriter): void {
@@ -177,6 +182,44 @@ function readImage(input: WordReader): Image | null {
   return { kv, dedup, sessionFloor, digest: readDigest(input) };
 }
 
+function writeManifest(manifest: PartsManifest, out: WordWriter): void {
+  writeDigest(manifest.digest, out);
+  out.push(manifest.sessionFloor);
+  out.push(manifest.count);
+}
+
+function readManifest(input: WordReader): PartsManifest {
+  const digest = readDigest(input);
+  const sessionFloor = input.next();
+  return { digest, sessionFloor, count: input.next() };
+}
+
+function writePart(part: ImagePart, out: WordWriter): void {
+  writeKv(part.kv, out);
+  writeDedup(part.dedup, out);
+}
+
+function readPart(input: WordReader): ImagePart {
+  const kv = readKv(input);
+  return { kv, dedup: readDedup(input) };
+}
+
+function writeStaged(staged: StagedImage | null, out: WordWriter): void {
+  writeIdentity(staged === null ? null : staged.identity, out);
+  if (staged === null) return;
+  writeManifest(staged.manifest, out);
+  out.push(staged.parts);
+  writePart(staged, out);
+}
+
+function readStaged(input: WordReader): StagedImage | null {
+  const identity = readIdentity(input);
+  if (identity === null) return null;
+  const manifest = readManifest(input);
+  const parts = input.next();
+  return { identity, manifest, parts, ...readPart(input) };
+}
+
 function writeShard(record: ShardState, out: WordWriter): void {
   out.push(phases.indexOf(record.phase));
   writeIdentity(record.identity, out);
@@ -189,6 +232,7 @@ function writeShard(record: ShardState, out: WordWriter): void {
   }
   writeReceipt(record.receipt, out);
   writeIdentity(record.tombstone, out);
+  writeStaged(record.staged, out);
 }
 
 function readShard(input: WordReader): ShardState {
@@ -198,7 +242,9 @@ function readShard(input: WordReader): ShardState {
   const dedup = readDedup(input);
   const frozenDigest = input.next() === none ? null : readDigest(input);
   const receipt = readReceipt(input);
-  return { phase, identity, kv, dedup, frozenDigest, receipt, tombstone: readIdentity(input) };
+  const tombstone = readIdentity(input);
+  const staged = readStaged(input);
+  return { phase, identity, kv, dedup, frozenDigest, receipt, tombstone, staged };
 }
 
 function writeCommand(command: GroupCommand, out: WordWriter): void {
@@ -220,6 +266,16 @@ function writeCommand(command: GroupCommand, out: WordWriter): void {
     case 'delete':
       writeIdentity(command.identity, out);
       writeReceipt(command.receipt, out);
+      return;
+    case 'stage-part':
+      writeIdentity(command.identity, out);
+      writeManifest(command.manifest, out);
+      out.push(command.index);
+      writePart(command.part, out);
+      return;
+    case 'install-parts':
+      writeIdentity(command.identity, out);
+      writeManifest(command.manifest, out);
       return;
     case 'freeze':
     case 'unfreeze':
@@ -250,6 +306,16 @@ function readCommand(input: WordReader): GroupCommand {
     case 'delete': {
       const identity = readIdentity(input)!;
       return { type, identity, receipt: readReceipt(input) };
+    }
+    case 'stage-part': {
+      const identity = readIdentity(input)!;
+      const manifest = readManifest(input);
+      const index = input.next();
+      return { type, identity, manifest, index, part: readPart(input) };
+    }
+    case 'install-parts': {
+      const identity = readIdentity(input)!;
+      return { type, identity, manifest: readManifest(input) };
     }
     case 'freeze':
     case 'unfreeze':
@@ -306,6 +372,12 @@ function writeProgress(progress: ShardProgress, out: WordWriter): void {
   out.push(steps.indexOf(progress.step));
   if (progress.step === 'install') writeImage(progress.image, out);
   if (progress.step === 'delete') writeReceipt(progress.receipt, out);
+  if (progress.step === 'stage') {
+    writeManifest(progress.manifest, out);
+    out.push(progress.acknowledged);
+    out.push(progress.parts.length);
+    for (const part of progress.parts) writePart(part, out);
+  }
   if (progress.step === 'recover') {
     writeFacts(progress.srcFacts, out);
     writeFacts(progress.dstFacts, out);
@@ -316,6 +388,13 @@ function readProgress(input: WordReader): ShardProgress {
   const step = steps[input.next()]!;
   if (step === 'install') return { step, image: readImage(input) };
   if (step === 'delete') return { step, receipt: readReceipt(input)! };
+  if (step === 'stage') {
+    const manifest = readManifest(input);
+    const acknowledged = input.next();
+    const parts: ImagePart[] = [];
+    for (let count = input.next(); count > 0; count--) parts.push(readPart(input));
+    return { step, manifest, parts, acknowledged };
+  }
   if (step === 'recover') {
     const srcFacts = readFacts(input);
     return { step, srcFacts, dstFacts: readFacts(input) };

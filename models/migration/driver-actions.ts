@@ -30,6 +30,7 @@ import {
 } from '../../spec/controller/state-machine.js';
 import type { Gid } from '../../spec/controller/types.js';
 import type { GroupCommand, GroupResult } from '../../spec/group/types.js';
+import type { PartLimits } from '../../spec/group/image-parts.js';
 import { stepDriver, type DriverInput, type DriverStep } from '../../spec/migration/driver-step.js';
 import { idleDriver, type DriverState, type Send } from '../../spec/migration/types.js';
 import type { InFlight, MigrationBounds, MigrationState, ModelBugs } from './model-state.js';
@@ -50,10 +51,11 @@ export type DriverAction =
   | { readonly type: 'Publish' }
   | { readonly type: 'CrashDriver' };
 
-const commandOf: Record<DriverSendType, GroupCommand['type']> = {
-  Freeze: 'freeze',
-  Install: 'install',
-  Delete: 'delete',
+/** The commands each action sends: Install sends a whole image, a part, or installs parts. */
+export const commandsOf: Record<DriverSendType, readonly GroupCommand['type'][]> = {
+  Freeze: ['freeze'],
+  Install: ['install', 'stage-part', 'install-parts'],
+  Delete: ['delete'],
 };
 
 /** What the driver's actions need of the composition: the groups and the network's copies. */
@@ -78,7 +80,8 @@ function sameSend(a: Send, b: Send): boolean {
   if (a.to !== b.to || a.command.type !== b.command.type) return false;
   if (shardOf(a.command) !== shardOf(b.command)) return false;
   const epoch = (command: GroupCommand) => 'identity' in command ? command.identity.epoch : null;
-  return epoch(a.command) === epoch(b.command);
+  const part = (command: GroupCommand) => command.type === 'stage-part' ? command.index : null;
+  return epoch(a.command) === epoch(b.command) && part(a.command) === part(b.command);
 }
 
 /** Beliefs alike: the same steps holding the very same facts, image or receipt. */
@@ -93,6 +96,9 @@ function sameBeliefs(a: DriverState, b: DriverState): boolean {
           progress.dstFacts === other.dstFacts;
       case 'install':
         return other.step === 'install' && progress.image === other.image;
+      case 'stage':
+        return other.step === 'stage' && progress.manifest === other.manifest &&
+          progress.acknowledged === other.acknowledged;
       case 'delete':
         return other.step === 'delete' && progress.receipt === other.receipt;
       default:
@@ -112,7 +118,12 @@ export class DriverActions {
     private readonly bounds: MigrationBounds,
     private readonly bugs: ModelBugs,
     private readonly network: DriverNetwork,
-  ) {}
+  ) {
+    this.limits = { partBytesMax: bounds.partBytes };
+  }
+
+  /** How the model's driver cuts images: small parts, so that an image has two. */
+  private readonly limits: PartLimits;
 
   next(state: MigrationState, action: DriverAction): MigrationState | null {
     switch (action.type) {
@@ -123,9 +134,9 @@ export class DriverActions {
       case 'Freeze':
       case 'Install':
       case 'Delete':
-        return this.send(state, commandOf[action.type], action.shard, null, action);
+        return this.send(state, commandsOf[action.type], action.shard, null, action);
       case 'Query':
-        return this.send(state, 'query-shard', action.shard, action.gid,
+        return this.send(state, ['query-shard'], action.shard, action.gid,
           { lost: false, duplicate: action.duplicate });
       case 'CrashDriver':
         return this.crash(state);
@@ -138,7 +149,7 @@ export class DriverActions {
   }
 
   private step(state: MigrationState, input: DriverInput): DriverStep {
-    return stepDriver(state.controller, state.driver, input, this.bugs.migration);
+    return stepDriver(state.controller, state.driver, input, this.bugs.migration, this.limits);
   }
 
   /** The driver's retry timer: the commands and proposals its beliefs call for now. */
@@ -185,7 +196,7 @@ export class DriverActions {
   /** One command the driver's beliefs call for (to `gid`, when given) reaches its group. */
   private send(
     state: MigrationState,
-    type: GroupCommand['type'],
+    types: readonly GroupCommand['type'][],
     shard: number,
     gid: Gid | null,
     faults: { readonly lost: boolean; readonly duplicate: boolean },
@@ -194,7 +205,9 @@ export class DriverActions {
     // A loop, not find(): this runs for every driver action of every state.
     let send: Send | undefined;
     for (const candidate of ticked.step.sends) {
-      if (candidate.command.type !== type || shardOf(candidate.command) !== shard) continue;
+      if (!types.includes(candidate.command.type) || shardOf(candidate.command) !== shard) {
+        continue;
+      }
       if (gid !== null && candidate.to !== gid) continue;
       send = candidate;
       break;
@@ -211,7 +224,7 @@ export class DriverActions {
   private crash(state: MigrationState): MigrationState | null {
     if (state.crashes >= this.bounds.maxCrashes) return null;
     const restarted = stepDriver(state.controller, idleDriver, { type: 'start' },
-      this.bugs.migration);
+      this.bugs.migration, this.limits);
     if (sameBeliefs(restarted.driver, state.driver)) return null;
     return this.perform({ ...state, crashes: state.crashes + 1 }, restarted);
   }

@@ -50,6 +50,8 @@ export interface MigrationBounds {
    * (a client restarted without its request: first "add 5", then "add 6" under one seq).
    */
   readonly maxReuses: number;
+  /** The driver's image part budget (image-parts.ts weights): an image larger travels in parts. */
+  readonly partBytes: number;
 }
 
 /**

@@ -76,6 +76,8 @@ export const migrationDefinition = defineModel({
     maxDuplicates: bound('messages the network duplicates', 0, 0, 3),
     maxExpiries: bound('client session expiries (through the log)', 0, 0, 2),
     maxReuses: bound('clients that reuse a seq for another request', 0, 0, 3),
+    partBytes: bound('image part budget (a KV entry weighs its key and value + 8, a ' +
+      'dedup record 48): a larger image travels in parts', 64, 1, 2 ** 20),
   },
   bugs: migrationBugs,
   create: (bounds, bug) => createMigrationModel(bounds, bug),

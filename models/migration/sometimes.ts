@@ -1,9 +1,10 @@
 /**
  * The migration model's `sometimes` properties (checker/model.ts): a write takes effect, a
- * Get is answered, a shard moves to another group with data in it. Each is declared only
- * where the bounds allow it.
+ * Get is answered, a shard moves to another group with data in it, an image too large for
+ * one part is staged whole at dst. Each is declared only where the bounds allow it.
  */
 import type { Invariant } from '../../checker/model.js';
+import { dedupRecordBytes } from '../../spec/group/image-parts.js';
 import { scriptRequest, type MigrationBounds, type MigrationState } from './model-state.js';
 
 /** Whether some client's script holds a Get within the bounds. */
@@ -38,6 +39,18 @@ export function migrationSometimes(bounds: MigrationBounds): Invariant<Migration
       holds: (state) =>
         state.groups.some((group) =>
           group.shards.some((shard) => shard.receipt !== null && shard.kv.size > 0),
+        ),
+    });
+  }
+  // Two clients' writes leave two dedup records in shard 0: more than one part can hold.
+  const twoParts = bounds.clients >= 2 && bounds.partBytes < 2 * dedupRecordBytes;
+  if (bounds.groups > 1 && bounds.maxReconfigs > 0 && twoParts) {
+    properties.push({
+      name: 'ImageStagedInParts',
+      holds: (state) =>
+        state.groups.some((group) =>
+          group.shards.some((shard) =>
+            shard.staged !== null && shard.staged.parts === shard.staged.manifest.count),
         ),
     });
   }

@@ -29,6 +29,7 @@ export function absentShard(maps: EmptyMaps): ShardState {
     frozenDigest: null,
     receipt: null,
     tombstone: null,
+    staged: null,
   };
 }
 

@@ -17,14 +17,18 @@ import {
   queryShard,
   unfreezeShard,
 } from './migration-steps.js';
+import { installParts, stagePart } from './image-parts.js';
 import type { SizeLimits } from './size-policy.js';
-import type { Applied, GroupCommand, GroupState, Identity } from './types.js';
+import type { Applied, GroupCommand, GroupState, Identity, PartsManifest } from './types.js';
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 /** An ordered map (the runtime rebuilds an image's maps from what the network carried). */
 const isMap = (value: unknown) => isObject(value) && 'entries' in value && 'set' in value &&
   typeof value.entries === 'function' && typeof value.set === 'function';
+
+const badManifest = (manifest: PartsManifest) => !isObject(manifest) ||
+  typeof manifest.digest !== 'string' || !Number.isSafeInteger(manifest.sessionFloor);
 
 /** What a peer sent has the shape its type promises (it may come from a corrupt entry). */
 function malformedPayload(command: GroupCommand): boolean {
@@ -37,6 +41,13 @@ function malformedPayload(command: GroupCommand): boolean {
       return !isObject(image) || !isMap(image.kv) || !isMap(image.dedup) ||
         typeof image.digest !== 'string' || !Number.isSafeInteger(image.sessionFloor);
     }
+    case 'stage-part': {
+      const part = command.part;
+      return badManifest(command.manifest) || !isObject(part) || !isMap(part.kv) ||
+        !isMap(part.dedup);
+    }
+    case 'install-parts':
+      return badManifest(command.manifest);
     case 'delete': {
       const receipt = command.receipt;
       if (receipt === null) return false;
@@ -73,6 +84,11 @@ export function applyGroupCommand(
       return freezeShard(group, command.identity, bugs);
     case 'install':
       return installShard(group, command.identity, command.image, bugs);
+    case 'stage-part':
+      return stagePart(group, command.identity, command.manifest, command.index, command.part,
+        bugs);
+    case 'install-parts':
+      return installParts(group, command.identity, command.manifest, bugs);
     case 'delete':
       return deleteShard(group, command.identity, command.receipt, bugs);
     case 'unfreeze':

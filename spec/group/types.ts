@@ -46,6 +46,36 @@ export interface Image {
   readonly digest: Digest;
 }
 
+/**
+ * What binds the parts of one image (image-parts.ts): the frozen image's digest, the source's
+ * session floor and how many parts there are. Every part and the install that assembles them
+ * carry it, so a part of another image can be told apart.
+ */
+export interface PartsManifest {
+  readonly digest: Digest;
+  readonly sessionFloor: number;
+  /** At least 2: an image that fits one part travels whole, in its install. */
+  readonly count: number;
+}
+
+/** One part of an image: a run of its KV entries, then of its dedup records, in key order. */
+export interface ImagePart {
+  readonly kv: KvMap;
+  readonly dedup: DedupMap;
+}
+
+/**
+ * The parts dst staged so far of one image, for one identity: the first `parts` of them,
+ * merged into maps (parts stage in order, so what is staged is always a prefix).
+ */
+export interface StagedImage {
+  readonly identity: Identity;
+  readonly manifest: PartsManifest;
+  readonly parts: number;
+  readonly kv: KvMap;
+  readonly dedup: DedupMap;
+}
+
 /** A 64-bit FNV-1a digest as 16 hexadecimal digits (digest.ts). */
 export type Digest = string;
 
@@ -77,6 +107,8 @@ export interface ShardState {
   readonly receipt: Receipt | null;
   /** The identity of this group's last delete of the shard. */
   readonly tombstone: Identity | null;
+  /** The parts of an image staged for an install not yet applied; null when none. */
+  readonly staged: StagedImage | null;
 }
 
 export interface GroupState {
@@ -109,6 +141,16 @@ export type GroupCommand =
   | { readonly type: 'freeze'; readonly identity: Identity }
   /** image null: the shard was never held (src 0), dst starts it empty. */
   | { readonly type: 'install'; readonly identity: Identity; readonly image: Image | null }
+  /** Part number `index` of a large image, staged at dst until `install-parts`. */
+  | {
+      readonly type: 'stage-part';
+      readonly identity: Identity;
+      readonly manifest: PartsManifest;
+      readonly index: number;
+      readonly part: ImagePart;
+    }
+  /** Installs the image whose parts dst staged, as `install` installs a whole one. */
+  | { readonly type: 'install-parts'; readonly identity: Identity; readonly manifest: PartsManifest }
   | { readonly type: 'delete'; readonly identity: Identity; readonly receipt: Receipt | null }
   /** Only a driver with the unfreeze-on-recovery bug sends this (see unfreezeShard). */
   | { readonly type: 'unfreeze'; readonly identity: Identity }
@@ -139,6 +181,8 @@ export type GroupError =
   | 'not-held'
   | 'already-deleted'
   | 'shard-present'
+  /** An install of parts that dst has not all staged. */
+  | 'parts-missing'
   /** A put or append would leave the key's value over the size policy's limit. */
   | 'value-too-large';
 
@@ -158,6 +202,13 @@ export type GroupResult =
   /** Every migration result names its identity, so a late reply cannot pass for a new one. */
   | { readonly type: 'image'; readonly identity: Identity; readonly image: Image }
   | { readonly type: 'receipt'; readonly receipt: Receipt }
+  /** How many parts of the image with `digest` dst holds staged for `identity`. */
+  | {
+      readonly type: 'staged';
+      readonly identity: Identity;
+      readonly digest: Digest;
+      readonly parts: number;
+    }
   | { readonly type: 'deleted'; readonly tombstone: Identity }
   | { readonly type: 'unfrozen' }
   | { readonly type: 'facts'; readonly facts: ShardFacts }

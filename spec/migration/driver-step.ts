@@ -22,6 +22,7 @@ import type {
 import type { Gid } from '../controller/types.js';
 import type { GroupCommand, GroupResult } from '../group/types.js';
 import { noMigrationBugs, type MigrationBugs } from './bugs.js';
+import { defaultPartLimits, type PartLimits } from '../group/image-parts.js';
 import { driverSends, handleReply, moveIndex, readyToPublish } from './driver.js';
 import { factsSources, reportFacts, restartDriver } from './recovery.js';
 import type { DriverState, Send } from './types.js';
@@ -106,11 +107,16 @@ function handleFacts(
   return { ...step, sends: [...reported.sends, ...step.sends] };
 }
 
+/**
+ * `limits`: how large images are cut into parts (image-parts.ts); the runtime passes one
+ * append's byte budget, the model a small one.
+ */
 export function stepDriver(
   controller: ControllerState,
   driver: DriverState,
   input: DriverInput,
   bugs: MigrationBugs = noMigrationBugs,
+  limits: PartLimits = defaultPartLimits,
 ): DriverStep {
   // Beliefs are about one intent. On start, or when the controller's `next` is another one (a
   // plan recorded since, possibly proposed by an older leader that took steps already; or a
@@ -129,7 +135,7 @@ export function stepDriver(
         return handleFacts(controller, beliefs, from, command.shard, result, bugs);
       }
       const index = 'identity' in command ? moveIndex(controller, command.identity.shard) : -1;
-      const moved = index < 0 ? beliefs : handleReply(controller, beliefs, index, result);
+      const moved = index < 0 ? beliefs : handleReply(controller, beliefs, index, result, limits);
       // A reply that moves nothing on (late, duplicated, an error) calls for no new command.
       return moved === beliefs ? idle(beliefs) : pending(controller, moved, bugs, index);
     }

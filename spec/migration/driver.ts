@@ -18,7 +18,8 @@
 import { unassignedGid } from '../controller/types.js';
 import type { ControllerState } from '../controller/state-machine.js';
 import { sameIdentity } from '../group/digest.js';
-import type { GroupResult, Identity } from '../group/types.js';
+import { imageParts, partsManifest, defaultPartLimits, type PartLimits } from '../group/image-parts.js';
+import type { GroupCommand, GroupResult, Identity, Image } from '../group/types.js';
 import type { MigrationBugs } from './bugs.js';
 import type { DriverState, Send, ShardProgress } from './types.js';
 
@@ -54,19 +55,49 @@ export function driverSends(
     case 'install': {
       const image = progress.image;
       const install: Send = { to: identity.dst, command: { type: 'install', identity, image } };
-      // delete-before-receipt: deletes at src at once, showing a receipt made up from the
-      // image instead of dst's.
-      if (!bugs['delete-before-receipt'] || image === null || !needsDelete(identity)) {
-        return [install];
-      }
-      const receipt = { identity, digest: image.digest };
-      return [install, { to: identity.src, command: { type: 'delete', identity, receipt } }];
+      return withEarlyDelete(install, identity, image?.digest ?? null, bugs);
+    }
+    case 'stage': {
+      const { manifest, parts, acknowledged } = progress;
+      const part = parts[acknowledged];
+      const command: GroupCommand = part === undefined
+        ? { type: 'install-parts', identity, manifest }
+        : { type: 'stage-part', identity, manifest, index: acknowledged, part };
+      return withEarlyDelete({ to: identity.dst, command }, identity, manifest.digest, bugs);
     }
     case 'delete': {
       const receipt = progress.receipt;
       return [{ to: identity.src, command: { type: 'delete', identity, receipt } }];
     }
   }
+}
+
+/**
+ * delete-before-receipt: deletes at src at once, showing a receipt made up from the image
+ * instead of dst's.
+ */
+function withEarlyDelete(
+  install: Send,
+  identity: Identity,
+  digest: string | null,
+  bugs: MigrationBugs,
+): Send[] {
+  if (!bugs['delete-before-receipt'] || digest === null || !needsDelete(identity)) {
+    return [install];
+  }
+  const receipt = { identity, digest };
+  return [install, { to: identity.src, command: { type: 'delete', identity, receipt } }];
+}
+
+/**
+ * The step that installs `image` at dst: whole when it fits one part (or the shard comes back
+ * to the group that kept it frozen, which holds the data already), else part by part.
+ */
+function installStep(identity: Identity, image: Image, limits: PartLimits): ShardProgress {
+  if (identity.src === identity.dst) return { step: 'install', image };
+  const parts = imageParts(image, limits);
+  if (parts.length < 2) return { step: 'install', image };
+  return { step: 'stage', manifest: partsManifest(image, parts.length), parts, acknowledged: 0 };
 }
 
 function withProgress(driver: DriverState, index: number, progress: ShardProgress): DriverState {
@@ -85,6 +116,7 @@ export function handleReply(
   driver: DriverState,
   index: number,
   result: GroupResult,
+  limits: PartLimits = defaultPartLimits,
 ): DriverState {
   const identity = controller.next?.moves[index];
   const progress = driver.progress[index];
@@ -92,9 +124,18 @@ export function handleReply(
   if (progress.step === 'freeze' && result.type === 'image') {
     if (!sameIdentity(result.identity, identity)) return driver;
     if (identity.dst === unassignedGid) return withProgress(driver, index, { step: 'done' });
-    return withProgress(driver, index, { step: 'install', image: result.image });
+    return withProgress(driver, index, installStep(identity, result.image, limits));
   }
-  if (progress.step === 'install' && result.type === 'receipt') {
+  if (progress.step === 'stage' && result.type === 'staged') {
+    const ours = sameIdentity(result.identity, identity) &&
+      result.digest === progress.manifest.digest;
+    // Only news moves the driver: an answer for a part acknowledged already is late.
+    if (!ours || result.parts <= progress.acknowledged) return driver;
+    const acknowledged = Math.min(result.parts, progress.parts.length);
+    return withProgress(driver, index, { ...progress, acknowledged });
+  }
+  const installing = progress.step === 'install' || progress.step === 'stage';
+  if (installing && result.type === 'receipt') {
     if (!sameIdentity(result.receipt.identity, identity)) return driver;
     const receipt = result.receipt;
     const next: ShardProgress = needsDelete(identity)

@@ -7,7 +7,9 @@
  * facts the groups report, never from the old driver's beliefs.
  */
 import type { Gid } from '../controller/types.js';
-import type { GroupCommand, Image, Receipt, ShardFacts } from '../group/types.js';
+import type {
+  GroupCommand, Image, ImagePart, PartsManifest, Receipt, ShardFacts,
+} from '../group/types.js';
 
 /** The driver's belief about one moved shard: the step it takes next. */
 export type ShardProgress =
@@ -23,6 +25,16 @@ export type ShardProgress =
   | { readonly step: 'freeze' }
   /** image null: the shard was never held; dst starts it empty. */
   | { readonly step: 'install'; readonly image: Image | null }
+  /**
+   * An image too large for one part (image-parts.ts): dst has acknowledged the first
+   * `acknowledged` parts; the next one goes out, then, once all are, install-parts.
+   */
+  | {
+      readonly step: 'stage';
+      readonly manifest: PartsManifest;
+      readonly parts: readonly ImagePart[];
+      readonly acknowledged: number;
+    }
   | { readonly step: 'delete'; readonly receipt: Receipt }
   | { readonly step: 'done' };
 

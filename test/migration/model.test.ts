@@ -9,7 +9,7 @@ import type { MigrationBounds } from '../../models/migration/model-state.js';
 
 const small: MigrationBounds = {
   groups: 2, shards: 2, clients: 1, ops: 1, maxReconfigs: 1, maxCrashes: 1, maxDuplicates: 1,
-  maxExpiries: 0, maxReuses: 0,
+  maxExpiries: 0, maxReuses: 0, partBytes: 64,
 };
 
 test('initial state: configuration 1 published, g1 serves every shard from epoch 1', () => {

@@ -27,6 +27,7 @@ import type { AnyModel, Params } from '../../checker/model.js';
 import { key2shard } from '../../spec/group/digest.js';
 import type { GroupCommand, GroupResult } from '../../spec/group/types.js';
 import type { MigrationAction } from '../../models/migration/model-actions.js';
+import { commandsOf } from '../../models/migration/driver-actions.js';
 import {
   modelBugs, serversOf, type MigrationBounds, type MigrationState,
 } from '../../models/migration/model-state.js';
@@ -57,8 +58,6 @@ const evaluated = [
   'AtMostOneServer', 'OnlyServerAnswers', 'NoLostWrite', 'ReadsCurrent', 'ExactlyOnce',
   'OneImagePerIdentity', 'UnaffectedServed', 'GarbageBound',
 ];
-
-const commandOfStep = { Freeze: 'freeze', Install: 'install', Delete: 'delete' } as const;
 
 /** A kept copy of a request: what the spec's network holds, and the frame that carries it. */
 interface KeptCopy {
@@ -143,7 +142,9 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     // Elections happen when the replay says: no pre-vote round, no leader lease to wait out.
     // The model's Get is applied by the group at one point of its command order (it leaves
     // no dedup record): the servers' gets go through the log to be applied at one index too.
-    const tuning = { preVote: false, checkQuorum: false, readIndexReads: false };
+    // The driver cuts images as the model's does.
+    const tuning = { preVote: false, checkQuorum: false, readIndexReads: false,
+      imagePartBytes: this.bounds.partBytes };
     this.cluster = new ReplayCluster({ layout, tuning, bugs, adminName });
     this.group = new ControllerGroup(this.cluster);
   }
@@ -210,7 +211,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
       case 'Freeze':
       case 'Install':
       case 'Delete':
-        return this.driverStep(commandOfStep[action.type], action.shard, null, action);
+        return this.driverStep(commandsOf[action.type], action.shard, null, action);
       case 'Query':
         return this.query(action.shard, action.gid, action.duplicate);
       case 'Publish':
@@ -308,42 +309,46 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
    * model delivers it, in the same step. The commands its beliefs call for next stay held.
    */
   private async query(shard: number, gid: number, duplicate: boolean): Promise<string | null> {
-    const note = await this.driverStep('query-shard', shard, gid, { lost: false, duplicate });
-    const unfreeze = this.findDriverRequest('unfreeze', shard, null);
+    const note = await this.driverStep(['query-shard'], shard, gid, { lost: false, duplicate });
+    const unfreeze = this.findDriverRequest(['unfreeze'], shard, null);
     if (unfreeze === undefined) return note;
     await this.roundTrip(unfreeze, false);
     return 'the recovering driver unfroze the source';
   }
 
-  /** The driver's request of `type` for `shard` (to group `gid`, when given), not a kept copy. */
-  private findDriverRequest(type: string, shard: number, gid: number | null) {
+  /**
+   * The driver's request of one of `types` for `shard` (to group `gid`, when given), not a
+   * kept copy.
+   */
+  private findDriverRequest(types: readonly string[], shard: number, gid: number | null) {
     const kept = new Set(this.kept.map((copy) => copy.frame));
     return this.cluster.network.find((held) => {
       if (kept.has(held) || (gid !== null && held.to !== serversOf(gid)[0])) return false;
       const command = held.from === this.group.leader ? groupRequest(held) : null;
-      if (command === null || command.type !== type) return false;
+      if (command === null || !types.includes(command.type)) return false;
       if (command.type === 'query-shard') return command.shard === shard;
       return 'identity' in command && command.identity.shard === shard;
     });
   }
 
   private async driverStep(
-    type: string,
+    types: readonly string[],
     shard: number,
     gid: number | null,
     flags: { lost: boolean; duplicate: boolean },
   ): Promise<string | null> {
-    let request = this.findDriverRequest(type, shard, gid);
+    let request = this.findDriverRequest(types, shard, gid);
     let note: string | null = null;
     if (request === undefined) {
       // A lost reply: the driver sends again on its retry timer.
       this.fire(this.group.leader, 'driver-tick');
       await this.cluster.settle();
-      request = this.findDriverRequest(type, shard, gid);
-      note = `the driver resent its ${type} on its retry timer`;
+      request = this.findDriverRequest(types, shard, gid);
+      const type = request === undefined ? null : groupRequest(request)?.type;
+      note = `the driver resent its ${String(type)} on its retry timer`;
     }
     if (request === undefined) {
-      throw new RuntimeDivergence(`the driver sent no ${type} for shard ${shard}`);
+      throw new RuntimeDivergence(`the driver sent no ${types.join(' or ')} for shard ${shard}`);
     }
     if (flags.duplicate) this.keep(request);
     await this.roundTrip(request, flags.lost);

@@ -8,7 +8,7 @@ import type { Params } from '../../checker/model.js';
 import type { ControllerState } from '../../spec/controller/state-machine.js';
 import { SortedArrayMap } from '../../spec/group/ordered-map.js';
 import type {
-  ClientRequest, DedupMap, GroupResult, GroupState, Image, KvMap, ShardState,
+  ClientRequest, DedupMap, GroupResult, GroupState, Image, ImagePart, KvMap, ShardState,
 } from '../../spec/group/types.js';
 import type { DriverState, ShardProgress } from '../../spec/migration/types.js';
 import { clientAnswer, recordClientAnswer } from '../../models/migration/history.js';
@@ -26,6 +26,7 @@ export function migrationBounds(params: Params): MigrationBounds {
     ops: integer('ops'), maxReconfigs: integer('max-reconfigs'),
     maxCrashes: integer('max-crashes'), maxDuplicates: integer('max-duplicates'),
     maxExpiries: integer('max-expiries'), maxReuses: integer('max-reuses'),
+    partBytes: integer('part-bytes'),
   };
 }
 
@@ -46,13 +47,20 @@ export function modelGroup(group: GroupState): GroupState {
     ...record,
     kv: sortedCopy(record.kv) as KvMap,
     dedup: sortedCopy(record.dedup) as DedupMap,
+    staged: record.staged === null ? null : { ...record.staged, ...modelPart(record.staged) },
   }));
   return { ...group, shards };
+}
+
+/** A part's maps (or a staging's) in the model's map implementation. */
+function modelPart(part: ImagePart): ImagePart {
+  return { kv: sortedCopy(part.kv) as KvMap, dedup: sortedCopy(part.dedup) as DedupMap };
 }
 
 /** The driver's beliefs with the images it holds in the model's map implementation. */
 export function modelDriver(driver: DriverState): DriverState {
   const progress = driver.progress.map((progress): ShardProgress => {
+    if (progress.step === 'stage') return { ...progress, parts: progress.parts.map(modelPart) };
     if (progress.step !== 'install' || progress.image === null) return progress;
     const image: Image = { ...progress.image, kv: sortedCopy(progress.image.kv) as KvMap,
       dedup: sortedCopy(progress.image.dedup) as DedupMap };

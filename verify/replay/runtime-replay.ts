@@ -195,7 +195,10 @@ export async function replayInRuntime(
   options: RuntimeReplayOptions,
 ): Promise<RuntimeReplayOutcome> {
   const { model, bug } = prepare(definition, trace, options);
-  const adapter = createAdapter(trace.model, trace.params, model, bug, options.faults);
+  // The model's bounds as the spec replay resolves them: a bound the trace predates has its
+  // default, so the runtime runs with the bounds the model ran with.
+  const params = traceModelParams(definition, trace);
+  const adapter = createAdapter(trace.model, params, model, bug, options.faults);
   try {
     const planned = schedule(model, adapter, trace);
     return await driveSchedule(model, adapter, planned, trace.steps.map((step) => step.label));

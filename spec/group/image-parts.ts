@@ -1,0 +1,193 @@
+/**
+ * A large image travels in parts (issue 21 item 3). One log entry holding a 10 MiB image
+ * stalls every loop that encodes, sends, decodes or saves it beyond an election timeout, so
+ * the driver cuts an image into parts of at most one append's byte budget, each its own
+ * entry at dst, then sends an install that assembles what dst staged.
+ *
+ * - imageParts: the cut, deterministic: KV entries then dedup records, in key order, a new
+ *   part whenever the next item would pass the budget (an item larger than the budget is a
+ *   part alone). An image that fits one part is not cut: it travels whole, in its install.
+ * - stagePart: dst stages parts in order, bound to the identity and the manifest (the frozen
+ *   digest). A part already staged, or one past the next, changes nothing: the answer says
+ *   how many are staged, and the driver sends the next from there (a recovering driver starts
+ *   again from part 0 and learns from the first answer what is acknowledged). A part of
+ *   another identity or digest than the staging is refused.
+ * - installParts: once every part is staged, the assembled image is installed as a whole one
+ *   is (installShard: receipt, repeats, refusals), and the staging is dropped.
+ */
+import { sameIdentity } from './digest.js';
+import { identityProblem, withShard } from './group.js';
+import { installShard } from './migration-steps.js';
+import type { MigrationBugs } from '../migration/bugs.js';
+import type { MapKey, OrderedMap } from './ordered-map.js';
+import type {
+  Applied,
+  GroupError,
+  GroupState,
+  Identity,
+  Image,
+  ImagePart,
+  PartsManifest,
+  ShardState,
+  StagedImage,
+} from './types.js';
+
+/** What a dedup record weighs in a part (its JSON: four fields, about this many bytes). */
+export const dedupRecordBytes = 48;
+
+/** A KV entry's weight: its key and value (UTF-16 units, bytes for ASCII) and quoting. */
+const entryBytes = (key: string, value: string) => key.length + value.length + 8;
+
+/** How a driver cuts images: parts of at most `partBytesMax` (Infinity: never cut). */
+export interface PartLimits {
+  readonly partBytesMax: number;
+}
+
+/**
+ * The runtime's budget, one append's (impl/node/tuning.ts maxBytesPerAppend): every caller
+ * that sets none, conformance's replay of the driver included, cuts as the runtime does.
+ */
+export const defaultPartLimits: PartLimits = { partBytesMax: 2 ** 20 };
+
+/** The image cut into parts of at most `limits.partBytesMax` each; one part if it fits. */
+export function imageParts(image: Image, limits: PartLimits): ImagePart[] {
+  const emptyPart: ImagePart = { kv: image.kv.empty(), dedup: image.dedup.empty() };
+  const parts: ImagePart[] = [];
+  let part = emptyPart;
+  let bytes = 0;
+  const room = (weight: number) => {
+    if (bytes > 0 && bytes + weight > limits.partBytesMax) {
+      parts.push(part);
+      part = emptyPart;
+      bytes = 0;
+    }
+    bytes += weight;
+  };
+  for (const [key, value] of image.kv.entries()) {
+    room(entryBytes(key, value));
+    part = { kv: part.kv.set(key, value), dedup: part.dedup };
+  }
+  for (const [client, record] of image.dedup.entries()) {
+    room(dedupRecordBytes);
+    part = { kv: part.kv, dedup: part.dedup.set(client, record) };
+  }
+  parts.push(part);
+  return parts;
+}
+
+/** The manifest binding the parts of `image`. */
+export function partsManifest(image: Image, count: number): PartsManifest {
+  return { digest: image.digest, sessionFloor: image.sessionFloor, count };
+}
+
+const refuse = (group: GroupState, error: GroupError): Applied => ({
+  state: group,
+  result: { type: 'error', error },
+});
+
+const stagedResult = (identity: Identity, manifest: PartsManifest, parts: number): Applied[
+  'result'] => ({ type: 'staged', identity, digest: manifest.digest, parts });
+
+/** A staging of another identity or image than this part's refuses it. */
+function stagingConflict(staged: StagedImage | null, identity: Identity,
+  manifest: PartsManifest): GroupError | null {
+  if (staged === null) return null;
+  if (!sameIdentity(staged.identity, identity)) return 'identity-conflict';
+  const same = staged.manifest.digest === manifest.digest &&
+    staged.manifest.count === manifest.count;
+  return same ? null : 'digest-mismatch';
+}
+
+/** The guard stagePart and installParts share; the record when it may act. */
+function partsGuard(group: GroupState, identity: Identity, manifest: PartsManifest,
+  bugs: MigrationBugs): GroupError | ShardState {
+  if (identity.dst !== group.gid) return 'ErrWrongGroup';
+  const record = group.shards[identity.shard];
+  if (record === undefined) return 'not-held';
+  const problem = identityProblem(record, identity, bugs['accept-stale-epoch'] === true);
+  if (problem !== null) return problem;
+  if (!Number.isSafeInteger(manifest.count) || manifest.count < 2) return 'bad-request';
+  return record;
+}
+
+export function stagePart(
+  group: GroupState,
+  identity: Identity,
+  manifest: PartsManifest,
+  index: number,
+  part: ImagePart,
+  bugs: MigrationBugs,
+): Applied {
+  const record = partsGuard(group, identity, manifest, bugs);
+  if (typeof record === 'string') return refuse(group, record);
+  if (!Number.isSafeInteger(index) || index < 0 || index >= manifest.count) {
+    return refuse(group, 'bad-request');
+  }
+  const receipt = record.receipt;
+  // Installed already: every part is in; the install's repeat answers the receipt.
+  if (receipt !== null && sameIdentity(receipt.identity, identity)) {
+    if (receipt.digest !== manifest.digest) return refuse(group, 'digest-mismatch');
+    return { state: group, result: stagedResult(identity, manifest, manifest.count) };
+  }
+  if (record.phase !== 'absent') return refuse(group, 'shard-present');
+  const conflict = stagingConflict(record.staged, identity, manifest);
+  if (conflict !== null) return refuse(group, conflict);
+  const staged = record.staged?.parts ?? 0;
+  if (index !== staged) {
+    return { state: group, result: stagedResult(identity, manifest, staged) };
+  }
+  const kv = record.staged?.kv ?? record.kv.empty();
+  const dedup = record.staged?.dedup ?? record.dedup.empty();
+  const next: StagedImage = {
+    identity,
+    manifest,
+    parts: staged + 1,
+    kv: mergeInto(kv, part.kv.entries()),
+    dedup: mergeInto(dedup, part.dedup.entries()),
+  };
+  const state = withShard(group, identity.shard, { ...record, staged: next });
+  return { state, result: stagedResult(identity, manifest, next.parts) };
+}
+
+/** `map` with every entry of `entries` set (a part's entries are all new to the staging). */
+function mergeInto<K extends MapKey, V>(
+  map: OrderedMap<K, V>,
+  entries: IterableIterator<readonly [K, V]>,
+): OrderedMap<K, V> {
+  let merged = map;
+  for (const [key, value] of entries) merged = merged.set(key, value);
+  return merged;
+}
+
+export function installParts(
+  group: GroupState,
+  identity: Identity,
+  manifest: PartsManifest,
+  bugs: MigrationBugs,
+): Applied {
+  const record = partsGuard(group, identity, manifest, bugs);
+  if (typeof record === 'string') return refuse(group, record);
+  const staged = record.staged;
+  const complete = staged !== null && stagingConflict(staged, identity, manifest) === null &&
+    staged.parts === manifest.count;
+  const receipt = record.receipt;
+  if (!complete) {
+    // A repeat after the install: the receipt, as a repeated whole install answers it.
+    if (receipt === null || !sameIdentity(receipt.identity, identity)) {
+      return refuse(group, 'parts-missing');
+    }
+    if (receipt.digest !== manifest.digest) return refuse(group, 'digest-mismatch');
+    return { state: group, result: { type: 'receipt', receipt } };
+  }
+  const image: Image = {
+    kv: staged.kv,
+    dedup: staged.dedup,
+    sessionFloor: manifest.sessionFloor,
+    digest: manifest.digest,
+  };
+  const installed = installShard(group, identity, image, bugs);
+  if (installed.result.type !== 'receipt') return installed;
+  const after = installed.state.shards[identity.shard]!;
+  const state = withShard(installed.state, identity.shard, { ...after, staged: null });
+  return { state, result: installed.result };
+}
