@@ -82,13 +82,6 @@ export interface ServerTuning {
    * (`replay --runtime`: the model appends whenever a client asks).
    */
   readonly batchDuringAppendSync?: boolean;
-  /**
-   * Peers' messages queued behind a step that must sync before it sends are stepped before
-   * that sync, and one sync covers them all (raft-loop.ts). Default false: the simulator's and
-   * replay's schedules, which their pinned seeds and traces depend on, stay as they were; real
-   * nodes turn it on (impl/process/node-run.ts).
-   */
-  readonly syncQueuedMessagesTogether?: boolean;
   /** A key/value request with a longer key (UTF-8 bytes) is refused (CONTRACT: 1,024). */
   readonly maxKeyBytes?: number;
   /** ... or a longer value (CONTRACT: 1 MiB, `cluster start --max-value-bytes`). */

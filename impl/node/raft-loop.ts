@@ -14,9 +14,9 @@
  * Every decision is the step function's; this loop only queues inputs, performs effects and
  * turns timer effects into timers. Client commands that arrive while a step or the leader's
  * append sync runs wait in a batch that becomes one `propose` input (group commit: one sync
- * for many). Peers' messages queued behind a step that syncs before its sends may share
- * its sync (tuning.syncQueuedMessagesTogether: a follower syncs once for the appends that
- * arrived during its last sync, etcd's Ready).
+ * for many). Peers' messages queued behind a step that syncs before its sends share its
+ * sync (a follower syncs once for the appends that arrived during its last sync, etcd's
+ * Ready); the simulator, mbt and replay run the same loop.
  * Reads go in as `readIndex` inputs (dissertation §6.4) and write nothing to the log.
  */
 import { assert } from '../../spec/assert.js';
@@ -236,9 +236,8 @@ export class RaftLoop {
   }
 
   /**
-   * A step whose saves precede its sends and, with tuning.syncQueuedMessagesTogether, the
-   * peers' messages queued behind it (at most messagesPerSyncMax): each is stepped in turn and
-   * its saves buffered, one sync makes them all durable, then each step's effects are
+   * A step whose saves precede its sends and the peers' messages queued behind it (at most
+   * messagesPerSyncMax): each is stepped in turn and its saves buffered, one sync makes them all durable, then each step's effects are
    * performed in order (etcd's Ready: many messages, one fsync). A follower whose appends
    * arrive while it syncs thus syncs once for all of them instead of once each; no send
    * leaves before the saves of its step and of every step before it are durable.
@@ -246,8 +245,7 @@ export class RaftLoop {
   private async runSyncedSteps(first: RaftEffect[], firstReports: boolean): Promise<void> {
     const steps = [first];
     let report = firstReports;
-    const together = this.context.tuning.syncQueuedMessagesTogether;
-    while (together && steps.length < messagesPerSyncMax &&
+    while (steps.length < messagesPerSyncMax &&
       this.queue[this.head]?.type === 'message' && !this.context.isDead()) {
       const next = this.stepInput(this.queue[this.head++] as RaftInput);
       steps.push(next.effects);

@@ -26,7 +26,6 @@ export const defaultTuning: ResolvedTuning = {
   imagePartBytes: defaultPartLimits.partBytesMax,
   readIndexReads: true,
   batchDuringAppendSync: true,
-  syncQueuedMessagesTogether: false,
   maxKeyBytes: 1024,
   maxValueBytes: 2 ** 20,
 };

@@ -116,8 +116,6 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
       maxRaftStateBytes: file.settings.maxRaftStateBytes,
       maxKeyBytes: file.settings.maxKeyBytes,
       maxValueBytes: file.settings.maxValueBytes,
-      // A follower that syncs while appends stream in syncs once for all of them (raft-loop).
-      syncQueuedMessagesTogether: true,
       ...(file.settings.electionTimeoutMs === undefined ? {}
         : { electionTimeoutMs: file.settings.electionTimeoutMs }),
     },

@@ -5,7 +5,8 @@
 // progress checks, each of which gives most seeds other runs; the clerk's open attempts (a
 // late reply answers, issue 27) moved accept-stale-epoch, reinstall-overwrites and
 // read-without-quorum's key; the simulator's servers running flow control (issue 21 item 3)
-// moved most of the others.
+// moved most of the others; a follower's queued appends sharing its sync (raft-loop.ts, as in
+// real nodes) moved most again.
 export interface SimulatorBugSeed {
   readonly bug: string;
   readonly seed: number;
@@ -16,19 +17,20 @@ export interface SimulatorBugSeed {
 export const simulatorBugSeeds: readonly SimulatorBugSeed[] = [
   { bug: 'skip-freeze', seed: 1, invariant: 'AtMostOneServer', detail: /is served by gid/ },
   {
-    // A write applied twice after its shard moved: a read sees <c3.27> twice.
-    bug: 'dedup-not-migrated', seed: 10, invariant: 'Linearizability',
-    detail: /not-linearizable on key "a"/,
+    // A write applied twice after its shard moved: key "c" holds <c5.33> twice.
+    bug: 'dedup-not-migrated', seed: 13, invariant: 'ExactlyOnce',
+    detail: /key "c" holds the write <c5\.33> twice/,
   },
   {
-    bug: 'accept-stale-epoch', seed: 373, invariant: 'StaleRejected',
+    bug: 'accept-stale-epoch', seed: 233, invariant: 'StaleRejected',
     detail: /went back for shard \d+ from epoch \d+ .* to epoch \d+/,
   },
   {
-    // Shards deleted at src before dst installed: a read misses the writes they held. (Seed
-    // 1, PublishedServed, until leader churn; seed 7, Liveness, until flow control.)
-    bug: 'delete-before-receipt', seed: 6, invariant: 'Linearizability',
-    detail: /not-linearizable on key "c"/,
+    // Shards deleted at src before dst installed: the new owner holds a shard absent. (Seed
+    // 6, Linearizability, until queued appends shared a sync; seed 1, PublishedServed, until
+    // leader churn; seed 7, Liveness, until flow control.)
+    bug: 'delete-before-receipt', seed: 3, invariant: 'PublishedServed',
+    detail: /shard \d+ does not move, but its owner gid \d+ in configuration \d+ holds it absent/,
   },
   {
     bug: 'vote-ignores-log', seed: 1, invariant: 'StateMachineSafety',
@@ -44,16 +46,17 @@ export const simulatorBugSeeds: readonly SimulatorBugSeed[] = [
     detail: /is served by gid/,
   },
   {
-    // A repeated install rolls dst back over an acknowledged append.
-    bug: 'reinstall-overwrites', seed: 30, invariant: 'NoLostWrite',
-    detail: /the acknowledged append of <c6\.2> on key "a" by client client-6 is not in its value/,
+    // A repeated install rolls dst back over acknowledged writes (NoLostWrite at seed 30
+    // until queued appends shared a sync).
+    bug: 'reinstall-overwrites', seed: 52, invariant: 'Linearizability',
+    detail: /not-linearizable on key "d"/,
   },
   // Issue 24 item 3: the administrator expires sessions in a quarter of the seeds (swarm.ts);
-  // with the bug, an expired client's late duplicate is applied again: its put <c2.4> over
-  // its acknowledged <c2.6>.
+  // with the bug, an expired client's late duplicate is applied again: <c0.1> twice (NoLostWrite
+  // at seed 16 until queued appends shared a sync).
   {
-    bug: 'expiry-forgets-session', seed: 16, invariant: 'NoLostWrite',
-    detail: /put of <c2\.6> on key "e" by client client-2 is not in its value "<c2\.4>"/,
+    bug: 'expiry-forgets-session', seed: 47, invariant: 'ExactlyOnce',
+    detail: /key "e" holds the write <c0\.1> twice/,
   },
   // Leader churn (swarm.ts): a controller votes in term 5, restarts without its vote and
   // votes again (seed 11, in group 100, before flow control).
@@ -68,15 +71,15 @@ export const simulatorBugSeeds: readonly SimulatorBugSeed[] = [
     bug: 'commit-prev-term', seed: 222, invariant: 'StateMachineSafety',
     detail: /ctl-0 has committed index 67 holding an entry of term 16, where an entry of term 14/,
   },
-  // A vote of an older term counted under leader churn (seeds 1..1000 passed before it): in
-  // g102 an entry of term 18 is committed over one of term 16 (ElectionSafety at seed 293
-  // before flow control).
+  // A vote of an older term counted under leader churn (seeds 1..1000 passed before it): two
+  // leaders of term 4 in g102 (seed 210, StateMachineSafety, until queued appends shared a
+  // sync; ElectionSafety at seed 293 before flow control).
   {
-    bug: 'count-stale-vote', seed: 210, invariant: 'StateMachineSafety',
-    detail: /g102-0 has committed index 21 holding an entry of term 18, where an entry of term 16/,
+    bug: 'count-stale-vote', seed: 31, invariant: 'ElectionSafety',
+    detail: /g102: g102-2 and g102-0 both became leader in term 4/,
   },
   {
-    bug: 'frozen-source-serves-reads', seed: 4, invariant: 'Linearizability',
+    bug: 'frozen-source-serves-reads', seed: 13, invariant: 'Linearizability',
     detail: /not-linearizable on key "c"/,
   },
   // Found since the catalog's matrix asked (issue 24 item 8). A node shell that stops at its
@@ -97,8 +100,8 @@ export const simulatorBugSeeds: readonly SimulatorBugSeed[] = [
   },
   {
     // A deposed leader answers a read from its own state: a client reads an older value.
-    bug: 'read-without-quorum', seed: 71, invariant: 'Linearizability',
-    detail: /not-linearizable on key "f"/,
+    bug: 'read-without-quorum', seed: 184, invariant: 'Linearizability',
+    detail: /not-linearizable on key "a"/,
   },
   {
     bug: 'query-answers-older', seed: 1, invariant: 'AnswersMatchSpec',
@@ -112,12 +115,12 @@ export const simulatorBugSeeds: readonly SimulatorBugSeed[] = [
     bug: 'recovery-needs-source-after-delete', seed: 2, invariant: 'Liveness',
     detail: /configuration \d+ is recorded but only \d+ is published/,
   },
-  // One dedup record per client for all shards: once the shard holding it moves, a late
-  // duplicate of an earlier request to another shard is applied again (a read sees <c7.12>
-  // twice). Seed 190 until issue
+  // One dedup record per client for all shards: once the shard holding it moves, a request
+  // is answered from the wrong record: g100-0 answers client-7's append ok where the spec
+  // does not. Seed 49 (Linearizability) until queued appends shared a sync, 190 until issue
   // 21's small results, 366 until leader churn, 428 (ExactlyOnce) until flow control.
   {
-    bug: 'one-seq-across-shards', seed: 49, invariant: 'Linearizability',
-    detail: /not-linearizable on key "a"/,
+    bug: 'one-seq-across-shards', seed: 214, invariant: 'ReplyMatchesSpec',
+    detail: /g100-0 answered client-7's append "c" \(client 7, seq 53\) with \{"type":"ok"\}/,
   },
 ];

@@ -94,14 +94,14 @@ test('an entry applied twice at one replica: simulate fails ReplicaAgreement (in
 // The shell decides whether it serves a read's shard as the read arrives, and reads the
 // value once the read's index applied: a shard installed in between is answered
 // ErrWrongGroup. The clerk only asks again, so no history shows it; comparing each answer
-// with the spec's for the state it was sent from does (seed 1; seed 5 until the simulator's
-// servers ran flow control).
+// with the spec's for the state it was sent from does (seed 4; seed 1 until a follower's
+// queued appends shared its sync, seed 5 until the simulator's servers ran flow control).
 test('a read refused from the state it arrived at: simulate fails ReplyMatchesSpec (in a copy)',
   () => {
     const anchor = '    () => reply(machine.read(request)),';
     const failure = failureInCopy('impl/node/requests.ts', anchor, `
     ((early) => () => reply(early.type === 'group-result' && early.result.type === 'error'
-      ? early : machine.read(request)))(machine.read(request)),`, 1);
+      ? early : machine.read(request)))(machine.read(request)),`, 4);
     assert.is(failure?.invariant, 'ReplyMatchesSpec', failure?.detail);
     assert.match(failure!.detail,
       /answered client-\d+'s get "\w+" .*ErrWrongGroup.* where the spec answers \{"type":"value"/);
