@@ -55,6 +55,17 @@ export interface LincheckOptions {
  */
 export const searchBytesMax = 384 * 2 ** 20;
 
+/**
+ * A verdict other than linearizable in words, for the simulator's and conform's reports:
+ * "the history is unknown (the search reached its memory bound) on key "k"".
+ */
+export function verdictPhrase(result: Pick<LincheckResult, 'verdict' | 'reason' | 'key'>): string {
+  const why = result.reason === 'memory-bound' ? ' (the search reached its memory bound)'
+    : result.reason === 'time-limit' ? ' (the time limit ran out)' : '';
+  const key = result.key === undefined ? '' : ` on key ${JSON.stringify(result.key)}`;
+  return `the history is ${result.verdict}${why}${key}`;
+}
+
 /** Throws HistoryError (with the line) when the text is not a valid history. */
 export function lincheckText(text: string, options: LincheckOptions): LincheckResult {
   const started = performance.now();

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkOperations } from '../../checker/lincheck/check.js';
 import { generateHistory, seededChoose } from '../../checker/lincheck/generate.js';
-import { lincheckHistory } from '../../checker/lincheck/index.js';
+import { lincheckHistory, verdictPhrase } from '../../checker/lincheck/index.js';
 import type { Operation, SequentialModel } from '../../checker/lincheck/model.js';
 import { checkPartition } from '../../checker/lincheck/search.js';
 import { SeenSet } from '../../checker/lincheck/seen-set.js';
@@ -91,6 +91,10 @@ test('the memory bound gives verdict unknown, never another verdict', () => {
   assert.is(bounded.verdict, 'unknown');
   assert.is(bounded.reason, 'memory-bound');
   assert.is(bounded.key, 'k0');
+  assert.is(verdictPhrase(bounded),
+    'the history is unknown (the search reached its memory bound) on key "k0"');
+  assert.is(verdictPhrase({ verdict: 'unknown', reason: 'time-limit' }),
+    'the history is unknown (the time limit ran out)');
   // A history that is not linearizable stays so, or becomes unknown: never linearizable.
   const target = history.findIndex((entry) => entry.op === 'get' && entry.output !== undefined
     && entry.output !== '' && entry.call > history[500]!.call);

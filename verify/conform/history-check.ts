@@ -2,7 +2,7 @@
  * Check (d) of `shardkv conform`: the clients' history (history.jsonl, CONTRACT's lincheck
  * format) must be linearizable; an undecided search is a divergence too, never a pass.
  */
-import { explanationLines, lincheckText } from '../../checker/lincheck/index.js';
+import { explanationLines, lincheckText, verdictPhrase } from '../../checker/lincheck/index.js';
 import { HistoryError } from '../../checker/lincheck/history.js';
 import { MalformedTraceError, type Divergence } from './divergence.js';
 
@@ -32,9 +32,7 @@ export function checkHistory(text: string): { divergence: Divergence | null;
     operations: verdict.operations,
     divergence: {
       check: 'history',
-      what: `the history is ${verdict.verdict}` +
-        (verdict.reason === 'memory-bound' ? ' (the search reached its memory bound)' : '') +
-        (verdict.key === undefined ? '' : ` on key ${JSON.stringify(verdict.key)}`),
+      what: verdictPhrase(verdict),
       ...(lines.length === 0 ? {} : { before: lines }),
     },
   };

@@ -13,7 +13,7 @@
  * Then the cluster must make progress (progress-checks.ts): leaders within a bound of the
  * repair, an administrator's request published, every client's next append completed.
  */
-import { explanationLines, lincheckText } from '../../checker/lincheck/index.js';
+import { explanationLines, lincheckText, verdictPhrase } from '../../checker/lincheck/index.js';
 import type { ControllerState } from '../../spec/controller/state-machine.js';
 import { key2shard } from '../../spec/group/index.js';
 import { SeededRandom } from '../../impl/random/seeded-random.js';
@@ -344,9 +344,7 @@ class Simulation {
       { timeLimitSeconds: lincheckTimeLimitSeconds });
     this.lincheckSeconds = verdict.seconds;
     if (verdict.verdict !== 'linearizable') {
-      this.fail('Linearizability', `the history is ${verdict.verdict}` +
-        (verdict.key === undefined ? '' : ` on key ${JSON.stringify(verdict.key)}`),
-      verdict.explanation === undefined ? [] : explanationLines(verdict.explanation));
+      this.fail('Linearizability', verdictPhrase(verdict), verdict.explanation === undefined ? [] : explanationLines(verdict.explanation));
     }
   }
 
