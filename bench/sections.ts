@@ -11,6 +11,7 @@ import { lincheckBench } from './lincheck.js';
 import { mbtBench } from './mbt.js';
 import { migrationBench } from './migration.js';
 import { raftBench } from './raft.js';
+import { raftLogBench } from './raft-log.js';
 import { simulateBench } from './simulate.js';
 
 export interface BenchSection {
@@ -26,6 +27,7 @@ export const sections: readonly BenchSection[] = [
   scaleBench,
   spinBench,
   raftBench,
+  raftLogBench,
   controllerSection,
   migrationBench,
   groupBench,
