@@ -74,6 +74,9 @@ export function guardModel(model: AnyModel): AnyModel {
     label: wrap('label()', (action) => model.label(action),
       (args) => ` for action ${describeValue(args[0])}`),
     invariants: model.invariants.map(invariant),
+    ...(model.invariantsHold ? {
+      invariantsHold: wrap('invariantsHold()', (state) => model.invariantsHold!(state), inState),
+    } : {}),
     codec: {
       encode: wrap('encoding the state', (state, out) => codec.encode(state, out), inState),
       decode: wrap('decoding a state', (input) => codec.decode(input), noContext),

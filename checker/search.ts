@@ -110,6 +110,7 @@ export function isDeadlock(model: AnyModel, state: unknown, options: SearchOptio
 
 /** The name of the first invariant the state violates, or null. */
 export function violatedInvariant(model: AnyModel, state: unknown): string | null {
+  if (model.invariantsHold?.(state) === true) return null;
   for (const invariant of model.invariants) {
     if (!invariant.holds(state)) return invariant.name;
   }

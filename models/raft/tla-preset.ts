@@ -50,6 +50,7 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
     return triple;
   };
   let allLogsFrom: TlaState | undefined;
+  const { invariants, invariantsHold } = tlaInvariants(raft);
   return {
     name: 'raft',
     initialStates: () => [raft.initialState()],
@@ -70,7 +71,8 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
       return stepTla(raft, state, action);
     },
     label: tlaLabel,
-    invariants: tlaInvariants(raft),
+    invariants,
+    invariantsHold,
     withinBounds: (state) => raft.withinBounds(state),
     codec: { encode: encoder(raft), decode: decoder(raft) },
     variables: (state) => tlaVariables(raft, state),

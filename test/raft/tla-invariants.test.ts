@@ -19,8 +19,13 @@ const model = createTlaModel({ servers: 3, values: 2, maxTerm: 2, maxLog: 2, max
 const initial = model.initialStates()[0]!;
 const width = stride(3);
 
+/** The invariants the state breaks; the model's invariantsHold must agree. */
 function violated(state: TlaState): string[] {
-  return model.invariants.filter((invariant) => !invariant.holds(state)).map(({ name }) => name);
+  const names = model.invariants.filter((invariant) => !invariant.holds(state)).map(
+    ({ name }) => name,
+  );
+  assert.is(model.invariantsHold!(state), names.length === 0, 'invariantsHold agrees');
+  return names;
 }
 
 /** A packed log of (term, value) entries. */
