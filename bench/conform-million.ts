@@ -1,9 +1,10 @@
 /**
  * `npm run bench -- conform-1m` (left out of the default run: its simulation alone takes
  * minutes): issue 23's figure. A traced simulator run of at least 1,000,000 records
- * (`shardkv simulate --trace`), then conform in a process of its own (conform-probe.ts):
- * wall and CPU seconds (all, and the trace checks before the history's linearizability),
- * records a second and peak RSS. The target: under 60 s and 1 GiB (docs/mbt.md).
+ * (`shardkv simulate --trace`), then conform in a process of its own (conform-probe.ts), on
+ * the threads `shardkv conform` chooses and then on one thread, for the ratio: wall and CPU
+ * seconds (all, and the trace checks before the history's linearizability; the main thread's
+ * CPU), records a second and peak RSS. The target: under 60 s and 1 GiB (docs/mbt.md).
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
@@ -80,6 +81,30 @@ function simulateMillion(): { directory: string; steps: number; verdict: string;
   }
 }
 
+interface Probe {
+  records: number; threads: number; verdict: string; seconds: number; traceSeconds: number;
+  traceCpuSeconds: number; mainCpuSeconds: number | null; cpuSeconds: number; retained: number;
+  traceMaxRssMiB: number; maxRssMiB: number;
+}
+
+/** One conform of the traces in `directory` (`threads`: as the CLI chooses) as one line. */
+function probeLine(directory: string, threads: number | undefined): string {
+  const load = loadavg()[0]!;
+  const found = JSON.parse(node([probe, directory,
+    ...(threads === undefined ? [] : [String(threads)])]).trim()) as Probe;
+  const main = found.mainCpuSeconds === null ? ''
+    : `, ${found.mainCpuSeconds.toFixed(1)} s of it on the main thread`;
+  return `${found.records} records on ${found.threads} threads ${found.verdict} in ` +
+    `${found.seconds.toFixed(1)} s wall (trace checks ${found.traceSeconds.toFixed(1)} s), ` +
+    `${found.cpuSeconds.toFixed(1)} s CPU (trace checks ` +
+    `${found.traceCpuSeconds.toFixed(1)} s${main}): ` +
+    `${Math.round(found.records / found.traceSeconds)} records/s in the trace checks by ` +
+    `wall, ${Math.round(found.records / found.traceCpuSeconds)} by CPU; ` +
+    `${found.retained} records kept at the end; ` +
+    `peak RSS ${found.traceMaxRssMiB.toFixed(0)} MiB to the end of the trace checks, ` +
+    `${found.maxRssMiB.toFixed(0)} MiB in all; load ${load.toFixed(1)}`;
+}
+
 export const conformMillionBench: BenchSection = {
   name: 'conform-1m',
   description: 'conform of a traced simulator run of a million records (opt-in)',
@@ -87,22 +112,8 @@ export const conformMillionBench: BenchSection = {
   async run() {
     const { directory, steps, verdict, seconds } = simulateMillion();
     try {
-      const load = loadavg()[0]!;
-      const found = JSON.parse(node([probe, directory]).trim()) as { records: number;
-        verdict: string; seconds: number; traceSeconds: number; traceCpuSeconds: number;
-        cpuSeconds: number; retained: number; traceMaxRssMiB: number; maxRssMiB: number };
-      console.log(
-        `${found.records} records (simulate --seed 1 --steps ${steps}: ${verdict}, ` +
-          `${seconds.toFixed(0)} s) ${found.verdict} in ${found.seconds.toFixed(1)} s ` +
-          `wall (trace checks ${found.traceSeconds.toFixed(1)} s), ` +
-          `${found.cpuSeconds.toFixed(1)} s CPU (trace checks ` +
-          `${found.traceCpuSeconds.toFixed(1)} s): ` +
-          `${Math.round(found.records / found.traceSeconds)} records/s in the trace checks by ` +
-          `wall, ${Math.round(found.records / found.traceCpuSeconds)} by CPU; ` +
-          `${found.retained} records kept at the end; ` +
-          `peak RSS ${found.traceMaxRssMiB.toFixed(0)} MiB to the end of the trace checks, ` +
-          `${found.maxRssMiB.toFixed(0)} MiB in all; load ${load.toFixed(1)}`,
-      );
+      console.log(`${steps} steps of simulate --seed 1 (${verdict}, ${seconds.toFixed(0)} s)`);
+      for (const threads of [undefined, 0]) console.log(probeLine(directory, threads));
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }

@@ -5,12 +5,18 @@
  * first divergence (node, step, expected vs recorded, the steps before it), 2 malformed input.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { UsageError } from '../checker/params.js';
-import { conform, type ConformResult } from '../verify/conform/conform.js';
+import {
+  conform, type ConformResult, type ConformThreads,
+} from '../verify/conform/conform.js';
 import { divergenceLines, MalformedTraceError } from '../verify/conform/divergence.js';
+import { flagSlots } from '../verify/conform/stage-thread.js';
 import type { TraceInput, TraceSource } from '../verify/conform/trace-lines.js';
 import { helpText, parseArgs, type FlagSpec } from './args.js';
+import type { ConformThreadData } from './conform-thread.js';
 import { fileSource, mebibyte, readTextFile } from './input.js';
 import { exitOk, exitProblem, type Io } from './io.js';
 
@@ -54,19 +60,75 @@ function traceDirectory(directory: string): string {
   return directory;
 }
 
-function traceInput(directory: string): TraceInput {
+/** The traces in DIR (or DIR/traces), and where each node's file is. */
+export function traceInput(directory: string): TraceInput & {
+  readonly paths: ReadonlyMap<string, string>;
+} {
   const folder = traceDirectory(directory);
   const nodes = new Map<string, TraceSource>();
+  const paths = new Map<string, string>();
   let history: string | null = null;
   for (const name of readdirSync(folder).sort()) {
     if (!name.endsWith('.jsonl')) continue;
     const path = join(folder, name);
-    if (name === historyFileName) history = readTextFile(path, historyFileLimitBytes);
-    else nodes.set(name.slice(0, -'.jsonl'.length), fileSource(path));
+    if (name === historyFileName) {
+      history = readTextFile(path, historyFileLimitBytes);
+    } else {
+      nodes.set(name.slice(0, -'.jsonl'.length), fileSource(path));
+      paths.set(name.slice(0, -'.jsonl'.length), path);
+    }
   }
   if (nodes.size === 0) throw new UsageError(`${folder} holds no node trace (NODE.jsonl)`);
-  return { nodes, history };
+  return { nodes, history, paths };
 }
+
+/**
+ * Below this many bytes of node traces conform runs on one thread: starting a thread costs
+ * more than it saves on a small input.
+ */
+const threadedBytesMin = 16 * mebibyte;
+const threadsMax = 2;
+
+/**
+ * The per-node checks' threads for the files at `paths` (cli/conform-thread.ts runs each),
+ * or undefined for none: a small input, or a single core. `count` overrides the choice.
+ */
+export function conformThreads(paths: ReadonlyMap<string, string>,
+  count?: number): ConformThreads | undefined {
+  const weights = new Map([...paths].map(([node, path]) => [node, statSync(path).size]));
+  const bytes = [...weights.values()].reduce((sum, size) => sum + size, 0);
+  const chosen = count ??
+    (bytes < threadedBytesMin ? 0 : Math.min(threadsMax, availableParallelism()));
+  if (chosen < 1 || (count === undefined && chosen < 2)) return undefined;
+  return {
+    count: chosen, weights,
+    start: (stage) => {
+      const workerData: ConformThreadData = { ...stage,
+        paths: stage.nodes.map((node) => paths.get(node)!) };
+      return new Worker(threadBootstrap, { eval: true, workerData,
+        transferList: [stage.port] });
+    },
+  };
+}
+
+/**
+ * The thread's first code: marks the thread ended in its flags on any exit, so a thread
+ * that fails, even to load, wakes conform rather than leave it waiting; then loads
+ * conform-thread (the compiled .js, or the .ts source through tsx in the tests).
+ */
+const threadEntry = new URL(`./conform-thread.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`,
+  import.meta.url).href;
+const threadBootstrap = `const { workerData } = require('node:worker_threads');
+process.on('exit', () => {
+  const flags = new Int32Array(workerData.flags);
+  Atomics.store(flags, ${flagSlots.exited}, 1);
+  Atomics.add(flags, ${flagSlots.signal}, 1);
+  Atomics.notify(flags, ${flagSlots.signal});
+});
+${threadEntry.endsWith('.ts')
+    ? `import('tsx/esm/api').then((api) => { api.register(); ` +
+      `return import(${JSON.stringify(threadEntry)}); });`
+    : `import(${JSON.stringify(threadEntry)});`}`;
 
 export function conformCommand(argv: readonly string[], io: Io): number {
   const args = parseArgs(argv, flags);
@@ -81,7 +143,8 @@ export function conformCommand(argv: readonly string[], io: Io): number {
   let result: ConformResult;
   try {
     let shown = started;
-    result = conform(traceInput(directory), (stage, records) => {
+    const input = traceInput(directory);
+    result = conform(input, (stage, records) => {
       // At most one line a second, and only on a terminal or for a large input: a verdict
       // on a pipe stays the one line the CONTRACT promises.
       const now = performance.now();
@@ -90,7 +153,7 @@ export function conformCommand(argv: readonly string[], io: Io): number {
       shown = now;
       const rate = Math.round(records / ((now - started) / 1000));
       io.stderr(`conform: ${stage}: ${records} records checked (${rate} records/s)`);
-    });
+    }, conformThreads(input.paths));
   } catch (error) {
     if (error instanceof MalformedTraceError) throw new UsageError(error.message);
     throw error;

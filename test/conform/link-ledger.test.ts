@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TraceRecord } from '../../impl/trace/schema.js';
 import { LamportMerge } from '../../verify/conform/lamport-merge.js';
+import { linkStep } from '../../verify/conform/link-facts.js';
 import { LinkLedger } from '../../verify/conform/link-ledger.js';
 import { messageIdParts, SentMessages } from '../../verify/conform/sent-messages.js';
 import { textSource } from '../../verify/conform/trace-lines.js';
@@ -51,7 +52,10 @@ function firstProblem(records: TraceRecord[], messagesMax?: number) {
     [node, textSource(texts(node).join(''))] as const));
   const merge = new LamportMerge(byNode);
   const ledger = new LinkLedger(sources, (node) => merge.endOf(node), messagesMax);
-  for (let next = merge.next(); next !== undefined; next = merge.next()) ledger.next(next);
+  for (let next = merge.next(); next !== undefined; next = merge.next()) {
+    const step = linkStep(next);
+    if (step !== null) ledger.next(step);
+  }
   return { problem: ledger.firstProblem(['a', 'b']), unchecked: ledger.unchecked };
 }
 

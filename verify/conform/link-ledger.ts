@@ -10,23 +10,21 @@
  * The ledger is fed the records along the merge by Lamport clock (lamport-merge.ts), where a
  * message's send always comes before its deliveries, so each delivery is checked as it is
  * read. Of a message sent it keeps a few numbers (sent-messages.ts), its text as a 64-bit
- * hash: when a delivery's hash differs, the send is read again from its file and the two are
- * compared field by field (a codec may order fields its own way).
+ * hash (taken where the record was parsed: link-facts.ts): when a delivery's hash differs,
+ * the send and the delivery are read again from their files and compared field by field (a
+ * codec may order fields its own way).
  */
 import { assert } from '../../spec/assert.js';
-import { fnv1aStep, fnvOffset32 } from '../../spec/fnv.js';
 import type { Message } from '../../spec/raft/types.js';
 import type { TraceRecord } from '../../impl/trace/schema.js';
 import { canonicalText } from './canonical.js';
 import { shown, type Divergence } from './divergence.js';
+import type { DeliveryFact, LinkStep, SentFact } from './link-facts.js';
 import { readNodeTrace } from './load.js';
 import { messageIdParts, SentMessages, type SentMessage } from './sent-messages.js';
-import { isSaveEffect } from './storage-model.js';
 import type { TraceSource } from './trace-lines.js';
 
 type SendEffect = { type: 'send'; to: number; message: Message<unknown, unknown>; id: string };
-type DeliveryInput = { type: string; from: number; message: Message<unknown, unknown>;
-  id: string | null; sentLamport: number | null };
 
 type Place = Pick<TraceRecord, 'node' | 'seq' | 'actor' | 'lamport'>;
 
@@ -50,32 +48,6 @@ interface NodeLinks {
   gate: number;
   /** The last step of this incarnation a `synced` record covered, or 0. */
   syncedStep: number;
-}
-
-/** A second FNV-1a seed: two 32-bit hashes make the 64 bits a message's text is kept as. */
-const secondSeed = 0x5bd1e995;
-
-/** The two hashes of the last text hashed (textHashes): one pass, no allocation. */
-let hashHigh = 0;
-let hashLow = 0;
-
-/** FNV-1a of `text` from the offset basis and from secondSeed, in one pass over it. */
-function textHashes(text: string): void {
-  let high = fnvOffset32;
-  let low = secondSeed;
-  for (let index = 0; index < text.length; index++) {
-    const unit = text.charCodeAt(index);
-    high = fnv1aStep(high, unit);
-    low = fnv1aStep(low, unit);
-  }
-  hashHigh = high | 0;
-  hashLow = low | 0;
-}
-
-/** Whether a step's saves hold back the sends after them (SyncDuty `beforeSends`). */
-function gatesSends(record: TraceRecord): boolean {
-  return record.effects.some((effect) =>
-    isSaveEffect(effect) && (effect as { sync?: unknown }).sync === 'beforeSends');
 }
 
 /** The most nodes the ledger numbers (a receiver is kept in 16 bits). */
@@ -102,28 +74,26 @@ export class LinkLedger {
     return this.sent.unchecked;
   }
 
-  /** One record, in the merged order. */
-  next(record: TraceRecord): void {
+  /** One record's facts (link-facts.ts), in the merged order. */
+  next(record: LinkStep): void {
     let links = this.nodes.get(record.node);
     if (links === undefined) {
       this.nodes.set(record.node, (links = { peers: [], gate: 0, syncedStep: 0 }));
     }
-    if (record.setup !== undefined) links.peers = record.setup.peers;
+    const facts = record.link;
+    if (facts.peers !== null) links.peers = facts.peers;
     if (record.actor === 'shell') {
-      const step = (record.input as { step: number }).step;
+      const step = facts.syncedStep!;
       links.syncedStep = Math.max(links.syncedStep, step);
       this.sent.synced(record.node, record.inc, step, record.lamport);
       return;
     }
     if (record.actor !== 'raft') return;
-    const input = record.input as DeliveryInput;
     // A restart loads only what was durable: nothing of the new incarnation waits yet.
-    if (input.type === 'restart') Object.assign(links, { gate: 0, syncedStep: 0 });
-    if (input.type === 'message') this.deliver(record, input, links.peers);
-    if (gatesSends(record)) links.gate = record.seq;
-    for (const effect of record.effects as SendEffect[]) {
-      if (effect.type === 'send') this.send(record, effect, links);
-    }
+    if (facts.restart) Object.assign(links, { gate: 0, syncedStep: 0 });
+    if (facts.delivery !== null) this.deliver(record, facts.delivery, links.peers);
+    if (facts.gates) links.gate = record.seq;
+    for (const send of facts.sends) this.send(record, send, links);
   }
 
   /**
@@ -152,30 +122,29 @@ export class LinkLedger {
     return number;
   }
 
-  private send(record: TraceRecord, effect: SendEffect, links: NodeLinks): void {
+  private send(record: LinkStep, effect: SentFact, links: NodeLinks): void {
     const parts = messageIdParts(effect.id);
     if (parts === null || parts.sender !== record.node || parts.inc !== record.inc) {
       this.problem(record.node, { divergence: shellDivergence(record,
         `message id ${effect.id} does not name this node and incarnation`) });
       return;
     }
-    textHashes(JSON.stringify(effect.message));
     // A gate covered before this step was synced before the message could leave.
     const waits = links.gate !== 0 && links.gate > links.syncedStep;
     const message: SentMessage = {
       receiver: this.number(links.peers[effect.to] ?? '?'), seq: record.seq, gate: links.gate,
-      syncedAt: waits ? Infinity : 0, hashHigh, hashLow,
+      syncedAt: waits ? Infinity : 0, hashHigh: effect.hashHigh, hashLow: effect.hashLow,
     };
     this.sent.add(parts.sender, parts.inc, parts.counter, message);
   }
 
-  private deliver(record: TraceRecord, input: DeliveryInput, peers: readonly string[]): void {
+  private deliver(record: LinkStep, input: DeliveryFact, peers: readonly string[]): void {
     if (this.problems.has(record.node)) return;
     const problem = this.deliveryProblem(record, input, peers[input.from] ?? '?');
     if (problem !== null) this.problem(record.node, problem);
   }
 
-  private deliveryProblem(record: TraceRecord, input: DeliveryInput, from: string):
+  private deliveryProblem(record: LinkStep, input: DeliveryFact, from: string):
     Problem | null {
     const { id } = input;
     const parts = id === null ? null : messageIdParts(id);
@@ -196,10 +165,11 @@ export class LinkLedger {
       return { divergence: shellDivergence(record, `message ${id} was sent on another link`,
         `${sender} -> ${to}`, `${from} -> ${record.node}`) };
     }
-    textHashes(JSON.stringify(input.message));
-    if (hashHigh !== origin.hashHigh || hashLow !== origin.hashLow) {
-      const sentText = canonicalText(messageAt(this.sources, sender, origin.seq, id!));
-      const deliveredText = canonicalText(input.message);
+    if (input.hashHigh !== origin.hashHigh || input.hashLow !== origin.hashLow) {
+      const sentText = canonicalText(recordAt(this.sources, sender, origin.seq, (sent) =>
+        (sent.effects as SendEffect[]).find((effect) => effect.id === id)?.message));
+      const deliveredText = canonicalText(recordAt(this.sources, record.node, record.seq,
+        (delivered) => (delivered.input as { message: unknown }).message));
       if (sentText !== deliveredText) {
         return { divergence: shellDivergence(record, `message ${id} differs from the one sent`,
           sentText, deliveredText) };
@@ -230,12 +200,11 @@ export class LinkLedger {
   }
 }
 
-/** The message `id` as step `seq` of `node` sent it, read again from its file. */
-function messageAt(sources: ReadonlyMap<string, TraceSource>, node: string, seq: number,
-  id: string): unknown {
+/** What `read` takes of step `seq` of `node`, read again from its file. */
+function recordAt(sources: ReadonlyMap<string, TraceSource>, node: string, seq: number,
+  read: (record: TraceRecord) => unknown): unknown {
   for (const record of readNodeTrace(node, sources.get(node)!)) {
-    if (record.seq !== seq) continue;
-    return (record.effects as SendEffect[]).find((effect) => effect.id === id)?.message;
+    if (record.seq === seq) return read(record);
   }
   return undefined;
 }
