@@ -25,9 +25,16 @@ import { assert } from '../assert.js';
 import { noControllerBugs, type ControllerBugs } from './bugs.js';
 import { unassignedGid, type Gid } from './types.js';
 
-/** The gids sorted ascending; asserts they are positive integers with no repeats. */
-export function sortedGids(gids: readonly Gid[]): Gid[] {
-  const sorted = gids.slice().sort((a, b) => a - b);
+/**
+ * The gids sorted ascending; asserts they are positive integers with no repeats. Gids listed
+ * ascending already (memberGids lists them so) are returned as they are: no copy to sort.
+ */
+export function sortedGids(gids: readonly Gid[]): readonly Gid[] {
+  let ascending = true;
+  for (let index = 1; index < gids.length && ascending; index++) {
+    ascending = gids[index - 1]! < gids[index]!;
+  }
+  const sorted = ascending ? gids : gids.slice().sort((a, b) => a - b);
   for (let index = 0; index < sorted.length; index++) {
     const gid = sorted[index]!;
     assert(Number.isInteger(gid) && gid > 0, `rebalance: gid ${gid} is not a positive integer`);

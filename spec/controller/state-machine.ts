@@ -22,7 +22,7 @@
  *   driver proposes publish only once every moved shard is done: that knowledge is the
  *   groups', not the controller's.
  */
-import { castDraft, produce } from 'immer';
+import { castDraft, freeze, produce } from 'immer';
 import { assert } from '../assert.js';
 import { noControllerBugs, type ControllerBugs } from './bugs.js';
 import { initialConfig, joinConfig, leaveConfig, moveConfig } from './operations.js';
@@ -218,10 +218,11 @@ function applyClientCommand(
     return refused(state, `identity-conflict: client ${client} seq ${seq} was ${session.request}`);
   }
   const step = applyOperation(state, command, bugs);
-  const next = produce(step.state, (draft) => {
-    draft.sessions[client] = castDraft({ seq, request: text, result: step.result });
-  });
-  return { state: next, result: step.result };
+  // Deep-frozen, as a produce() leaves its result (a client cannot change what retries get),
+  // for a fraction of a draft's cost: every replica applies every command.
+  const record: ClientSession = { seq, request: text, result: step.result };
+  const sessions: Record<string, ClientSession> = { ...step.state.sessions, [client]: record };
+  return { state: freeze({ ...step.state, sessions }, true), result: step.result };
 }
 
 /**

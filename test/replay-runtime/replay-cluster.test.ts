@@ -2,6 +2,7 @@
 // not schedule. A timer runs only when fired by name, a frame moves only when delivered.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { RuntimeDivergence } from '../../verify/replay/adapter.js';
 import { ReplayCluster } from '../../verify/replay/replay-cluster.js';
 
 const names = ['g1-0', 'g1-1', 'g1-2'];
@@ -65,6 +66,31 @@ test('a crash keeps what the node synced: the restarted node reloads its term an
     assert.is(restarted.role, 'follower');
     const disk = await cluster.readDisk('g1-2');
     assert.equal(disk.hardState, { currentTerm: 1, votedFor: 2, commitIndex: 0 });
+  });
+
+test('settle returns only once a long chain of promises the nodes started has run', async () => {
+  const cluster = await startedCluster();
+  let steps = 0;
+  void (async () => {
+    for (let step = 0; step < 1000; step++) {
+      await Promise.resolve();
+      steps++;
+    }
+  })();
+  await cluster.settle();
+  assert.is(steps, 1000);
+});
+
+test('a malformed frame is a divergence when read, and when its receiver refuses it',
+  async () => {
+    const cluster = await startedCluster();
+    cluster.network.endpoint('g1-0').send('g1-1', new Uint8Array([9, 9, 9]));
+    const [held] = cluster.network.frames();
+    assert.throws(() => held!.frame, (error: unknown) => error instanceof RuntimeDivergence &&
+      /g1-0 sent a malformed frame to g1-1/.test(error.message));
+    assert.throws(() => cluster.network.deliver(held!),
+      (error: unknown) => error instanceof RuntimeDivergence);
+    assert.is(cluster.network.frames().length, 0);
   });
 
 test.run();

@@ -14,8 +14,10 @@ import { controllerBugNames } from '../../spec/controller/bugs.js';
 import type { Config } from '../../spec/controller/types.js';
 import { queryAnswersHistory } from '../../invariants/config-history.js';
 import {
-  summarizeRebalance, type ControllerAction, type ControllerModelState,
+  summarizeRebalance, type ControllerAction, type ControllerModelState, type RebalanceSummary,
 } from '../../models/controller/model.js';
+import { memberGids } from '../../spec/controller/operations.js';
+import type { Gid } from '../../spec/controller/types.js';
 import type { ClusterLayout } from '../../impl/node/api.js';
 import type { ShellFaults } from '../../impl/node/shell-faults.js';
 import { RuntimeDivergence, type RuntimeAdapter } from './adapter.js';
@@ -23,6 +25,32 @@ import { ControllerGroup, controllerNames } from './controller-group.js';
 import { ReplayCluster } from './replay-cluster.js';
 
 const adminName = 'admin';
+
+/** Rebalance summaries remembered (STYLE 7: bounded); the memo starts afresh when full. */
+const summariesMax = 10_000;
+const summaries = new Map<string, RebalanceSummary>();
+
+/**
+ * summarizeRebalance of the runtime's configurations, remembered by value: it is a pure
+ * function of the shards before, the configuration after and the bug, and mbt's walks make
+ * the same Join or Leave from the same configuration again and again (each summary
+ * rebalances the input twice more, in other gid orders).
+ */
+function rememberedSummary(
+  bug: string | null,
+  before: readonly Gid[],
+  after: Config,
+  bugs: Parameters<typeof summarizeRebalance>[2],
+): RebalanceSummary {
+  const key = `${bug}|${before.join()}|${after.shards.join()}|${memberGids(after).join()}`;
+  let summary = summaries.get(key);
+  if (summary === undefined) {
+    if (summaries.size >= summariesMax) summaries.clear();
+    summary = Object.freeze(summarizeRebalance(before, after, bugs));
+    summaries.set(key, summary);
+  }
+  return summary;
+}
 
 class ControllerAdapter implements RuntimeAdapter<ControllerModelState, ControllerAction> {
   readonly comparedVariables = [
@@ -35,6 +63,7 @@ class ControllerAdapter implements RuntimeAdapter<ControllerModelState, Controll
   readonly undriven = {};
   private readonly cluster: ReplayCluster;
   private readonly group: ControllerGroup;
+  private readonly bug: string | null;
   private readonly bugs;
   private adminSeq = 0;
   /** The runtime's measurements, as the model's history variables. */
@@ -48,6 +77,7 @@ class ControllerAdapter implements RuntimeAdapter<ControllerModelState, Controll
     const layout: ClusterLayout = {
       shardCount: params['shards'] as number, controllers: controllerNames, groups: {},
     };
+    this.bug = bug;
     this.bugs = bugSwitches(controllerBugNames, bug === null ? [] : [bug]);
     // Elections happen when the adapter says: no pre-vote round, no lease to wait out.
     const tuning = { preVote: false, checkQuorum: false };
@@ -102,7 +132,7 @@ class ControllerAdapter implements RuntimeAdapter<ControllerModelState, Controll
     } else if (action.type === 'move') {
       this.measured = { lastRebalance: null, ...flags, movesDone: this.measured.movesDone + 1 };
     } else {
-      const lastRebalance = summarizeRebalance(previous.shards, latest, this.bugs);
+      const lastRebalance = rememberedSummary(this.bug, previous.shards, latest, this.bugs);
       this.measured = { ...this.measured, lastRebalance, ...flags };
     }
     return body.result.type === 'refused' ? `refused: ${body.result.error}` : null;

@@ -7,14 +7,37 @@
 import { assert } from '../../spec/assert.js';
 import type { FrameHandler, Transport } from '../../impl/io/transport.js';
 import { decodeFrame, type Frame } from '../../impl/node/wire.js';
+import { RuntimeDivergence } from './adapter.js';
 
-/** One frame in flight, decoded once for matching. */
-export interface HeldFrame {
-  readonly from: string;
-  readonly to: string;
-  readonly frame: Frame;
-  readonly bytes: Uint8Array;
+/**
+ * One frame in flight. Its bytes are decoded when the replay first reads what it carries, not
+ * when it is sent: its receiver decodes them anyway (the node's own code), and most frames the
+ * controller's replay moves are chosen by sender and receiver alone. A malformed frame is a
+ * divergence when it is read, or when its receiver refuses it as one (`deliver`).
+ */
+export class HeldFrame {
+  private decoded: Frame | null = null;
+
+  constructor(readonly from: string, readonly to: string, readonly bytes: Uint8Array) {}
+
+  get frame(): Frame {
+    if (this.decoded === null) {
+      const frame = decodeFrame(this.bytes);
+      if (frame === null) throw new RuntimeDivergence(malformed(this));
+      this.decoded = frame;
+    }
+    return this.decoded;
+  }
+
+  /** Another copy of the frame in flight (a duplicate, or one kept out of the network). */
+  copy(): HeldFrame {
+    const copy = new HeldFrame(this.from, this.to, this.bytes.slice());
+    copy.decoded = this.decoded;
+    return copy;
+  }
 }
+
+const malformed = (held: HeldFrame) => `${held.from} sent a malformed frame to ${held.to}`;
 
 /** Frames held at once beyond which a send is a bug of the replay (STYLE 7: bounded). */
 export const heldFramesMax = 10_000;
@@ -64,13 +87,14 @@ export class HeldNetwork {
   /** Takes `held` out of the network and hands it to its receiver (if that one listens). */
   deliver(held: HeldFrame): void {
     this.remove(held);
-    this.handlers.get(held.to)?.(held.from, held.bytes);
+    const verdict = this.handlers.get(held.to)?.(held.from, held.bytes);
+    if (verdict === 'malformed') throw new RuntimeDivergence(malformed(held));
   }
 
   /** Adds a second copy of `held` to the frames in flight (the model's Duplicate). */
   duplicate(held: HeldFrame): HeldFrame {
     assert(this.held.includes(held), 'only a held frame can be duplicated');
-    const copy = { ...held, bytes: held.bytes.slice() };
+    const copy = held.copy();
     this.held.push(copy);
     return copy;
   }
@@ -102,8 +126,7 @@ export class HeldNetwork {
 
   private hold(from: string, to: string, bytes: Uint8Array): void {
     assert(this.held.length < heldFramesMax, `more than ${heldFramesMax} frames held`);
-    const frame = decodeFrame(bytes);
-    assert(frame !== null, `${from} sent a malformed frame to ${to}`);
-    this.held.push({ from, to, frame, bytes: bytes.slice() });
+    // A copy: the sender may reuse its buffer once send returns (Transport.send).
+    this.held.push(new HeldFrame(from, to, bytes.slice()));
   }
 }

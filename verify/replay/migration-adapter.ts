@@ -377,7 +377,7 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     const to = Number(/^g(\d+)-/.exec(request.to)?.[1]);
     // Kept out of the network, which drops a crashed process's frames: the model's copy is
     // in flight until a Deliver, whatever crashes meanwhile.
-    this.kept.push({ to, command, frame: { ...request, bytes: request.bytes.slice() } });
+    this.kept.push({ to, command, frame: request.copy() });
   }
 
   /** The publish the driver proposed once every move was done commits (else a tick's). */
