@@ -35,11 +35,7 @@ export interface DiskOptions {
 export type DiskSetup = ByReference<DiskOptions>;
 
 export function diskBreadthFirstSearch(model: AnyModel, options: SearchOptions): SearchResult {
-  const checkpoint = options.checkpoint;
-  const resumed = checkpoint?.resume
-    ? readDiskCheckpoint(checkpoint, checkpointFileName)
-    : undefined;
-  const search = new DiskSearch(model, options, resumed);
+  const search = new DiskSearch(model, options);
   let finished = false;
   try {
     const result = search.run();
@@ -50,25 +46,36 @@ export function diskBreadthFirstSearch(model: AnyModel, options: SearchOptions):
   }
 }
 
-/** One disk search: its files, its explorer and its last checkpoint. */
-class DiskSearch {
+/**
+ * One disk search: its files, its explorer and its last checkpoint. A level's states are
+ * expanded here (`run`) or on worker threads (disk-parallel.ts, which reads the frontier and
+ * hands the successors to `set` in the order one thread generates them).
+ */
+export class DiskSearch {
   private readonly directory: Directory;
-  private readonly frontier: DiskFrontier;
-  private readonly parents: DiskParents;
-  private readonly set: DiskFingerprintSet;
-  private readonly explorer: Explorer;
+  readonly frontier: DiskFrontier;
+  readonly parents: DiskParents;
+  readonly set: DiskFingerprintSet;
+  readonly explorer: Explorer;
   /** The depth of the states the batch's candidates were found at. */
   private candidateDepth = 0;
 
-  constructor(
-    model: AnyModel,
-    private readonly options: SearchOptions,
-    private lastCheckpoint: DiskCheckpoint | undefined,
-  ) {
+  private lastCheckpoint: DiskCheckpoint | undefined;
+  /** The level the search resumed at, if it did. */
+  private readonly resumedLevel: number | undefined;
+  private readonly clock: CheckpointClock | undefined;
+
+  constructor(model: AnyModel, private readonly options: SearchOptions) {
+    const checkpoint = options.checkpoint;
+    this.lastCheckpoint = checkpoint?.resume
+      ? readDiskCheckpoint(checkpoint, checkpointFileName)
+      : undefined;
+    this.clock = checkpoint && new CheckpointClock(checkpoint);
     const { directory, memoryBytes } = options.disk!;
     this.directory = directory;
     const budget = diskBudget(memoryBytes);
-    const resumed = lastCheckpoint;
+    const resumed = this.lastCheckpoint;
+    this.resumedLevel = resumed?.level;
     this.frontier = new DiskFrontier(directory, budget.streamWords,
       resumed && { file: resumed.frontierFile, count: resumed.frontierCount });
     this.parents = new DiskParents(directory, budget.streamWords, resumed?.levelStarts);
@@ -94,40 +101,54 @@ class DiskSearch {
   }
 
   run(): SearchResult {
-    const { explorer, frontier, parents, set } = this;
+    const { explorer, frontier } = this;
     const entry = emptyQueueEntry();
-    const stopAtViolation = this.options.continueAfterViolation !== true;
-    const resumedLevel = this.lastCheckpoint?.level;
-    if (resumedLevel === undefined) {
-      parents.beginLevel();
-      explorer.visitInitialStates();
-      set.resolve();
-      parents.endLevel();
-    }
-    const clock = this.options.checkpoint && new CheckpointClock(this.options.checkpoint);
-    for (let level = resumedLevel ?? 0; explorer.running && frontier.upcoming > 0; level++) {
-      if (stopAtViolation && explorer.violationFound) break;
-      // Between levels, before any violation: a resumed search finds it again.
-      const due = clock?.due() && !explorer.violationFound && level > (resumedLevel ?? 0);
-      const slot = this.lastCheckpoint?.slot === 0 ? 1 : 0;
-      const pinned = due ? slotFiles(slot) : undefined;
-      const visitedFile = pinned && set.pin(pinned.visited);
-      const count = frontier.upcoming;
-      frontier.advance(pinned?.frontier);
-      if (pinned) this.checkpoint(level, slot, visitedFile!, pinned.frontier, count);
-      parents.beginLevel();
-      this.candidateDepth = level + 1;
-      const levelStart = parents.levelStarts[level]!;
+    for (let level = this.start(); this.beginLevel(level); level++) {
+      const levelStart = this.parents.levelStarts[level]!;
       for (let index = 0; explorer.running && frontier.shift(entry); index++) {
         entry.id = levelStart + index;
         explorer.queued = frontier.current + frontier.upcoming;
         explorer.expand(entry, level);
       }
-      // Also after a stop mid-level: the candidates so far count as in memory.
-      set.resolve();
-      parents.endLevel();
+      this.endLevel();
     }
     return explorer.result();
+  }
+
+  /** The first level to expand: 0 once the initial states are in, or a checkpoint's. */
+  start(): number {
+    if (this.resumedLevel !== undefined) return this.resumedLevel;
+    this.parents.beginLevel();
+    this.explorer.visitInitialStates();
+    this.endLevel();
+    return 0;
+  }
+
+  /**
+   * Whether `level` is to be expanded (not once stopped, past a violation or out of states);
+   * if so, writes a checkpoint when due and makes its states the frontier read.
+   */
+  beginLevel(level: number): boolean {
+    const { explorer, frontier, set } = this;
+    if (!explorer.running || frontier.upcoming === 0) return false;
+    if (this.options.continueAfterViolation !== true && explorer.violationFound) return false;
+    // Between levels, before any violation: a resumed search finds it again.
+    const due = this.clock?.due() && !explorer.violationFound && level > (this.resumedLevel ?? 0);
+    const slot = this.lastCheckpoint?.slot === 0 ? 1 : 0;
+    const pinned = due ? slotFiles(slot) : undefined;
+    const visitedFile = pinned && set.pin(pinned.visited);
+    const count = frontier.upcoming;
+    frontier.advance(pinned?.frontier);
+    if (pinned) this.checkpoint(level, slot, visitedFile!, pinned.frontier, count);
+    this.parents.beginLevel();
+    this.candidateDepth = level + 1;
+    return true;
+  }
+
+  /** Decides the level's last batch; also after a stop mid-level (its candidates count). */
+  endLevel(): void {
+    this.set.resolve();
+    this.parents.endLevel();
   }
 
   /** Removes the working files; a stopped search keeps its checkpoint, to be resumed. */

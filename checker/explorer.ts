@@ -389,7 +389,8 @@ export class Explorer {
     if (!this.options.continueAfterViolation && !this.finishLevel) this.running = false;
   }
 
-  private stop(reason: NonNullable<SearchResult['stoppedBy']>): void {
+  /** Stops the search, incomplete (the disk search on several threads stops it from outside). */
+  stop(reason: NonNullable<SearchResult['stoppedBy']>): void {
     this.stoppedBy = reason;
     this.running = false;
   }

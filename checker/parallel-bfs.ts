@@ -21,11 +21,9 @@
  * those counts may differ.
  */
 import { ok as assert } from 'node:assert';
-import { Worker } from 'node:worker_threads';
 import { breadthFirstSearch } from './bfs.js';
 import { loadModelSource, type ModelSource } from './load-model.js';
 import type { Params } from './model.js';
-import { ModelError } from './model-guard.js';
 import { unreachedSometimes, type SearchOptions, type SearchResult } from './search.js';
 import {
   controlWords,
@@ -43,6 +41,9 @@ import {
 } from './parallel-protocol.js';
 import { SharedFingerprintSet } from './shared-fingerprint-set.js';
 import {
+  expectReply, startWorker, WorkerHandle, type FailedReply,
+} from './worker-handle.js';
+import {
   CheckpointClock,
   forEachFrontierEntry,
   readCheckpoint,
@@ -58,52 +59,7 @@ export interface ParallelRequest {
   readonly workers: number;
 }
 
-/**
- * Starts a worker on the compiled bfs-worker.js, or, when running from TypeScript sources
- * (tests under tsx), on bfs-worker.ts through tsx's loader, which a worker does not inherit.
- */
-function startWorker(setup: WorkerSetup): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./bfs-worker.js', import.meta.url), { workerData: setup });
-  }
-  // Evaluated code resolves 'tsx' from the working directory: tests run from the repository.
-  const target = new URL('./bfs-worker.ts', import.meta.url).href;
-  const bootstrap =
-    `import('tsx/esm/api').then((api) => { api.register(); ` +
-    `return import(${JSON.stringify(target)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData: setup });
-}
-
-class WorkerHandle {
-  private waiting: ((message: WorkerMessage) => void)[] = [];
-  private failure: Error | undefined;
-
-  constructor(readonly worker: Worker) {
-    worker.on('message', (message: WorkerMessage) => this.waiting.shift()?.(message));
-    const fail = (error: Error) => {
-      this.failure ??= error;
-      for (const resolve of this.waiting.splice(0)) {
-        const { name, message, stack = '' } = error;
-        resolve({ type: 'failed', name, message, stack });
-      }
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`worker exited with code ${code}`)));
-  }
-
-  /** The worker's next message (its first is 'ready'). */
-  next(): Promise<WorkerMessage> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise<WorkerMessage>((resolve) => this.waiting.push(resolve));
-  }
-
-  /** Sends a message and waits for the worker's next reply. */
-  request(message: CoordinatorMessage): Promise<WorkerMessage> {
-    const reply = this.next();
-    this.worker.postMessage(message);
-    return reply;
-  }
-}
+type Handle = WorkerHandle<CoordinatorMessage, WorkerMessage>;
 
 /** How often the coordinator looks at the caller's stop flag. */
 const stopPollMs = 50;
@@ -117,7 +73,7 @@ export async function parallelBreadthFirstSearch(
   const seconds = () => (performance.now() - started) / 1000;
   const control = new Int32Array(new SharedArrayBuffer(controlWords(request.workers) * 4));
   const visited = new SharedFingerprintSet();
-  const handles: WorkerHandle[] = [];
+  const handles: Handle[] = [];
   for (let index = 0; index < request.workers; index++) {
     const setup: WorkerSetup = {
       model: request.model,
@@ -132,7 +88,7 @@ export async function parallelBreadthFirstSearch(
         options.timeLimitSeconds === undefined ? 0 : Date.now() + options.timeLimitSeconds * 1000,
       deadlock: options.deadlock !== false,
     };
-    handles.push(new WorkerHandle(startWorker(setup)));
+    handles.push(new WorkerHandle(startWorker(import.meta.url, 'bfs-worker', setup)));
   }
   const progressTimer = options.onProgress
     ? setInterval(
@@ -164,19 +120,6 @@ export async function parallelBreadthFirstSearch(
   }
 }
 
-/**
- * Checks a worker's reply. A worker's ModelError is the user's model failing (invalid input,
- * exit 2): rethrown as it is, it reads as on one thread. It names the state that threw first
- * on that worker: when several states of a level throw, one thread may name another.
- */
-function expectReply(message: WorkerMessage, type: WorkerMessage['type']): void {
-  if (message.type === 'failed') {
-    if (message.name === ModelError.name) throw new ModelError(message.message);
-    throw new Error(`worker failed: ${message.stack || message.message}`);
-  }
-  assert(message.type === type, `expected ${type} from a worker, got ${message.type}`);
-}
-
 /** What the workers found: the counts, whether a violation was seen, why they stopped. */
 interface LevelCounts {
   readonly distinctStates: number;
@@ -198,7 +141,7 @@ class LevelRun {
   private readonly clock: CheckpointClock | undefined;
 
   constructor(
-    private readonly handles: readonly WorkerHandle[],
+    private readonly handles: readonly Handle[],
     private readonly control: Int32Array,
     private readonly visited: SharedFingerprintSet,
     private readonly stopAtViolation: boolean,
@@ -306,7 +249,7 @@ class LevelRun {
   }
 
   /** Takes the workers' frontiers for the next level; returns how many states they hold. */
-  private collect(replies: WorkerMessage[]): number {
+  private collect(replies: (WorkerMessage | FailedReply)[]): number {
     let upcoming = 0;
     this.frontiers = [];
     for (const reply of replies) {

@@ -9,6 +9,7 @@ import { modelSource } from './load-model.js';
 import { breadthFirstSearch } from './bfs.js';
 import { depthFirstSearch } from './dfs.js';
 import type { AnyModel, ModelDefinition, Params } from './model.js';
+import { parallelDiskSearch } from './disk-parallel.js';
 import { parallelBreadthFirstSearch } from './parallel-bfs.js';
 import type { Path, SearchOptions, SearchResult } from './search.js';
 import { searchOnThread } from './search-thread.js';
@@ -108,17 +109,17 @@ function searchWith(
   const parallel = request.strategy === 'bfs' && request.workers > 1;
   if (stopFlag && !parallel) return searchOnItsThread(request, stopFlag, skipInvariants);
   switch (request.strategy) {
-    case 'bfs':
+    case 'bfs': {
       if (request.workers <= 1) return breadthFirstSearch(model, request.search);
-      return parallelBreadthFirstSearch(
-        {
-          model: modelSource(request.definition, request.registry),
-          params: request.params,
-          bug: request.bug,
-          workers: request.workers,
-        },
-        request.search,
-      );
+      const workers = {
+        model: modelSource(request.definition, request.registry),
+        params: request.params,
+        bug: request.bug,
+        workers: request.workers,
+      };
+      if (request.search.disk) return parallelDiskSearch(model, workers, request.search);
+      return parallelBreadthFirstSearch(workers, request.search);
+    }
     case 'dfs':
       return depthFirstSearch(model, request.search);
     case 'random':

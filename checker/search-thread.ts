@@ -4,7 +4,7 @@
  * not run until it ended; on a worker, the main thread sets the shared stop flag and the
  * search returns what it found so far.
  */
-import { Worker } from 'node:worker_threads';
+import { startWorker } from './worker-handle.js';
 import type { CheckpointSetup } from './checkpoint.js';
 import type { DiskSetup } from './disk-bfs.js';
 import type { ModelSource } from './load-model.js';
@@ -43,24 +43,12 @@ export type ThreadMessage =
   | { readonly type: 'progress'; readonly progress: Progress }
   | { readonly type: 'done'; readonly result: SearchResult };
 
-/** Starts the worker on the compiled .js, or on the .ts source through tsx (tests). */
-function startWorker(setup: ThreadSetup): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./search-thread-worker.js', import.meta.url), { workerData: setup });
-  }
-  const target = new URL('./search-thread-worker.ts', import.meta.url).href;
-  const bootstrap =
-    `import('tsx/esm/api').then((api) => { api.register(); ` +
-    `return import(${JSON.stringify(target)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData: setup });
-}
-
 export function searchOnThread(
   setup: ThreadSetup,
   onProgress: ((progress: Progress) => void) | undefined,
 ): Promise<SearchResult> {
   return new Promise((resolve, reject) => {
-    const worker = startWorker(setup);
+    const worker = startWorker(import.meta.url, 'search-thread-worker', setup);
     let result: SearchResult | undefined;
     worker.on('message', (message: ThreadMessage) => {
       if (message.type === 'progress') onProgress?.(message.progress);

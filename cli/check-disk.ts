@@ -21,10 +21,6 @@ const refusals: readonly Refusal[] = [
     given: (args) => (args.values['strategy'] ?? 'bfs') !== 'bfs',
     why: '--disk needs --strategy bfs',
   },
-  {
-    given: (args) => args.values['workers'] !== undefined && args.values['workers'] !== '1',
-    why: '--disk runs on one thread: leave out --workers',
-  },
   { given: (args) => args.booleans.has('coverage'), why: '--coverage does not run with --disk' },
   {
     given: (args) => [args.values['checkpoint'], args.values['resume']].some((path) =>

@@ -19,24 +19,31 @@ import { scratchDirectory } from '../helpers/scratch.js';
 
 const scratch = scratchDirectory('shardkv-disk-checkpoint-');
 
-const cases = [
+const models = [
   { name: 'twophase rms=6 (no violation)', argv: ['twophase', '--rms', '6', '--no-liveness'] },
   { name: 'migration dedup-not-migrated (a 9-step trace)',
     argv: ['migration', '--bug', 'dedup-not-migrated', '--no-liveness'] },
 ];
+// Killed on 2 workers, resumed on 2 and on 1: the files are the main thread's either way.
+const cases = models.flatMap(({ name, argv }) => [
+  { name, argv, killedOn: ['--workers', '1'], resumedOn: ['--workers', '1'] },
+  { name, argv, killedOn: ['--workers', '2'], resumedOn: ['--workers', '2'] },
+  { name, argv, killedOn: ['--workers', '2'], resumedOn: ['--workers', '1'] },
+]);
 
-for (const { name, argv } of cases) {
-  test(`${name}: on disk, kill -9 mid-level, resume: the in-memory run's result`, async () => {
-    const tag = argv[0]!;
+for (const { name, argv, killedOn, resumedOn } of cases) {
+  const how = `killed on ${killedOn[1]} worker(s), resumed on ${resumedOn[1]}`;
+  test(`${name}: on disk, kill -9 mid-level (${how}): the in-memory run's result`, async () => {
+    const tag = `${argv[0]!}-${killedOn[1]}-${resumedOn[1]}`;
     const out = (label: string) => ['--out', join(scratch, `${tag}-${label}.trace.json`)];
     const common = [...argv, '--json', '--quiet'];
     const whole = await runCli('check', ...common, ...out('whole'));
     const directory = join(scratch, tag);
     const disk = ['--disk', directory, '--memory', '64k'];
-    const killed = await killedAfterCheckpoint(directory, [...common, ...disk],
+    const killed = await killedAfterCheckpoint(directory, [...common, ...disk, ...killedOn],
       'disk-checkpoint.json');
     assert.ok(killed, 'killed before it ended');
-    const again = await runCli('check', ...common, ...disk, '--resume', directory,
+    const again = await runCli('check', ...common, ...disk, ...resumedOn, '--resume', directory,
       ...out('resumed'));
     assert.equal(summaryOf(again), summaryOf(whole));
     assert.equal(readdirSync(directory), [], 'a finished search removes its checkpoint');

@@ -161,7 +161,6 @@ const refused: readonly (readonly [string, readonly string[], RegExp])[] = [
   ['a fraction', ['--disk', refusedDirectory, '--memory', '1.5g'], /--memory expects a size/],
   ['less than 64k', ['--disk', refusedDirectory, '--memory', '1k'], /at least 64k/],
   ['--memory without --disk', ['--memory', '512m'], /--memory needs --disk/],
-  ['two workers', ['--disk', refusedDirectory, '--workers', '2'], /one thread/],
   ['coverage', ['--disk', refusedDirectory, '--coverage'], /--coverage/],
   ['a checkpoint', ['--disk', refusedDirectory, '--checkpoint', 'C'], /--checkpoint/],
   ['dfs', ['--disk', refusedDirectory, '--strategy', 'dfs'], /--strategy bfs/],
