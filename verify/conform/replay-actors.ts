@@ -68,9 +68,26 @@ function applyCommand(machine: MachineState, command: unknown, limits: SizeLimit
   return { machine: { kind: 'group', state: applied.state }, result: applied.result };
 }
 
+/**
+ * Whether parsed `recorded` has the JSON text of `wanted`, an object of numbers and strings:
+ * the same keys in the same order and the same values (JSON.stringify of both, without
+ * writing either: this runs for every state machine record).
+ */
+function sameJsonText(wanted: Readonly<Record<string, string | number>>,
+  recorded: Readonly<Record<string, unknown>>): boolean {
+  const keys = Object.keys(wanted);
+  const recordedKeys = Object.keys(recorded);
+  if (recordedKeys.length !== keys.length) return false;
+  for (let at = 0; at < keys.length; at++) {
+    const key = keys[at]!;
+    if (recordedKeys[at] !== key || recorded[key] !== wanted[key]) return false;
+  }
+  return true;
+}
+
 export function replayMachine(replay: NodeReplay, record: TraceRecord): Problem {
   const work = replay.work[replay.workHead];
-  const input = record.input as { type: string; index?: number; term?: number };
+  const input = record.input as Record<string, unknown>;
   if (work === undefined) return ['a state machine step that no Raft effect asked for'];
   replay.workHead++;
   // What was taken is dropped now and then, so a long trace does not keep every entry alive.
@@ -79,9 +96,9 @@ export function replayMachine(replay: NodeReplay, record: TraceRecord): Problem 
     replay.workHead = 0;
   }
   const index = work.type === 'apply' ? work.entry.index : work.snapshot.lastIncludedIndex;
-  const wanted = work.type === 'apply' ? { type: 'apply', index, term: work.entry.term }
-    : { type: 'restore', index };
-  if (JSON.stringify(wanted) !== JSON.stringify(input)) {
+  const wanted: Record<string, string | number> = work.type === 'apply'
+    ? { type: 'apply', index, term: work.entry.term } : { type: 'restore', index };
+  if (!sameJsonText(wanted, input)) {
     return ['the state machine input differs from what Raft handed over',
       JSON.stringify(wanted), JSON.stringify(input)];
   }

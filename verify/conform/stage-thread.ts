@@ -25,7 +25,7 @@ const flagCount = 4;
 
 /** Steps a batch holds; batches a thread may post before the caller takes the first. */
 const batchItems = 1024;
-const batchesAhead = 4;
+const batchesAhead = 16;
 
 /** What a stage thread is started with (the caller adds how to read its nodes' files). */
 export interface StageThreadData {
@@ -168,7 +168,7 @@ export class ThreadStage implements Stage {
         return received.message as ThreadMessage;
       }
       if (Atomics.load(flags, flagSlots.exited) !== 0) {
-        throw new Error('a conform thread ended before its work (its error is above)');
+        throw new Error('a conform thread ended before its work was done');
       }
       Atomics.wait(flags, flagSlots.signal, signal);
     }
