@@ -120,7 +120,8 @@ export function* randomWalks(model: AnyModel, drivable: Drivable, options: WalkO
   Generator<Schedule> {
   const random = randomGenerator(options.seed);
   const initial = model.initialStates();
-  const left = new Set<string>();
+  /** Per swarm walk: whether the walk leaves each action type out, drawn when first seen. */
+  const leftOut = new Map<string, boolean>();
   const guide = options.guided === true ? new Guide(model, random) : null;
   const memory = new SuccessorMemory(model, drivable);
   for (let walk = 0; walk < options.walks; walk++) {
@@ -131,20 +132,25 @@ export function* randomWalks(model: AnyModel, drivable: Drivable, options: WalkO
     // Swarm testing (Groce et al., ISSTA 2012): every other walk leaves out a random half of
     // the action types, so that some walks go deep into what the rest allow (no drops: an
     // election completes and entries commit) instead of every walk spreading thin.
-    left.clear();
+    leftOut.clear();
     guide?.startWalk();
     const swarm = walk % 2 === 1;
-    // A plain or swarm step: uniform over the successors of the types the walk kept.
+    // A plain or swarm step: uniform over the successors of the types the walk kept. No list
+    // of the kept is built: a step's successors are dozens, of a handful of types.
     const pick = (types: readonly string[]): number | null => {
       if (types.length === 0) return null;
-      for (const type of types) {
-        if (swarm && !left.has(`+${type}`) && !left.has(`-${type}`)) {
-          left.add(random() < 0.5 ? `-${type}` : `+${type}`);
-        }
+      if (swarm) {
+        for (const type of types) if (!leftOut.has(type)) leftOut.set(type, random() < 0.5);
       }
-      const kept = types.flatMap((type, at) => left.has(`-${type}`) ? [] : [at]);
-      if (kept.length === 0) return Math.floor(random() * types.length);
-      return kept[Math.floor(random() * kept.length)]!;
+      let keptCount = 0;
+      for (const type of types) if (leftOut.get(type) !== true) keptCount++;
+      if (keptCount === 0) return Math.floor(random() * types.length);
+      let rank = Math.floor(random() * keptCount);
+      for (let at = 0; at < types.length; at++) {
+        if (leftOut.get(types[at]!) === true) continue;
+        if (rank-- === 0) return at;
+      }
+      assert(false, 'a kept successor is chosen');
     };
     while (actionIndexes.length < options.depth) {
       let chosen: Successor | null;
