@@ -12,6 +12,7 @@
  * then its log, and its voterLog (N logs, -1 where absent), as they are.
  */
 import { assert } from '../../spec/assert.js';
+import type { StateCodec } from '../../checker/model.js';
 import type { WordReader, WordWriter } from '../../checker/words.js';
 import type { TlaRaft } from './tla-raft.js';
 import {
@@ -69,24 +70,55 @@ function packServers(target: Int32Array, at: number, servers: readonly number[],
   return at;
 }
 
-/** Pushes the servers packed at words[at, ...) onto `servers`, unpacked; returns the end. */
-function unpackServers(words: Int32Array, at: number, servers: number[], count: number): number {
+/** Writes the servers packed at words[at, ...) into `servers`, unpacked; returns the end. */
+function unpackServers(words: Int32Array, at: number, servers: number[], count: number,
+  width: number): number {
   const fieldMask = (1 << indexBits) - 1;
-  for (let server = 0; server < count; server++) {
+  const matchIndex = matchIndexOffset(count);
+  const voterLog = voterLogOffset(count);
+  for (let base = 0; base < count * width; base += width) {
     const small = words[at++]!;
     const indexes = words[at++]!;
-    servers.push(small & 31, (small >>> 5) & 3, ((small >>> 7) & 7) - 1, words[at++]!,
-      (small >>> 10) & 7, (small >>> 13) & 31, (small >>> 18) & 31);
-    for (let j = 0; j < count; j++) servers.push((indexes >>> (indexBits * j)) & fieldMask);
+    servers[base + termOffset] = small & 31;
+    servers[base + roleOffset] = (small >>> 5) & 3;
+    servers[base + votedForOffset] = ((small >>> 7) & 7) - 1;
+    servers[base + logOffset] = words[at++]!;
+    servers[base + commitIndexOffset] = (small >>> 10) & 7;
+    servers[base + votesRespondedOffset] = (small >>> 13) & 31;
+    servers[base + votesGrantedOffset] = (small >>> 18) & 31;
     for (let j = 0; j < count; j++) {
-      servers.push((indexes >>> (matchIndexShift + indexBits * j)) & fieldMask);
+      servers[base + nextIndexOffset + j] = (indexes >>> (indexBits * j)) & fieldMask;
+      servers[base + matchIndex + j] = (indexes >>> (matchIndexShift + indexBits * j)) & fieldMask;
+      servers[base + voterLog + j] = words[at++]!;
     }
-    for (let j = 0; j < count; j++) servers.push(words[at++]!);
   }
   return at;
 }
 
-export function encoder(raft: TlaRaft) {
+/**
+ * What the codec keeps of the state it decoded last, the one being expanded: most of its
+ * successors share its servers array (a step that only sends, drops or duplicates), whose
+ * packed words are then copied rather than packed again, and the next state expanded often
+ * has the same elections, whose array is then shared rather than allocated again.
+ */
+class LastDecoded {
+  servers: readonly number[] | undefined;
+  readonly packedServers: Int32Array;
+  elections: readonly Int32Array[] = [];
+  electionWords = new Int32Array(0);
+
+  constructor(serverWords: number) {
+    this.packedServers = new Int32Array(serverWords);
+  }
+}
+
+/** The preset's codec: encode and decode share what was last decoded. */
+export function tlaCodec(raft: TlaRaft): StateCodec<TlaState> {
+  const last = new LastDecoded(raft.bounds.servers * encodedServerWords(raft.bounds.servers));
+  return { encode: encoder(raft, last), decode: decoder(raft, last) };
+}
+
+function encoder(raft: TlaRaft, last: LastDecoded) {
   const count = raft.bounds.servers;
   const width = raft.width;
   const serverWords = count * encodedServerWords(count);
@@ -98,7 +130,8 @@ export function encoder(raft: TlaRaft) {
     }
     let at = out.claim(serverWords + messages.length + electionWords + allLogs.length + 3);
     const words = out.words;
-    at = packServers(words, at, servers, count, width);
+    if (servers === last.servers) at = copyWords(words, at, last.packedServers);
+    else at = packServers(words, at, servers, count, width);
     words[at++] = messages.length;
     at = copyNumbers(words, at, messages);
     words[at++] = elections.length;
@@ -117,25 +150,49 @@ function numbersAt(words: Int32Array, at: number, length: number): number[] {
   return numbers;
 }
 
-export function decoder(raft: TlaRaft) {
+/** Whether words[at, at + other.length) equal `other`. */
+function wordsEqual(words: Int32Array, at: number, other: Int32Array): boolean {
+  for (let index = 0; index < other.length; index++) {
+    if (words[at + index] !== other[index]) return false;
+  }
+  return true;
+}
+
+function decoder(raft: TlaRaft, last: LastDecoded) {
   const count = raft.bounds.servers;
   const serverWords = count * encodedServerWords(count);
   const electionWords = 2 + count;
   assert(raft.width === 7 + 3 * count, 'the codec knows the servers\' layout of tla-state.ts');
+  // Copied, then written by index: one allocation of a packed array, where pushes grow it
+  // three times.
+  const zeros: number[] = [];
+  for (let index = 0; index < count * raft.width; index++) zeros.push(0);
   return (input: WordReader): TlaState => {
     const words = input.words;
-    const servers: number[] = [];
-    unpackServers(words, input.skip(serverWords), servers, count);
+    const servers = zeros.slice();
+    const serversAt = input.skip(serverWords);
+    unpackServers(words, serversAt, servers, count, raft.width);
+    last.servers = servers;
+    for (let index = 0; index < serverWords; index++) {
+      last.packedServers[index] = words[serversAt + index]!;
+    }
     const messageCount = input.next();
     const messages = numbersAt(words, input.skip(messageCount), messageCount);
     const electionCount = input.next();
-    const elections: Int32Array[] = [];
-    for (let index = 0; index < electionCount; index++) {
-      const at = input.skip(electionWords);
-      elections.push(words.slice(at, at + electionWords));
+    const electionsAt = input.skip(electionCount * electionWords);
+    const sameElections = last.electionWords.length === electionCount * electionWords &&
+      wordsEqual(words, electionsAt, last.electionWords);
+    if (!sameElections) {
+      const elections: Int32Array[] = [];
+      for (let index = 0; index < electionCount; index++) {
+        const at = electionsAt + index * electionWords;
+        elections.push(words.slice(at, at + electionWords));
+      }
+      last.elections = elections;
+      last.electionWords = words.slice(electionsAt, electionsAt + electionCount * electionWords);
     }
     const logCount = input.next();
     const allLogs = numbersAt(words, input.skip(logCount), logCount);
-    return { servers, messages, elections, allLogs };
+    return { servers, messages, elections: last.elections, allLogs };
   };
 }

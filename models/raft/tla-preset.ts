@@ -23,31 +23,39 @@
  */
 import type { Model } from '../../checker/model.js';
 import { staticActions, stepTla, type TlaAction } from './tla-actions.js';
-import { decoder, encoder } from './tla-codec.js';
+import { tlaCodec } from './tla-codec.js';
 import { tlaInvariants } from './tla-invariants.js';
 import { TlaRaft, type TlaBounds } from './tla-raft.js';
 import { withLogs, type TlaState } from './tla-state.js';
 import { tlaLabel, tlaVariables } from './tla-variables.js';
 
+/** A message's three actions, and the whole list of a state whose bag holds only it. */
+interface MessageActions {
+  readonly own: readonly TlaAction[];
+  readonly alone: readonly TlaAction[];
+}
+
 /** The raft.tla preset as a checker model. */
 export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
   const raft = new TlaRaft(bounds);
   const fixed = staticActions(bounds);
-  // Message actions are values; one object per message and kind keeps `actions` cheap.
-  const messageActions = new Map<number, Map<number, TlaAction[]>>();
-  const actionsOf = (low: number, high: number): TlaAction[] => {
+  // Message actions are values; one object per message and kind keeps `actions` cheap, and
+  // a bag of one message (every state inside TLC's MaxMsgs = 1) has its whole list cached.
+  const messageActions = new Map<number, Map<number, MessageActions>>();
+  const actionsOf = (low: number, high: number): MessageActions => {
     let byHigh = messageActions.get(low);
     if (!byHigh) messageActions.set(low, (byHigh = new Map()));
-    let triple = byHigh.get(high);
-    if (!triple) {
-      triple = (['Receive', 'DuplicateMessage', 'DropMessage'] as const).map((type) => ({
+    let cached = byHigh.get(high);
+    if (!cached) {
+      const own = (['Receive', 'DuplicateMessage', 'DropMessage'] as const).map((type) => ({
         type,
         low,
         high,
       }));
-      byHigh.set(high, triple);
+      cached = { own, alone: [...fixed, ...own] };
+      byHigh.set(high, cached);
     }
-    return triple;
+    return cached;
   };
   let allLogsFrom: TlaState | undefined;
   const { invariants, invariantsHold } = tlaInvariants(raft);
@@ -57,9 +65,10 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
     actions: (state) => {
       const { messages } = state;
       if (messages.length === 0) return fixed;
+      if (messages.length === 3) return actionsOf(messages[0]!, messages[1]!).alone;
       const actions = fixed.slice();
       for (let at = 0; at < messages.length; at += 3) {
-        actions.push(...actionsOf(messages[at]!, messages[at + 1]!));
+        actions.push(...actionsOf(messages[at]!, messages[at + 1]!).own);
       }
       return actions;
     },
@@ -74,7 +83,7 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
     invariants,
     invariantsHold,
     withinBounds: (state) => raft.withinBounds(state),
-    codec: { encode: encoder(raft), decode: decoder(raft) },
+    codec: tlaCodec(raft),
     variables: (state) => tlaVariables(raft, state),
   };
 }
