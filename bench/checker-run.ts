@@ -1,13 +1,14 @@
 /**
  * One checker measurement in a process of its own, so that no run inherits another's heap:
- * `node --expose-gc checker-run.js naive RMS`, `... ours RMS WORKERS` or `... disk RMS BYTES`
- * (one thread, `--disk` in a fresh temporary directory under a cap of BYTES). Prints one
- * JSON line.
+ * `node --expose-gc checker-run.js naive RMS`, `... ours RMS WORKERS` or `... disk RMS BYTES
+ * [WORKERS]` (`--disk` in a fresh temporary directory under a cap of BYTES, on one thread
+ * unless WORKERS is given). Prints one JSON line.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { breadthFirstSearch } from '../checker/bfs.js';
+import { parallelDiskSearch } from '../checker/disk-parallel.js';
 import { parallelBreadthFirstSearch } from '../checker/parallel-bfs.js';
 import type { SearchOptions } from '../checker/search.js';
 import { createTwoPhaseModel } from '../models/calibration/twophase.js';
@@ -47,18 +48,18 @@ async function measureOurs(rms: number, workers: number, diskMemoryBytes?: numbe
   };
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
+  const request = {
+    model: { module: registryModule, name: 'twophase' },
+    params: { rms },
+    bug: undefined,
+    workers,
+  };
   const result =
     workers === 1
       ? breadthFirstSearch(createTwoPhaseModel(rms), options)
-      : await parallelBreadthFirstSearch(
-          {
-            model: { module: registryModule, name: 'twophase' },
-            params: { rms },
-            bug: undefined,
-            workers,
-          },
-          options,
-        );
+      : diskMemoryBytes
+        ? await parallelDiskSearch(createTwoPhaseModel(rms), request, options)
+        : await parallelBreadthFirstSearch(request, options);
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   if (diskPath) rmSync(diskPath, { recursive: true, force: true });
@@ -76,7 +77,7 @@ async function measureOurs(rms: number, workers: number, diskMemoryBytes?: numbe
   };
 }
 
-const [mode, rmsText, workersText] = process.argv.slice(2);
+const [mode, rmsText, workersText, diskWorkersText] = process.argv.slice(2);
 const rms = Number(rmsText);
 if (mode === 'naive') {
   const started = performance.now();
@@ -84,7 +85,8 @@ if (mode === 'naive') {
   const seconds = (performance.now() - started) / 1000;
   console.log(JSON.stringify({ distinct: result.distinct, generated: result.generated, seconds }));
 } else if (mode === 'disk') {
-  console.log(JSON.stringify(await measureOurs(rms, 1, Number(workersText))));
+  const workers = Number(diskWorkersText ?? 1);
+  console.log(JSON.stringify(await measureOurs(rms, workers, Number(workersText))));
 } else {
   console.log(JSON.stringify(await measureOurs(rms, Number(workersText))));
 }

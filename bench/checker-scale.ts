@@ -55,32 +55,40 @@ function workersLine(rms: number, busy = 0): void {
 
 /**
  * The disk mode's cost: TwoPhase on one thread in memory and under `--disk --memory 16m`
- * (a batch smaller than the widest levels, so they merge several times), alternately.
+ * (a batch smaller than the widest levels, so they merge several times) on 1 and 2 workers,
+ * alternately.
  */
 export function diskLine(rms: number): void {
   const memoryBytes = 16 * 2 ** 20;
-  const runs: { disk: boolean; result: Measurement }[] = [];
-  for (const disk of [false, true, false, true]) {
-    const result = disk
-      ? measureInProcess('disk', rms, memoryBytes)
-      : measureInProcess('ours', rms, 1);
-    runs.push({ disk, result });
+  const kinds = ['memory', 'disk', 'disk on 2 workers'] as const;
+  const runs: { kind: (typeof kinds)[number]; result: Measurement }[] = [];
+  for (let round = 0; round < 2; round++) {
+    for (const kind of kinds) {
+      const result = kind === 'memory'
+        ? measureInProcess('ours', rms, 1)
+        : measureInProcess('disk', rms, memoryBytes, kind === 'disk' ? 1 : 2);
+      runs.push({ kind, result });
+    }
   }
-  const best = (disk: boolean, figure: (result: Measurement) => number) =>
-    Math.min(...runs.filter((run) => run.disk === disk).map((run) => figure(run.result)));
+  const best = (kind: (typeof kinds)[number], figure: (result: Measurement) => number) =>
+    Math.min(...runs.filter((run) => run.kind === kind).map((run) => figure(run.result)));
   const wall = (result: Measurement) => result.seconds;
   const cpu = (result: Measurement) => result.cpuSeconds ?? NaN;
-  const [memory, disk] = [runs[0]!.result, runs[1]!.result];
-  const same = memory.distinct === disk.distinct && memory.generated === disk.generated;
+  const [memory, disk, diskWorkers] = [runs[0]!.result, runs[1]!.result, runs[2]!.result];
+  const same = [disk, diskWorkers].every((result) =>
+    memory.distinct === result.distinct && memory.generated === result.generated);
+  const ratio = (first: (typeof kinds)[number], second: (typeof kinds)[number]) =>
+    `wall ${best(first, wall).toFixed(2)} s / ${best(second, wall).toFixed(2)} s = ` +
+    `${(best(first, wall) / best(second, wall)).toFixed(2)}x, ` +
+    `CPU ${best(first, cpu).toFixed(2)} s / ` +
+    `${best(second, cpu).toFixed(2)} s = ${(best(first, cpu) / best(second, cpu)).toFixed(2)}x`;
   console.log(
-    `twophase rms=${rms} on disk (--memory 16m) against memory, best of two: wall ` +
-      `${best(true, wall).toFixed(2)} s / ${best(false, wall).toFixed(2)} s = ` +
-      `${(best(true, wall) / best(false, wall)).toFixed(2)}x, ` +
-      `CPU ${best(true, cpu).toFixed(2)} s / ` +
-      `${best(false, cpu).toFixed(2)} s = ${(best(true, cpu) / best(false, cpu)).toFixed(2)}x; ` +
+    `twophase rms=${rms} on disk (--memory 16m) against memory, best of two: ` +
+      `${ratio('disk', 'memory')}; ` +
       `peak RSS growth ${Math.round((disk.peakRss ?? 0) / 2 ** 20)} MiB / ` +
       `${Math.round((memory.peakRss ?? 0) / 2 ** 20)} MiB; counts ${same ? 'equal' : 'DIFFER'} ` +
-      `(load average ${load()})`,
+      `(load average ${load()})\n` +
+      `  on disk, 2 workers against 1: ${ratio('disk on 2 workers', 'disk')}`,
   );
 }
 

@@ -59,6 +59,7 @@ export class DiskSearch {
   readonly explorer: Explorer;
   /** The depth of the states the batch's candidates were found at. */
   private candidateDepth = 0;
+  private readonly entry = emptyQueueEntry();
 
   private lastCheckpoint: DiskCheckpoint | undefined;
   /** The level the search resumed at, if it did. */
@@ -101,18 +102,22 @@ export class DiskSearch {
   }
 
   run(): SearchResult {
-    const { explorer, frontier } = this;
-    const entry = emptyQueueEntry();
     for (let level = this.start(); this.beginLevel(level); level++) {
-      const levelStart = this.parents.levelStarts[level]!;
-      for (let index = 0; explorer.running && frontier.shift(entry); index++) {
-        entry.id = levelStart + index;
-        explorer.queued = frontier.current + frontier.upcoming;
-        explorer.expand(entry, level);
-      }
+      this.expandHere(level);
       this.endLevel();
     }
-    return explorer.result();
+    return this.explorer.result();
+  }
+
+  /** Expands the level's states on this thread. */
+  expandHere(level: number): void {
+    const { explorer, frontier, entry } = this;
+    const levelStart = this.parents.levelStarts[level]!;
+    for (let index = 0; explorer.running && frontier.shift(entry); index++) {
+      entry.id = levelStart + index;
+      explorer.queued = frontier.current + frontier.upcoming;
+      explorer.expand(entry, level);
+    }
   }
 
   /** The first level to expand: 0 once the initial states are in, or a checkpoint's. */

@@ -8,7 +8,8 @@
  * on. So the candidates, and with them every count, the frontier's order, the parent links,
  * the checkpoints and the counterexample, are those of one thread, whatever the number of
  * workers and whichever finishes first. A state the worker flags (no successor; a successor
- * outside the bounds that violates an invariant) the main thread expands itself.
+ * outside the bounds that violates an invariant) the main thread expands itself. Levels
+ * before the first large one are expanded on the main thread (`workersStartStates`).
  */
 import { ok as assert } from 'node:assert';
 import { withRebuiltPath } from './bfs.js';
@@ -50,24 +51,36 @@ function seenSlots(memoryBytes: number, workers: number): number {
   return 2 ** Math.min(Math.max(bits, 4), 16);
 }
 
+/**
+ * A level of this many states or more starts the workers (about 0.3 s of CPU each to load
+ * the models, the cost of a whole small search): the levels before it, and those until the
+ * workers are ready, are expanded on the main thread.
+ */
+const workersStartStates = 1 << 16;
+
+/** `startOnMain` false: the workers start first and expand every level (tests of their path). */
 export async function parallelDiskSearch(
   model: AnyModel,
   request: ParallelRequest,
   options: SearchOptions,
+  startOnMain = true,
 ): Promise<SearchResult> {
   const setup: DiskWorkerSetup = { model: request.model, params: request.params,
     bug: request.bug, seenSlots: seenSlots(options.disk!.memoryBytes, request.workers) };
-  const handles: Handle[] = Array.from({ length: request.workers }, () =>
-    new WorkerHandle(startWorker(import.meta.url, 'disk-expand-worker', setup)));
+  const pool = new WorkerPool(setup, request.workers);
   try {
-    const ready = await Promise.all(handles.map((handle) => handle.next()));
-    ready.forEach((message) => expectReply(message, 'ready'));
+    if (!startOnMain) await pool.start();
     const search = new DiskSearch(model, options);
     let finished = false;
     try {
-      const levels = new ChunkedLevels(search, handles);
+      const levels = new ChunkedLevels(search, pool.handles);
       for (let level = search.start(); search.beginLevel(level); level++) {
-        await levels.expand(level);
+        if (search.frontier.current >= workersStartStates) void pool.start();
+        // Lets the workers' 'ready' in: this thread yields between levels only.
+        if (pool.starting) await new Promise((resolve) => setImmediate(resolve));
+        pool.throwFailure();
+        if (pool.ready) await levels.expand(level);
+        else search.expandHere(level);
         search.endLevel();
       }
       const result = search.explorer.result();
@@ -77,7 +90,46 @@ export async function parallelDiskSearch(
       search.close(finished);
     }
   } finally {
-    await Promise.all(handles.map((handle) => handle.worker.terminate()));
+    await pool.stop();
+  }
+}
+
+/** The workers, started once a level is large enough (or at once). */
+class WorkerPool {
+  readonly handles: Handle[] = [];
+  ready = false;
+  private started: Promise<void> | undefined;
+  private failure: unknown;
+
+  constructor(private readonly setup: DiskWorkerSetup, private readonly workers: number) {}
+
+  get starting(): boolean {
+    return this.started !== undefined && !this.ready;
+  }
+
+  /** Starts the workers; resolves once all are ready, or failed (`throwFailure`). */
+  start(): Promise<void> {
+    if (this.started) return this.started;
+    for (let index = 0; index < this.workers; index++) {
+      this.handles.push(new WorkerHandle(
+        startWorker(import.meta.url, 'disk-expand-worker', this.setup)));
+    }
+    this.started = Promise.all(this.handles.map((handle) => handle.next())).then((messages) => {
+      messages.forEach((message) => expectReply(message, 'ready'));
+      this.ready = true;
+    }).catch((error: unknown) => {
+      this.failure = error;
+    });
+    return this.started;
+  }
+
+  /** A worker that failed to start (a model module that does not load) fails the search. */
+  throwFailure(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  stop(): Promise<unknown> {
+    return Promise.all(this.handles.map((handle) => handle.worker.terminate()));
   }
 }
 
@@ -93,17 +145,19 @@ class ChunkedLevels {
   private readonly entry = emptyQueueEntry();
   private readonly chunks: Int32Array[] = [];
   private readonly outs: ArrayBuffer[] = [];
-  private readonly outstanding: number[];
+  /** Per worker, its chunks in flight (none between levels). */
+  private outstanding: number[] = [];
   private readonly progress: () => ReturnType<DiskSearch['explorer']['progress']>;
 
+  /** `handles`: the pool's, filled once it starts. */
   constructor(private readonly search: DiskSearch, private readonly handles: readonly Handle[]) {
-    this.outstanding = handles.map(() => 0);
     this.progress = () => search.explorer.progress();
   }
 
   async expand(level: number): Promise<void> {
     const { explorer, frontier } = this.search;
     const inFlight: InFlight[] = [];
+    this.outstanding = this.handles.map(() => 0);
     let next = 0;
     const fill = () => {
       while (explorer.running && frontier.current > 0 &&

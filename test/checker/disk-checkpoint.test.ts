@@ -50,6 +50,23 @@ for (const { name, argv, killedOn, resumedOn } of cases) {
   });
 }
 
+// Levels of 65,536 states or more start the workers (disk-parallel.ts): twophase 8 has them
+// from level 9 on, so this run is killed while its workers expand level 14.
+test('twophase rms=8 on disk on 2 workers, kill -9 amid the workers\' level: resumed, the same',
+  async () => {
+    const argv = ['twophase', '--rms', '8', '--no-liveness', '--json', '--quiet'];
+    const whole = await runCli('check', ...argv);
+    const directory = join(scratch, 'twophase-8');
+    const disk = ['--disk', directory, '--memory', '4m', '--workers', '2'];
+    const killed = await killedAfterCheckpoint(directory, [...argv, ...disk],
+      'disk-parents-14.bin');
+    assert.ok(killed, 'killed before it ended');
+    const again = await runCli('check', ...argv, ...disk, '--resume', directory);
+    assert.equal(summaryOf(again), summaryOf(whole));
+    assert.equal(summaryOf(whole).distinctStates, 1745408);
+    assert.equal(readdirSync(directory), [], 'a finished search removes its checkpoint');
+  });
+
 test('a checkpoint on disk resumes only with --disk, one in memory only without', async () => {
   const onDisk = join(scratch, 'on-disk');
   const inMemory = join(scratch, 'in-memory');

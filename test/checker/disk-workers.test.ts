@@ -70,6 +70,9 @@ for (const { name, definition, source, bug, given = {}, expect } of cases) {
     const disk = { directory: openDirectory(path), memoryBytes: minimumMemoryBytes };
     assert.equal(verdict(diskBreadthFirstSearch(create(), { disk })), memory);
     const request = { model: source, params, bug, workers: 2 };
+    // The workers' path (false: they start before the first level).
+    assert.equal(verdict(await parallelDiskSearch(create(), request, { disk }, false)), memory);
+    // Levels on this thread until the workers are ready, theirs after.
     assert.equal(verdict(await parallelDiskSearch(create(), request, { disk })), memory);
     assert.equal(readdirSync(path), [], 'the scratch files are removed');
   });
