@@ -66,10 +66,13 @@ export interface ServerTuning {
   /** The migration driver resends what its beliefs call for this often (its `tick`). */
   readonly driverRetryMs: number;
   /**
-   * The migration driver's image part budget (spec/group/image-parts.ts): an image larger
-   * travels to dst in parts of at most this weight, one log entry each.
+   * The image part budget (spec/group/image-cut.ts), in the group's size policy: a source
+   * answers the freeze of a larger image with its manifest, and the driver fetches it in
+   * parts of at most this weight and stages each at dst as one log entry.
    */
   readonly imagePartBytes: number;
+  /** How many of those parts the driver has out at once (image-parts.ts partsInFlightMax). */
+  readonly imagePartsInFlight: number;
   /**
    * Gets through ReadIndex (dissertation §6.4: no log entry, no dedup record) or, when false,
    * through the log like every other request, applied at one index as the migration model's

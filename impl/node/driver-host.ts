@@ -20,8 +20,16 @@ import type { RequestChannel } from './request-channel.js';
 
 const tickTimer = 'driver-tick';
 
-/** A request the tick resends is not sent again while one copy is still unanswered. */
+/**
+ * A request the tick resends is not sent again while one copy is still unanswered. Requests
+ * to one group queue at its leader, and an image part (staged, or fetched: up to an append's
+ * budget either way) takes a loaded leader about as long as a small request's whole wait, so
+ * a request waits once more for every part in flight to its group, itself included.
+ */
 const requestTimeoutFactor = 4;
+
+const carriesPart = (command: GroupCommand) =>
+  command.type === 'stage-part' || command.type === 'fetch-part';
 
 export interface DriverHostDependencies {
   readonly context: LoopContext;
@@ -38,7 +46,8 @@ export interface DriverHostDependencies {
 export class DriverHost {
   private driver: DriverState = idleDriver;
   private active = false;
-  private readonly inFlight = new Set<string>();
+  /** The requests sent and not yet answered, by requestKey: true for those with a part. */
+  private readonly inFlight = new Map<string, boolean>();
   /** gid -> the server believed to lead that group. */
   private readonly leaders = new Map<number, string>();
 
@@ -81,7 +90,10 @@ export class DriverHost {
 
   private run(input: DriverInput): void {
     const { bugs, context } = this.dependencies;
-    const limits = { partBytesMax: context.tuning.imagePartBytes };
+    const limits = {
+      partBytesMax: context.tuning.imagePartBytes,
+      partsInFlightMax: context.tuning.imagePartsInFlight,
+    };
     const step = stepDriver(this.dependencies.controllerState(), this.driver, input, bugs, limits);
     this.driver = step.driver;
     this.dependencies.onStep?.(input, step, step.driver);
@@ -112,8 +124,10 @@ export class DriverHost {
     const server = this.target(gid);
     const key = requestKey(gid, command);
     if (server === undefined || this.inFlight.has(key)) return;
-    this.inFlight.add(key);
-    const timeoutMs = requestTimeoutFactor * context.tuning.driverRetryMs;
+    this.inFlight.set(key, carriesPart(command));
+    let parts = 0;
+    for (const [other, part] of this.inFlight) if (part && other.startsWith(`${gid}|`)) parts++;
+    const timeoutMs = requestTimeoutFactor * context.tuning.driverRetryMs * (1 + parts);
     const reply = await channel.request(server, { type: 'group', command }, timeoutMs);
     this.inFlight.delete(key);
     if (!this.active || context.isDead()) return;
@@ -132,6 +146,6 @@ export class DriverHost {
 function requestKey(gid: number, command: GroupCommand): string {
   const identity = 'identity' in command ? command.identity : null;
   const shard = command.type === 'query-shard' ? command.shard : identity?.shard;
-  const part = command.type === 'stage-part' ? `|${command.index}` : '';
+  const part = 'index' in command ? `|${command.index}` : '';
   return `${gid}|${command.type}|${String(shard)}|${String(identity?.epoch)}${part}`;
 }

@@ -108,7 +108,8 @@ export class NodeServer implements Server {
     const shardCount = options.layout.shardCount;
     this.machine = gid === null
       ? controllerMachine(shardCount, options.bugs?.controller)
-      : groupMachine(gid, shardCount, { maxValueBytes: tuning.maxValueBytes },
+      : groupMachine(gid, shardCount,
+        { maxValueBytes: tuning.maxValueBytes, imagePartBytes: tuning.imagePartBytes },
         options.bugs?.migration);
     const bound = tuning.maxRaftStateBytes;
     this.storage = new WalStorage<unknown, unknown>({

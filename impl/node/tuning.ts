@@ -5,7 +5,7 @@
  */
 import { assert } from '../../spec/assert.js';
 import type { ServerTuning } from './api.js';
-import { defaultPartLimits } from '../../spec/group/image-parts.js';
+import { defaultPartLimits } from '../../spec/group/image-cut.js';
 
 /** Every field set: what the shell runs with. */
 export type ResolvedTuning = Required<ServerTuning>;
@@ -24,6 +24,7 @@ export const defaultTuning: ResolvedTuning = {
   driverRetryMs: 100,
   // One append's byte budget: each part of a large image is one entry that fits an append.
   imagePartBytes: defaultPartLimits.partBytesMax,
+  imagePartsInFlight: defaultPartLimits.partsInFlightMax,
   readIndexReads: true,
   batchDuringAppendSync: true,
   maxKeyBytes: 1024,
@@ -44,6 +45,8 @@ export function resolveTuning(tuning: Partial<ServerTuning> = {}): ResolvedTunin
   assert(maxInflightBytes === null || maxInflightBytes > 0, 'bad maxInflightBytes');
   assert(resolved.driverRetryMs > 0, 'the driver retry interval must be positive');
   assert(resolved.imagePartBytes > 0, 'the image part budget must be positive');
+  assert(Number.isSafeInteger(resolved.imagePartsInFlight) && resolved.imagePartsInFlight >= 1,
+    'the driver has at least one image part out');
   assert(resolved.maxKeyBytes > 0 && resolved.maxValueBytes > 0, 'request limits are positive');
   const bound = resolved.maxRaftStateBytes;
   assert(bound === null || bound > 0, `bad maxRaftStateBytes ${String(bound)}`);

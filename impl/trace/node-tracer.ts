@@ -113,9 +113,10 @@ export class NodeTracer {
   machineStep(input: MachineInput, result: GroupResult | ControllerCommandResult | undefined,
     machine: MachineState): void {
     this.machineChain = machineDigest(this.machineChain, input.index, machine);
-    // Of all results only a freeze's image holds ordered maps.
+    // Of all results only a freeze's image and a fetched part hold ordered maps.
+    const maps = result?.type === 'image' || result?.type === 'part';
     const effects = result === undefined ? []
-      : [result.type === 'image' ? stringifyWithMaps(result) : JSON.stringify(result)];
+      : [maps ? stringifyWithMaps(result) : JSON.stringify(result)];
     this.write('machine', JSON.stringify(input), effects, this.machineChain);
   }
 

@@ -40,7 +40,7 @@ const steps: readonly ShardProgress['step'][] =
 const operations: readonly ClientOperation[] = ['get', 'put', 'append'];
 const commandTypes: readonly GroupCommand['type'][] = [
   'client', 'freeze', 'install', 'delete', 'unfreeze', 'query-shard', 'expire-sessions',
-  'stage-part', 'install-parts',
+  'stage-part', 'install-parts', 'fetch-part',
 ];
 
 function writeIdentity(identity: Identity | null, out: WordWriter): void {
@@ -204,6 +204,18 @@ function readPart(input: WordReader): ImagePart {
   return { kv, dedup: readDedup(input) };
 }
 
+/** A part the driver holds, or none (not fetched yet, or acknowledged). */
+function writeHeldPart(part: ImagePart | null, out: WordWriter): void {
+  if (part === null) out.push(none);
+  else writePart(part, out);
+}
+
+function readHeldPart(input: WordReader): ImagePart | null {
+  if (input.words[input.position] !== none) return readPart(input);
+  input.next();
+  return null;
+}
+
 function writeStaged(staged: StagedImage | null, out: WordWriter): void {
   writeIdentity(staged === null ? null : staged.identity, out);
   if (staged === null) return;
@@ -277,6 +289,11 @@ function writeCommand(command: GroupCommand, out: WordWriter): void {
       writeIdentity(command.identity, out);
       writeManifest(command.manifest, out);
       return;
+    case 'fetch-part':
+      writeIdentity(command.identity, out);
+      writeDigest(command.digest, out);
+      out.push(command.index);
+      return;
     case 'freeze':
     case 'unfreeze':
       writeIdentity(command.identity, out);
@@ -316,6 +333,11 @@ function readCommand(input: WordReader): GroupCommand {
     case 'install-parts': {
       const identity = readIdentity(input)!;
       return { type, identity, manifest: readManifest(input) };
+    }
+    case 'fetch-part': {
+      const identity = readIdentity(input)!;
+      const digest = readDigest(input);
+      return { type, identity, digest, index: input.next() };
     }
     case 'freeze':
     case 'unfreeze':
@@ -376,7 +398,7 @@ function writeProgress(progress: ShardProgress, out: WordWriter): void {
     writeManifest(progress.manifest, out);
     out.push(progress.acknowledged);
     out.push(progress.parts.length);
-    for (const part of progress.parts) writePart(part, out);
+    for (const part of progress.parts) writeHeldPart(part, out);
   }
   if (progress.step === 'recover') {
     writeFacts(progress.srcFacts, out);
@@ -391,8 +413,8 @@ function readProgress(input: WordReader): ShardProgress {
   if (step === 'stage') {
     const manifest = readManifest(input);
     const acknowledged = input.next();
-    const parts: ImagePart[] = [];
-    for (let count = input.next(); count > 0; count--) parts.push(readPart(input));
+    const parts: (ImagePart | null)[] = [];
+    for (let count = input.next(); count > 0; count--) parts.push(readHeldPart(input));
     return { step, manifest, parts, acknowledged };
   }
   if (step === 'recover') {

@@ -30,10 +30,13 @@ import {
 } from '../../spec/controller/state-machine.js';
 import type { Gid } from '../../spec/controller/types.js';
 import type { GroupCommand, GroupResult } from '../../spec/group/types.js';
-import type { PartLimits } from '../../spec/group/image-parts.js';
+import type { PartLimits } from '../../spec/group/image-cut.js';
 import { stepDriver, type DriverInput, type DriverStep } from '../../spec/migration/driver-step.js';
 import { idleDriver, type DriverState, type Send } from '../../spec/migration/types.js';
 import type { InFlight, MigrationBounds, MigrationState, ModelBugs } from './model-state.js';
+
+/** The model driver's window of image parts (and the runtime replay's: migration-adapter). */
+export const modelPartsInFlight = 1;
 
 /** A driver command reaching its group, by the command's type. */
 export type DriverSendType = 'Freeze' | 'Install' | 'Delete';
@@ -51,10 +54,13 @@ export type DriverAction =
   | { readonly type: 'Publish' }
   | { readonly type: 'CrashDriver' };
 
-/** The commands each action sends: Install sends a whole image, a part, or installs parts. */
+/**
+ * The commands each action sends: Install sends a whole image, fetches a part from src,
+ * stages it at dst, or installs the parts (the first of the window the driver has out).
+ */
 export const commandsOf: Record<DriverSendType, readonly GroupCommand['type'][]> = {
   Freeze: ['freeze'],
-  Install: ['install', 'stage-part', 'install-parts'],
+  Install: ['install', 'fetch-part', 'stage-part', 'install-parts'],
   Delete: ['delete'],
 };
 
@@ -80,7 +86,8 @@ function sameSend(a: Send, b: Send): boolean {
   if (a.to !== b.to || a.command.type !== b.command.type) return false;
   if (shardOf(a.command) !== shardOf(b.command)) return false;
   const epoch = (command: GroupCommand) => 'identity' in command ? command.identity.epoch : null;
-  const part = (command: GroupCommand) => command.type === 'stage-part' ? command.index : null;
+  const part = (command: GroupCommand) =>
+    command.type === 'stage-part' || command.type === 'fetch-part' ? command.index : null;
   return epoch(a.command) === epoch(b.command) && part(a.command) === part(b.command);
 }
 
@@ -98,7 +105,8 @@ function sameBeliefs(a: DriverState, b: DriverState): boolean {
         return other.step === 'install' && progress.image === other.image;
       case 'stage':
         return other.step === 'stage' && progress.manifest === other.manifest &&
-          progress.acknowledged === other.acknowledged;
+          progress.acknowledged === other.acknowledged &&
+          progress.parts.every((part, position) => part === other.parts[position]);
       case 'delete':
         return other.step === 'delete' && progress.receipt === other.receipt;
       default:
@@ -119,10 +127,15 @@ export class DriverActions {
     private readonly bugs: ModelBugs,
     private readonly network: DriverNetwork,
   ) {
-    this.limits = { partBytesMax: bounds.partBytes };
+    this.limits = { partBytesMax: bounds.partBytes, partsInFlightMax: modelPartsInFlight };
   }
 
-  /** How the model's driver cuts images: small parts, so that an image has two. */
+  /**
+   * How the model's driver cuts images: small parts, so that an image has two, and one part
+   * out at a time. An Install action delivers the first command of the window anyway, so a
+   * wider window adds no state here; the runtime's replay (verify/replay) runs with the same
+   * window, so that its driver sends what the model's does.
+   */
   private readonly limits: PartLimits;
 
   next(state: MigrationState, action: DriverAction): MigrationState | null {

@@ -34,7 +34,7 @@ import {
 } from '../../spec/controller/state-machine.js';
 import type { Gid } from '../../spec/controller/types.js';
 import { applyGroupCommand } from '../../spec/group/state-machine.js';
-import { unboundedSizes } from '../../spec/group/size-policy.js';
+import { unboundedSizes, type SizeLimits } from '../../spec/group/size-policy.js';
 import type { GroupCommand, GroupResult } from '../../spec/group/types.js';
 import type { MigrationBugName } from '../../spec/migration/bugs.js';
 import { key2shard } from '../../spec/group/digest.js';
@@ -142,12 +142,15 @@ export function actionLabel(action: MigrationAction): string {
 export class MigrationStepper {
   private readonly bugs: ModelBugs;
   private readonly driver: DriverActions;
+  /** The groups' size policy: values unbounded, images cut by the part-bytes bound. */
+  private readonly sizes: SizeLimits;
 
   constructor(
     private readonly bounds: MigrationBounds,
     bug: MigrationBugName | undefined,
   ) {
     this.bugs = modelBugs(bug);
+    this.sizes = { ...unboundedSizes, imagePartBytes: bounds.partBytes };
     this.driver = new DriverActions(bounds, this.bugs, {
       deliver: (state, to, command) => this.deliver(state, to, command),
       keep: (state, copy) =>
@@ -271,7 +274,7 @@ export class MigrationStepper {
     command: GroupCommand,
   ): { state: MigrationState; result: GroupResult } {
     const group = state.groups[to - 1]!;
-    const applied = applyGroupCommand(group, command, this.bugs.migration, unboundedSizes);
+    const applied = applyGroupCommand(group, command, this.bugs.migration, this.sizes);
     let history = state.history;
     if (command.type === 'client') {
       const record = group.shards[key2shard(command.request.key, this.bounds.shards)]!;

@@ -4,7 +4,7 @@
  * one part is staged whole at dst. Each is declared only where the bounds allow it.
  */
 import type { Invariant } from '../../checker/model.js';
-import { dedupRecordBytes } from '../../spec/group/image-parts.js';
+import { dedupRecordBytes } from '../../spec/group/image-cut.js';
 import { scriptRequest, type MigrationBounds, type MigrationState } from './model-state.js';
 
 /** Whether some client's script holds a Get within the bounds. */

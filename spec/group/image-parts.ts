@@ -1,12 +1,10 @@
 /**
- * A large image travels in parts (issue 21 item 3). One log entry holding a 10 MiB image
- * stalls every loop that encodes, sends, decodes or saves it beyond an election timeout, so
- * the driver cuts an image into parts of at most one append's byte budget, each its own
- * entry at dst, then sends an install that assembles what dst staged.
+ * A large image travels in parts (issue 21 item 3). One log entry or message holding a 10 MiB
+ * image stalls every loop that encodes, sends, decodes or saves it beyond an election
+ * timeout, so the driver fetches an image from src in parts of at most one append's byte
+ * budget (image-cut.ts), stages each at dst as its own entry, then sends an install that
+ * assembles what dst staged.
  *
- * - imageParts: the cut, deterministic: KV entries then dedup records, in key order, a new
- *   part whenever the next item would pass the budget (an item larger than the budget is a
- *   part alone). An image that fits one part is not cut: it travels whole, in its install.
  * - stagePart: dst stages parts in order, bound to the identity and the manifest (the frozen
  *   digest). A part already staged, or one past the next, changes nothing: the answer says
  *   how many are staged, and the driver sends the next from there (a recovering driver starts
@@ -31,54 +29,6 @@ import type {
   ShardState,
   StagedImage,
 } from './types.js';
-
-/** What a dedup record weighs in a part (its JSON: four fields, about this many bytes). */
-export const dedupRecordBytes = 48;
-
-/** A KV entry's weight: its key and value (UTF-16 units, bytes for ASCII) and quoting. */
-const entryBytes = (key: string, value: string) => key.length + value.length + 8;
-
-/** How a driver cuts images: parts of at most `partBytesMax` (Infinity: never cut). */
-export interface PartLimits {
-  readonly partBytesMax: number;
-}
-
-/**
- * The runtime's budget, one append's (impl/node/tuning.ts maxBytesPerAppend): every caller
- * that sets none, conformance's replay of the driver included, cuts as the runtime does.
- */
-export const defaultPartLimits: PartLimits = { partBytesMax: 2 ** 20 };
-
-/** The image cut into parts of at most `limits.partBytesMax` each; one part if it fits. */
-export function imageParts(image: Image, limits: PartLimits): ImagePart[] {
-  const emptyPart: ImagePart = { kv: image.kv.empty(), dedup: image.dedup.empty() };
-  const parts: ImagePart[] = [];
-  let part = emptyPart;
-  let bytes = 0;
-  const room = (weight: number) => {
-    if (bytes > 0 && bytes + weight > limits.partBytesMax) {
-      parts.push(part);
-      part = emptyPart;
-      bytes = 0;
-    }
-    bytes += weight;
-  };
-  for (const [key, value] of image.kv.entries()) {
-    room(entryBytes(key, value));
-    part = { kv: part.kv.set(key, value), dedup: part.dedup };
-  }
-  for (const [client, record] of image.dedup.entries()) {
-    room(dedupRecordBytes);
-    part = { kv: part.kv, dedup: part.dedup.set(client, record) };
-  }
-  parts.push(part);
-  return parts;
-}
-
-/** The manifest binding the parts of `image`. */
-export function partsManifest(image: Image, count: number): PartsManifest {
-  return { digest: image.digest, sessionFloor: image.sessionFloor, count };
-}
 
 const refuse = (group: GroupState, error: GroupError): Applied => ({
   state: group,

@@ -11,5 +11,6 @@ export * from './client-requests.js';
 export * from './size-policy.js';
 export * from './retry-admission.js';
 export * from './migration-steps.js';
+export * from './image-cut.js';
 export * from './image-parts.js';
 export * from './state-machine.js';

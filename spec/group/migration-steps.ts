@@ -5,7 +5,9 @@
  * - freeze: src stops serving the shard and keeps a fixed image (KV + dedup table) whose
  *   digest it computes now, once; a repeat for the same identity returns the same image. A
  *   shard left unassigned (dst 0) stays frozen at src; a later identity that moves it on from
- *   src freezes it again under that identity.
+ *   src freezes it again under that identity. An image larger than one part of the driver's
+ *   budget is answered by its manifest, and fetchPart hands out each part of the same cut
+ *   (image-cut.ts): no message carries a large image whole.
  * - install: dst stores the image and a receipt binding the identity to the image digest, and
  *   serves the shard from then on. A repeat with the same identity and digest returns the
  *   original receipt and changes nothing; the same identity with another digest is refused.
@@ -19,10 +21,12 @@
  * Each function returns the very same state object when it changes nothing, so that callers
  * (and the model's history variables) can see it.
  */
+import { assert } from '../assert.js';
 import { unassignedGid } from '../controller/types.js';
 import type { MigrationBugs } from '../migration/bugs.js';
 import { expireSessions } from './client-requests.js';
 import { imageDigest, sameIdentity } from './digest.js';
+import { imagePart, imagePartCount, partsManifest } from './image-cut.js';
 import { absentShard, identityProblem, withShard } from './group.js';
 import type {
   Applied,
@@ -79,7 +83,27 @@ function frozenUnder(
   return { state: withShard(group, identity.shard, frozen), image };
 }
 
-export function freezeShard(group: GroupState, identity: Identity, bugs: MigrationBugs): Applied {
+/**
+ * The answer to a freeze: the image whole, or, when `partBytesMax` cuts it into more than one
+ * part, the manifest the driver fetches its parts by. A shard coming back to the group that
+ * kept it frozen (src = dst) is answered whole: installShard takes that image whole.
+ */
+function freezeAnswer(identity: Identity, image: Image, partBytesMax: number):
+  Applied['result'] {
+  const returning = identity.src === identity.dst;
+  const count = returning ? 1 : imagePartCount(image, partBytesMax);
+  if (count < 2) return { type: 'image', identity, image };
+  return { type: 'frozen', identity, manifest: partsManifest(image, count) };
+}
+
+/** `partBytesMax`: the group's part budget (SizeLimits.imagePartBytes; Infinity: never cut). */
+export function freezeShard(
+  group: GroupState,
+  identity: Identity,
+  bugs: MigrationBugs,
+  partBytesMax: number = Number.POSITIVE_INFINITY,
+): Applied {
+  assert(partBytesMax > 0, 'the part budget is positive');
   const problem = guard(group, identity, 'src', bugs);
   if (problem) return refuse(group, problem);
   const record = group.shards[identity.shard]!;
@@ -89,17 +113,47 @@ export function freezeShard(group: GroupState, identity: Identity, bugs: Migrati
     // has left, an empty image, instead of refusing.
     if (!bugs['migrate-returns-empty-after-gc']) return refuse(group, 'already-deleted');
     const image = imageOf(record, group.sessionFloor, bugs);
-    return { state: group, result: { type: 'image', identity, image } };
+    return { state: group, result: freezeAnswer(identity, image, partBytesMax) };
   }
   if (sameIdentity(record.identity, identity)) {
     const image = imageOf(record, group.sessionFloor, bugs);
-    return { state: group, result: { type: 'image', identity, image } };
+    return { state: group, result: freezeAnswer(identity, image, partBytesMax) };
   }
   // Frozen for another move: only a shard parked unassigned here may move on from here.
   const parked = record.identity !== null && record.identity.dst === unassignedGid;
   if (record.phase === 'frozen' && !parked) return refuse(group, 'not-held');
   const { state, image } = frozenUnder(group, record, identity, bugs);
-  return { state, result: { type: 'image', identity, image } };
+  return { state, result: freezeAnswer(identity, image, partBytesMax) };
+}
+
+/**
+ * Part `index` of the image src froze under `identity`, cut by the group's `partBytesMax` as
+ * its freeze answer counted them. Only the image of that freeze: another digest is refused, and once
+ * src deleted the shard there is nothing left to hand out. Changes nothing.
+ */
+export function fetchPart(
+  group: GroupState,
+  identity: Identity,
+  digest: string,
+  partBytesMax: number,
+  index: number,
+  bugs: MigrationBugs,
+): Applied {
+  assert(partBytesMax > 0, 'the part budget is positive');
+  const problem = guard(group, identity, 'src', bugs);
+  if (problem) return refuse(group, problem);
+  const record = group.shards[identity.shard]!;
+  if (record.phase === 'absent') {
+    return refuse(group, sameIdentity(record.tombstone, identity) ? 'already-deleted' : 'not-held');
+  }
+  if (!sameIdentity(record.identity, identity) || record.frozenDigest === null) {
+    return refuse(group, 'not-frozen');
+  }
+  const image = imageOf(record, group.sessionFloor, bugs);
+  if (image.digest !== digest) return refuse(group, 'digest-mismatch');
+  const part = imagePart(image, partBytesMax, index);
+  if (part === null) return refuse(group, 'bad-request');
+  return { state: group, result: { type: 'part', identity, digest, index, part } };
 }
 
 /** The record `image` makes at dst: serving, with the receipt. */

@@ -12,6 +12,12 @@ import type { ClientRequest } from './types.js';
 export interface SizeLimits {
   /** The largest value a key may hold, in UTF-8 bytes. */
   readonly maxValueBytes: number;
+  /**
+   * The part budget a source cuts a large frozen image by (image-cut.ts): a freeze answers an
+   * image heavier than one part with its manifest, and fetch-part hands out its parts. Absent:
+   * defaultPartBytes, the runtime's (one append's byte budget).
+   */
+  readonly imagePartBytes?: number;
 }
 
 /** No bound (the models' values are tiny; an infinite limit skips the counting). */

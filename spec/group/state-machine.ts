@@ -12,11 +12,13 @@ import type { MigrationBugs } from '../migration/bugs.js';
 import { applyClientRequest, expireSessions } from './client-requests.js';
 import {
   deleteShard,
+  fetchPart,
   freezeShard,
   installShard,
   queryShard,
   unfreezeShard,
 } from './migration-steps.js';
+import { defaultPartLimits } from './image-cut.js';
 import { installParts, stagePart } from './image-parts.js';
 import type { SizeLimits } from './size-policy.js';
 import type { Applied, GroupCommand, GroupState, Identity, PartsManifest } from './types.js';
@@ -48,6 +50,8 @@ function malformedPayload(command: GroupCommand): boolean {
     }
     case 'install-parts':
       return badManifest(command.manifest);
+    case 'fetch-part':
+      return typeof command.digest !== 'string' || !Number.isSafeInteger(command.index);
     case 'delete': {
       const receipt = command.receipt;
       if (receipt === null) return false;
@@ -67,6 +71,10 @@ function badIdentity(group: GroupState, identity: Identity): boolean {
   return !numbers || shard < 0 || shard >= group.shards.length;
 }
 
+/** The budget a source cuts its large images by (size-policy.ts). */
+const partBytes = (limits: SizeLimits) =>
+  limits.imagePartBytes ?? defaultPartLimits.partBytesMax;
+
 /** `limits`: the size policy, the same on every replica (size-policy.ts). */
 export function applyGroupCommand(
   group: GroupState,
@@ -81,7 +89,10 @@ export function applyGroupCommand(
     case 'client':
       return applyClientRequest(group, command.request, bugs, limits);
     case 'freeze':
-      return freezeShard(group, command.identity, bugs);
+      return freezeShard(group, command.identity, bugs, partBytes(limits));
+    case 'fetch-part':
+      return fetchPart(group, command.identity, command.digest, partBytes(limits),
+        command.index, bugs);
     case 'install':
       return installShard(group, command.identity, command.image, bugs);
     case 'stage-part':

@@ -138,7 +138,18 @@ export interface ClientRequest {
 /** Every command a group applies, in log order. */
 export type GroupCommand =
   | { readonly type: 'client'; readonly request: ClientRequest }
+  /**
+   * An image heavier than one part of the group's budget (SizeLimits.imagePartBytes) is
+   * answered by its manifest and fetched part by part (fetch-part).
+   */
   | { readonly type: 'freeze'; readonly identity: Identity }
+  /** Part number `index` of the image src froze under `identity` with `digest`. */
+  | {
+      readonly type: 'fetch-part';
+      readonly identity: Identity;
+      readonly digest: Digest;
+      readonly index: number;
+    }
   /** image null: the shard was never held (src 0), dst starts it empty. */
   | { readonly type: 'install'; readonly identity: Identity; readonly image: Image | null }
   /** Part number `index` of a large image, staged at dst until `install-parts`. */
@@ -201,6 +212,16 @@ export type GroupResult =
   | { readonly type: 'ok' }
   /** Every migration result names its identity, so a late reply cannot pass for a new one. */
   | { readonly type: 'image'; readonly identity: Identity; readonly image: Image }
+  /** A freeze's answer for an image larger than one part: what binds its parts. */
+  | { readonly type: 'frozen'; readonly identity: Identity; readonly manifest: PartsManifest }
+  /** A fetch-part's answer: part number `index` of the image with `digest`. */
+  | {
+      readonly type: 'part';
+      readonly identity: Identity;
+      readonly digest: Digest;
+      readonly index: number;
+      readonly part: ImagePart;
+    }
   | { readonly type: 'receipt'; readonly receipt: Receipt }
   /** How many parts of the image with `digest` dst holds staged for `identity`. */
   | {

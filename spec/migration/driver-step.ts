@@ -22,7 +22,7 @@ import type {
 import type { Gid } from '../controller/types.js';
 import type { GroupCommand, GroupResult } from '../group/types.js';
 import { noMigrationBugs, type MigrationBugs } from './bugs.js';
-import { defaultPartLimits, type PartLimits } from '../group/image-parts.js';
+import { defaultPartLimits, type PartLimits } from '../group/image-cut.js';
 import { driverSends, handleReply, moveIndex, readyToPublish } from './driver.js';
 import { factsSources, reportFacts, restartDriver } from './recovery.js';
 import type { DriverState, Send } from './types.js';
@@ -59,6 +59,7 @@ function pending(
   controller: ControllerState,
   driver: DriverState,
   bugs: MigrationBugs,
+  limits: PartLimits,
   only?: number,
 ): DriverStep {
   const sends: Send[] = [];
@@ -72,7 +73,7 @@ function pending(
   next.moves.forEach((identity, index) => {
     if (only !== undefined && index !== only) return;
     if (driver.progress[index]?.step !== 'recover') {
-      sends.push(...driverSends(controller, driver, index, bugs));
+      sends.push(...driverSends(controller, driver, index, bugs, limits));
       return;
     }
     const shard = identity.shard;
@@ -96,6 +97,7 @@ function handleFacts(
   shard: number,
   result: GroupResult,
   bugs: MigrationBugs,
+  limits: PartLimits,
 ): DriverStep {
   const index = moveIndex(controller, shard);
   if (index < 0 || result.type !== 'facts') return idle(driver);
@@ -103,7 +105,7 @@ function handleFacts(
   if (reported === null) return idle(driver);
   // Still waiting for the other group: its query is out (a tick sends both again).
   if (reported.driver.progress[index]!.step === 'recover') return idle(reported.driver);
-  const step = pending(controller, reported.driver, bugs, index);
+  const step = pending(controller, reported.driver, bugs, limits, index);
   return { ...step, sends: [...reported.sends, ...step.sends] };
 }
 
@@ -127,17 +129,17 @@ export function stepDriver(
     case 'start':
     case 'tick':
     case 'applied':
-      return pending(controller, beliefs, bugs);
+      return pending(controller, beliefs, bugs, limits);
     case 'reply': {
-      if (!current) return pending(controller, beliefs, bugs);
+      if (!current) return pending(controller, beliefs, bugs, limits);
       const { command, from, result } = input;
       if (command.type === 'query-shard') {
-        return handleFacts(controller, beliefs, from, command.shard, result, bugs);
+        return handleFacts(controller, beliefs, from, command.shard, result, bugs, limits);
       }
       const index = 'identity' in command ? moveIndex(controller, command.identity.shard) : -1;
-      const moved = index < 0 ? beliefs : handleReply(controller, beliefs, index, result, limits);
+      const moved = index < 0 ? beliefs : handleReply(controller, beliefs, index, result);
       // A reply that moves nothing on (late, duplicated, an error) calls for no new command.
-      return moved === beliefs ? idle(beliefs) : pending(controller, moved, bugs, index);
+      return moved === beliefs ? idle(beliefs) : pending(controller, moved, bugs, limits, index);
     }
   }
 }

@@ -6,8 +6,10 @@
  *    driver learns each moved shard's starting step from its groups' facts (recovery.ts: a
  *    driver trusts no belief it did not rebuild), freeze, or install with no image when no
  *    group ever held the shard.
- * 2. Per moved shard, independently: Freeze at src (the reply carries the image), Install at
- *    dst (the reply carries the receipt), Delete at src (shown that receipt). A shard left
+ * 2. Per moved shard, independently: Freeze at src (the reply carries the image, or for one
+ *    larger than a part its manifest: the driver then fetches each part from src and stages
+ *    it at dst, a window of parts at a time), Install at dst (the reply carries the receipt),
+ *    Delete at src (shown that receipt). A shard left
  *    unassigned (dst 0) is done once frozen: src keeps it. A shard that comes back to the
  *    group that kept it (src = dst) is done once installed: there is nothing to delete.
  * 3. Once every moved shard is done, the controller publishes (`publish`): current := N+1.
@@ -17,9 +19,10 @@
  */
 import { unassignedGid } from '../controller/types.js';
 import type { ControllerState } from '../controller/state-machine.js';
+import { assert } from '../assert.js';
 import { sameIdentity } from '../group/digest.js';
-import { imageParts, partsManifest, defaultPartLimits, type PartLimits } from '../group/image-parts.js';
-import type { GroupCommand, GroupResult, Identity, Image } from '../group/types.js';
+import { defaultPartLimits, type PartLimits } from '../group/image-cut.js';
+import type { GroupCommand, GroupResult, Identity } from '../group/types.js';
 import type { MigrationBugs } from './bugs.js';
 import type { DriverState, Send, ShardProgress } from './types.js';
 
@@ -35,13 +38,15 @@ const needsDelete = (identity: Identity) =>
 
 /**
  * The commands the driver may send now for moved shard number `index`: the one its step
- * calls for, and, with delete-before-receipt, a delete as soon as it holds the image.
+ * calls for (while staging, the window of parts after the last acknowledged, in order), and,
+ * with delete-before-receipt, a delete as soon as it holds the image.
  */
 export function driverSends(
   controller: ControllerState,
   driver: DriverState,
   index: number,
   bugs: MigrationBugs,
+  limits: PartLimits = defaultPartLimits,
 ): Send[] {
   const identity = controller.next?.moves[index];
   const progress = driver.progress[index];
@@ -55,15 +60,11 @@ export function driverSends(
     case 'install': {
       const image = progress.image;
       const install: Send = { to: identity.dst, command: { type: 'install', identity, image } };
-      return withEarlyDelete(install, identity, image?.digest ?? null, bugs);
+      return withEarlyDelete([install], identity, image?.digest ?? null, bugs);
     }
     case 'stage': {
-      const { manifest, parts, acknowledged } = progress;
-      const part = parts[acknowledged];
-      const command: GroupCommand = part === undefined
-        ? { type: 'install-parts', identity, manifest }
-        : { type: 'stage-part', identity, manifest, index: acknowledged, part };
-      return withEarlyDelete({ to: identity.dst, command }, identity, manifest.digest, bugs);
+      const sends = stageSends(identity, progress, limits);
+      return withEarlyDelete(sends, identity, progress.manifest.digest, bugs);
     }
     case 'delete': {
       const receipt = progress.receipt;
@@ -77,27 +78,79 @@ export function driverSends(
  * instead of dst's.
  */
 function withEarlyDelete(
-  install: Send,
+  installs: readonly Send[],
   identity: Identity,
   digest: string | null,
   bugs: MigrationBugs,
 ): Send[] {
   if (!bugs['delete-before-receipt'] || digest === null || !needsDelete(identity)) {
-    return [install];
+    return [...installs];
   }
   const receipt = { identity, digest };
-  return [install, { to: identity.src, command: { type: 'delete', identity, receipt } }];
+  return [...installs, { to: identity.src, command: { type: 'delete', identity, receipt } }];
 }
 
 /**
- * The step that installs `image` at dst: whole when it fits one part (or the shard comes back
- * to the group that kept it frozen, which holds the data already), else part by part.
+ * While staging: the parts from the first not acknowledged, at most `partsInFlightMax` of
+ * them, lowest first, each fetched from src until the driver holds it, then staged at dst;
+ * once all are acknowledged, the install that assembles them.
  */
-function installStep(identity: Identity, image: Image, limits: PartLimits): ShardProgress {
-  if (identity.src === identity.dst) return { step: 'install', image };
-  const parts = imageParts(image, limits);
-  if (parts.length < 2) return { step: 'install', image };
-  return { step: 'stage', manifest: partsManifest(image, parts.length), parts, acknowledged: 0 };
+function stageSends(
+  identity: Identity,
+  progress: Extract<ShardProgress, { step: 'stage' }>,
+  limits: PartLimits,
+): Send[] {
+  const { manifest, parts, acknowledged } = progress;
+  assert(acknowledged >= 0 && acknowledged <= parts.length, 'acknowledged past the parts');
+  assert(Number.isSafeInteger(limits.partsInFlightMax) && limits.partsInFlightMax >= 1,
+    'the parts window holds at least one part');
+  if (acknowledged === parts.length) {
+    return [{ to: identity.dst, command: { type: 'install-parts', identity, manifest } }];
+  }
+  const end = Math.min(parts.length, acknowledged + limits.partsInFlightMax);
+  const sends: Send[] = [];
+  for (let index = acknowledged; index < end; index++) {
+    const part = parts[index]!;
+    if (part === null) {
+      const fetch: GroupCommand =
+        { type: 'fetch-part', identity, digest: manifest.digest, index };
+      sends.push({ to: identity.src, command: fetch });
+    } else {
+      sends.push({ to: identity.dst, command: { type: 'stage-part', identity, manifest, index,
+        part } });
+    }
+  }
+  return sends;
+}
+
+/**
+ * While staging: a part fetched from src is kept until dst acknowledges it; dst's count of
+ * parts staged moves the window on (the parts it acknowledged are dropped: never sent again).
+ * Only news moves the driver: an answer for a part held or acknowledged already is late.
+ */
+function handleStageReply(
+  driver: DriverState,
+  index: number,
+  identity: Identity,
+  progress: Extract<ShardProgress, { step: 'stage' }>,
+  result: GroupResult,
+): DriverState {
+  const { manifest, parts, acknowledged } = progress;
+  if (result.type === 'part') {
+    const ours = sameIdentity(result.identity, identity) && result.digest === manifest.digest;
+    const wanted = result.index >= acknowledged && result.index < parts.length &&
+      parts[result.index] === null;
+    if (!ours || !wanted) return driver;
+    const held = parts.slice();
+    held[result.index] = result.part;
+    return withProgress(driver, index, { ...progress, parts: held });
+  }
+  if (result.type !== 'staged') return driver;
+  const ours = sameIdentity(result.identity, identity) && result.digest === manifest.digest;
+  if (!ours || result.parts <= acknowledged) return driver;
+  const next = Math.min(result.parts, parts.length);
+  const held = parts.map((part, position) => (position < next ? null : part));
+  return withProgress(driver, index, { ...progress, parts: held, acknowledged: next });
 }
 
 function withProgress(driver: DriverState, index: number, progress: ShardProgress): DriverState {
@@ -116,7 +169,6 @@ export function handleReply(
   driver: DriverState,
   index: number,
   result: GroupResult,
-  limits: PartLimits = defaultPartLimits,
 ): DriverState {
   const identity = controller.next?.moves[index];
   const progress = driver.progress[index];
@@ -124,15 +176,18 @@ export function handleReply(
   if (progress.step === 'freeze' && result.type === 'image') {
     if (!sameIdentity(result.identity, identity)) return driver;
     if (identity.dst === unassignedGid) return withProgress(driver, index, { step: 'done' });
-    return withProgress(driver, index, installStep(identity, result.image, limits));
+    return withProgress(driver, index, { step: 'install', image: result.image });
   }
-  if (progress.step === 'stage' && result.type === 'staged') {
-    const ours = sameIdentity(result.identity, identity) &&
-      result.digest === progress.manifest.digest;
-    // Only news moves the driver: an answer for a part acknowledged already is late.
-    if (!ours || result.parts <= progress.acknowledged) return driver;
-    const acknowledged = Math.min(result.parts, progress.parts.length);
-    return withProgress(driver, index, { ...progress, acknowledged });
+  if (progress.step === 'freeze' && result.type === 'frozen') {
+    // A shard coming back (src = dst) is answered whole, never so.
+    if (!sameIdentity(result.identity, identity) || identity.src === identity.dst) return driver;
+    if (identity.dst === unassignedGid) return withProgress(driver, index, { step: 'done' });
+    const { manifest } = result;
+    const parts: null[] = new Array<null>(manifest.count).fill(null);
+    return withProgress(driver, index, { step: 'stage', manifest, parts, acknowledged: 0 });
+  }
+  if (progress.step === 'stage' && result.type !== 'receipt') {
+    return handleStageReply(driver, index, identity, progress, result);
   }
   const installing = progress.step === 'install' || progress.step === 'stage';
   if (installing && result.type === 'receipt') {

@@ -27,12 +27,14 @@ export type ShardProgress =
   | { readonly step: 'install'; readonly image: Image | null }
   /**
    * An image too large for one part (image-parts.ts): dst has acknowledged the first
-   * `acknowledged` parts; the next one goes out, then, once all are, install-parts.
+   * `acknowledged` parts; the window after them is fetched from src and staged at dst, then,
+   * once all are, install-parts. parts[i]: part i as fetched, null while it is not (or once
+   * dst acknowledged it: it is not needed again).
    */
   | {
       readonly step: 'stage';
       readonly manifest: PartsManifest;
-      readonly parts: readonly ImagePart[];
+      readonly parts: readonly (ImagePart | null)[];
       readonly acknowledged: number;
     }
   | { readonly step: 'delete'; readonly receipt: Receipt }

@@ -3,10 +3,11 @@
 // image's part is refused), the install that assembles them, and the driver that sends them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { imageParts, partsManifest } from '../../spec/group/image-parts.js';
+import { imageParts, partsManifest } from '../../spec/group/image-cut.js';
 import { unboundedSizes } from '../../spec/group/size-policy.js';
 import { noMigrationBugs } from '../../spec/migration/bugs.js';
-import { handleReply } from '../../spec/migration/driver.js';
+import { driverSends, handleReply } from '../../spec/migration/driver.js';
+import type { DriverState } from '../../spec/migration/types.js';
 import {
   applyGroupCommand,
   emptyGroup,
@@ -19,6 +20,7 @@ import {
   type Image,
   type ImagePart,
   type KvMap,
+  withShard,
 } from '../../spec/group/index.js';
 import type { ControllerState } from '../../spec/controller/state-machine.js';
 
@@ -30,8 +32,8 @@ const image: Image = { kv, dedup, sessionFloor: 4, digest: imageDigest(kv, dedup
 // Each KV entry weighs 1 + 4 + 8 = 13, a dedup record 48: 26 fits two entries, not three.
 const parts = imageParts(image, { partBytesMax: 26 });
 const manifest = partsManifest(image, parts.length);
-const apply = (group: GroupState, command: GroupCommand) =>
-  applyGroupCommand(group, command, noMigrationBugs, unboundedSizes);
+const apply = (group: GroupState, command: GroupCommand, imagePartBytes = 26) =>
+  applyGroupCommand(group, command, noMigrationBugs, { ...unboundedSizes, imagePartBytes });
 const stage = (index: number, part: ImagePart = parts[index]!, on = manifest): GroupCommand =>
   ({ type: 'stage-part', identity: move, manifest: on, index, part });
 const keysOf = (part: ImagePart) => [...part.kv.entries()].map(([key]) => key);
@@ -93,29 +95,85 @@ test('install-parts: refused until every part is staged, then installs the assem
     { type: 'staged', identity: move, digest: image.digest, parts: parts.length });
 });
 
-test('the driver: parts one at a time, then install-parts; a restart learns what is acknowledged',
+/** Group 1 serving shard 0 with the image's data and session floor: the source. */
+function source(): GroupState {
+  const group = emptyGroup(1, 1);
+  const record = { ...group.shards[0]!, phase: 'serving' as const, kv, dedup };
+  return { ...withShard(group, 0, record), sessionFloor: 4 };
+}
+const fetch = (index: number, digest = image.digest): GroupCommand =>
+  ({ type: 'fetch-part', identity: move, digest, index });
+
+test('freeze with a part budget: a large image answered by its manifest, each part fetched',
   () => {
-    const controller = {
-      next: { num: 2, moves: [move] }, configs: [], current: 1,
-    } as unknown as ControllerState;
-    const limits = { partBytesMax: 26 };
-    const frozen = handleReply(controller, { num: 2, progress: [{ step: 'freeze' }] }, 0,
-      { type: 'image', identity: move, image }, limits);
-    const progress = frozen.progress[0]!;
-    assert.is(progress.step, 'stage');
-    if (progress.step !== 'stage') return;
-    assert.is(progress.acknowledged, 0);
-    assert.is(progress.parts.length, 3);
-    // dst had two parts staged already (an earlier driver sent them): it says so.
-    const told = handleReply(controller, frozen, 0,
-      { type: 'staged', identity: move, digest: image.digest, parts: 2 }, limits);
-    assert.equal(told.progress[0], { ...progress, acknowledged: 2 });
-    const late = handleReply(controller, told, 0,
-      { type: 'staged', identity: move, digest: image.digest, parts: 1 }, limits);
-    assert.is(late, told, 'an answer for a part acknowledged already is late');
+    const serving = source();
+    assert.equal(apply(serving, fetch(0)).result, { type: 'error', error: 'not-frozen' });
+    const freeze: GroupCommand = { type: 'freeze', identity: move };
+    const frozen = apply(serving, freeze);
+    assert.equal(frozen.result, { type: 'frozen', identity: move, manifest });
+    assert.is(frozen.state.shards[0]!.phase, 'frozen');
+    assert.equal(apply(frozen.state, freeze).result, frozen.result, 'a repeat, the same');
+    const whole = apply(serving, freeze, 2 ** 20);
+    assert.equal(whole.result, { type: 'image', identity: move, image },
+      'an image that fits one part travels whole');
+    const back = { ...move, dst: 1 };
+    const returning = apply(serving, { type: 'freeze', identity: back });
+    assert.equal(returning.result, { type: 'image', identity: back, image },
+      'a shard coming back to src is answered whole');
+    parts.forEach((part, index) => {
+      const fetched = apply(frozen.state, fetch(index));
+      assert.is(fetched.state, frozen.state, 'a fetch changes nothing');
+      assert.equal(fetched.result,
+        { type: 'part', identity: move, digest: image.digest, index, part });
+    });
+    const refusal = (command: GroupCommand) => apply(frozen.state, command).result;
+    assert.equal(refusal(fetch(3)), { type: 'error', error: 'bad-request' });
+    assert.equal(refusal(fetch(0, '0'.repeat(16))), { type: 'error', error: 'digest-mismatch' });
     const receipt = { identity: move, digest: image.digest };
-    const done = handleReply(controller, told, 0, { type: 'receipt', receipt }, limits);
-    assert.equal(done.progress[0], { step: 'delete', receipt });
+    const deleted = apply(frozen.state, { type: 'delete', identity: move, receipt }).state;
+    assert.equal(apply(deleted, fetch(0)).result, { type: 'error', error: 'already-deleted' });
   });
+
+test('the driver: fetches and stages a window of parts, then install-parts; a restart learns ' +
+  'what is acknowledged', () => {
+  const controller = {
+    next: { num: 2, moves: [move] }, configs: [], current: 1,
+  } as unknown as ControllerState;
+  const limits = { partBytesMax: 26, partsInFlightMax: 2 };
+  const freezing: DriverState = { num: 2, progress: [{ step: 'freeze' }] };
+  const sent = (driver: DriverState) => driverSends(controller, driver, 0, noMigrationBugs,
+    limits).map(({ to, command }) => `${command.type}${'index' in command ? command.index : ''}` +
+      ` to ${to}`);
+  assert.equal(sent(freezing), ['freeze to 1']);
+  const frozen = handleReply(controller, freezing, 0,
+    { type: 'frozen', identity: move, manifest });
+  assert.equal(frozen.progress[0],
+    { step: 'stage', manifest, parts: [null, null, null], acknowledged: 0 });
+  assert.equal(sent(frozen), ['fetch-part0 to 1', 'fetch-part1 to 1'], 'a window of two');
+  const part = (index: number) =>
+    ({ type: 'part', identity: move, digest: image.digest, index, part: parts[index]! }) as const;
+  const held = handleReply(controller, frozen, 0, part(0));
+  assert.equal(sent(held), ['stage-part0 to 2', 'fetch-part1 to 1']);
+  assert.is(handleReply(controller, held, 0, part(0)), held, 'a part held already');
+  const ahead = handleReply(controller, held, 0, part(2)).progress[0]!;
+  assert.is(ahead.step === 'stage' && ahead.parts[2], parts[2],
+    'a part past the window (a late answer) is kept: it will be wanted');
+  // dst had two parts staged already (an earlier driver sent them): it says so.
+  const told = handleReply(controller, held, 0,
+    { type: 'staged', identity: move, digest: image.digest, parts: 2 });
+  assert.equal(told.progress[0],
+    { step: 'stage', manifest, parts: [null, null, null], acknowledged: 2 });
+  assert.equal(sent(told), ['fetch-part2 to 1'], 'the window ends at the last part');
+  const late = handleReply(controller, told, 0,
+    { type: 'staged', identity: move, digest: image.digest, parts: 1 });
+  assert.is(late, told, 'an answer for a part acknowledged already is late');
+  assert.is(handleReply(controller, told, 0, part(1)), told, 'a part acknowledged');
+  const all = handleReply(controller, told, 0,
+    { type: 'staged', identity: move, digest: image.digest, parts: 3 });
+  assert.equal(sent(all), ['install-parts to 2']);
+  const receipt = { identity: move, digest: image.digest };
+  const done = handleReply(controller, all, 0, { type: 'receipt', receipt });
+  assert.equal(done.progress[0], { step: 'delete', receipt });
+});
 
 test.run();

@@ -27,7 +27,7 @@ import type { AnyModel, Params } from '../../checker/model.js';
 import { key2shard } from '../../spec/group/digest.js';
 import type { GroupCommand, GroupResult } from '../../spec/group/types.js';
 import type { MigrationAction } from '../../models/migration/model-actions.js';
-import { commandsOf } from '../../models/migration/driver-actions.js';
+import { commandsOf, modelPartsInFlight } from '../../models/migration/driver-actions.js';
 import {
   modelBugs, serversOf, type MigrationBounds, type MigrationState,
 } from '../../models/migration/model-state.js';
@@ -142,9 +142,9 @@ class MigrationAdapter implements RuntimeAdapter<MigrationState, MigrationAction
     // Elections happen when the replay says: no pre-vote round, no leader lease to wait out.
     // The model's Get is applied by the group at one point of its command order (it leaves
     // no dedup record): the servers' gets go through the log to be applied at one index too.
-    // The driver cuts images as the model's does.
+    // The driver cuts images as the model's does, with the model's window of parts.
     const tuning = { preVote: false, checkQuorum: false, readIndexReads: false,
-      imagePartBytes: this.bounds.partBytes };
+      imagePartBytes: this.bounds.partBytes, imagePartsInFlight: modelPartsInFlight };
     this.cluster = new ReplayCluster({ layout, tuning, bugs, adminName });
     this.group = new ControllerGroup(this.cluster);
   }

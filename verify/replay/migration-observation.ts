@@ -60,7 +60,10 @@ function modelPart(part: ImagePart): ImagePart {
 /** The driver's beliefs with the images it holds in the model's map implementation. */
 export function modelDriver(driver: DriverState): DriverState {
   const progress = driver.progress.map((progress): ShardProgress => {
-    if (progress.step === 'stage') return { ...progress, parts: progress.parts.map(modelPart) };
+    if (progress.step === 'stage') {
+      const parts = progress.parts.map((part) => (part === null ? null : modelPart(part)));
+      return { ...progress, parts };
+    }
     if (progress.step !== 'install' || progress.image === null) return progress;
     const image: Image = { ...progress.image, kv: sortedCopy(progress.image.kv) as KvMap,
       dedup: sortedCopy(progress.image.dedup) as DedupMap };
