@@ -8,7 +8,7 @@
  * next frontier's order (and every count) is the in-memory search's.
  */
 import { ok as assert } from 'node:assert';
-import { FingerprintSet } from './fingerprint-set.js';
+import { FingerprintSet, initialCapacitySlots } from './fingerprint-set.js';
 import { compareFingerprints, recordWords, sortFingerprintRecords } from './fingerprint-sort.js';
 import type { Directory } from './storage.js';
 import { WordFileReader, WordFileWriter } from './word-file.js';
@@ -74,8 +74,12 @@ export class DiskFingerprintSet {
     resumed?: { readonly file: string; readonly size: number },
   ) {
     assert(budget.candidates >= 16, 'a batch of 16 candidates or more');
-    // Room for a full batch and one more without growing (FingerprintSet grows at 4/5).
-    this.table = new FingerprintSet(Math.ceil(((budget.candidates + 2) * 5) / 4) + 1);
+    // Room for a full batch and one more (FingerprintSet grows at 85 %) at most; it starts
+    // small and grows with the batch, since a table sized for the whole cap (117 MB at 512m)
+    // makes a small batch's adds miss the cache and every level clear all of it.
+    const fullBatchSlots = Math.ceil(((budget.candidates + 2) * 5) / 4) + 1;
+    this.table = new FingerprintSet(Math.min(initialCapacitySlots, fullBatchSlots),
+      fullBatchSlots);
     this.records = new Int32Array(budget.candidates * recordWords);
     this.scratch = new Int32Array(budget.candidates * recordWords);
     this.fresh = new Uint8Array(budget.candidates);

@@ -41,7 +41,14 @@ export class FingerprintSet {
   private capacity: number;
   size = 0;
 
-  constructor(capacitySlots = initialCapacitySlots) {
+  /**
+   * `largestSlots` caps the growth: a set that never holds more than 4/5 of it (the disk
+   * mode's batch) grows with its contents up to that size and no further.
+   */
+  constructor(
+    capacitySlots = initialCapacitySlots,
+    private readonly largestSlots = maximumCapacitySlots,
+  ) {
     assert(Number.isInteger(capacitySlots) && capacitySlots >= 2, 'at least two slots');
     this.slots = new Int32Array(capacitySlots * 2);
     this.capacity = capacitySlots;
@@ -113,8 +120,8 @@ export class FingerprintSet {
    * order too.
    */
   private grow(): void {
-    const capacity = grownCapacity(this.capacity);
-    assert(capacity <= maximumCapacitySlots, 'fingerprint set exceeds 2^30 slots');
+    const capacity = Math.min(grownCapacity(this.capacity), this.largestSlots);
+    assert(capacity > this.capacity, `fingerprint set exceeds ${this.largestSlots} slots`);
     const old = this.slots;
     const slots = new Int32Array(capacity * 2);
     for (let oldSlot = 0; oldSlot < old.length; oldSlot += 2) {

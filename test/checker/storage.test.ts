@@ -127,6 +127,16 @@ test('the fingerprint set grows and keeps every member', () => {
   assert.throws(() => new FingerprintSet(1), /at least two slots/);
 });
 
+test('a capped fingerprint set grows with its contents up to its cap, then refuses', () => {
+  const set = new FingerprintSet(4, 1000);
+  for (let index = 1; index <= 800; index++) assert.ok(set.add(index, index));
+  assert.is(set.bytes, 1000 * 8, 'grown to the cap, not past it');
+  set.clear();
+  assert.is(set.bytes, 1000 * 8, 'clear keeps the table');
+  for (let index = 1; index <= 850; index++) set.add(index, index);
+  assert.throws(() => set.add(851, 851), /exceeds 1000 slots/);
+});
+
 test('the shared fingerprint set grows in its buffer: every member kept, 9.4 to 14.1 bytes each', () => {
   const set = new SharedFingerprintSet();
   // Another thread's view of the same buffer sees the grown table.
