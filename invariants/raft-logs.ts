@@ -10,7 +10,8 @@
  * sees every disk at once.
  */
 import type { LogHolder } from '../spec/raft/log.js';
-import { lastLogIndex, termAt } from '../spec/raft/log.js';
+import { lastLogIndex, persistedLog, termAt } from '../spec/raft/log.js';
+import type { Entry } from '../spec/raft/types.js';
 import { quorum } from '../spec/raft/node.js';
 import {
   committedText,
@@ -32,7 +33,7 @@ export interface CommittedView<C, D> extends LogsView<C, D> {
 export interface DurableView<C, D> extends CommittedView<C, D> {
   /** What each server's storage holds durably (synced): all a crash leaves it. */
   readonly durable: readonly { readonly snapshot: LogHolder<C, D>['snapshot'];
-    readonly entries: LogHolder<C, D>['log'] }[];
+    readonly entries: readonly Entry<C>[] }[];
 }
 
 /** Whether logs `a` and `b` differ below the last index where they hold an entry of one term. */
@@ -177,10 +178,11 @@ export function committedDurable<C, D>(
   view: DurableView<C, D>,
 ): boolean {
   const needed = quorum(view.servers.length);
+  const durable = view.durable.map(persistedLog);
   for (const record of view.committed) {
     let copies = 0;
-    for (const { snapshot, entries } of view.durable) {
-      if (holdsCommitted(reading, { snapshot, log: entries }, record)) copies++;
+    for (const holder of durable) {
+      if (holdsCommitted(reading, holder, record)) copies++;
     }
     if (copies < needed) return false;
   }
@@ -194,7 +196,7 @@ export function explainCommittedDurable<C, D>(
   const needed = quorum(view.servers.length);
   for (const record of view.committed) {
     const holders = view.durable
-      .map(({ snapshot, entries }) => holdsCommitted(reading, { snapshot, log: entries }, record))
+      .map((saved) => holdsCommitted(reading, persistedLog(saved), record))
       .flatMap((held, id) => (held ? [reading.serverName(id)] : []));
     if (holders.length >= needed) continue;
     return `index ${record.index} ${committedText(reading, view.committed, record.index)} is ` +

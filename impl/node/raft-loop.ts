@@ -275,11 +275,7 @@ export class RaftLoop {
    * MsgStorageAppendResp). The spec ignores a report its log no longer matches.
    */
   private async sync(): Promise<RaftInput> {
-    const durable = logDurableInput({
-      hardState: { currentTerm: 0, votedFor: null, commitIndex: 0 },
-      snapshot: this.node.snapshot,
-      entries: this.node.log,
-    });
+    const durable = logDurableInput(this.node);
     const synced = this.hooks.syncing?.();
     await this.storage.sync();
     if (!this.context.isDead()) synced?.();

@@ -16,6 +16,7 @@ import type { ControllerState } from '../../spec/controller/state-machine.js';
 import { fnv1a, fnv1aStep, fnvOffset32 } from '../../spec/fnv.js';
 import type { GroupState, ShardFacts, ShardPhase } from '../../spec/group/types.js';
 import type { DriverState } from '../../spec/migration/types.js';
+import { lastLogTerm } from '../../spec/raft/log.js';
 import type { RaftNode, Role } from '../../spec/raft/types.js';
 
 const murmurMultiplier = 0x5bd1e995;
@@ -59,14 +60,12 @@ const phaseCodes: Readonly<Record<ShardPhase, number>> = { serving: 0, frozen: 1
 
 export function raftDigest(node: RaftNode<unknown, unknown>): string {
   const snapshot = node.snapshot;
-  const lastTerm = node.log.length > 0
-    ? node.log[node.log.length - 1]!.term : snapshot?.lastIncludedTerm ?? 0;
   const mixer = new DigestMixer()
     .add(node.currentTerm).add(node.votedFor).add(roleCodes[node.role]).add(node.commitIndex)
     .add(node.leader).add(node.votesGranted).add(node.progress.length)
     .add(node.recentlyActive).add(node.readSequence).add(node.pendingReads.length)
     .add(snapshot?.lastIncludedIndex ?? 0).add(snapshot?.lastIncludedTerm ?? 0)
-    .add(node.log.length).add(lastTerm);
+    .add(node.log.length).add(lastLogTerm(node));
   for (const progress of node.progress) {
     mixer.add(progress.state === 'replicate' ? 1 : 0).add(progress.probeSent ? 1 : 0)
       .add(progress.match).add(progress.next).add(progress.inflights.length);

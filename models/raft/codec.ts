@@ -20,6 +20,7 @@ import {
 } from './model-state.js';
 import { envelopeKey, type Bag, type InFlight } from './network.js';
 import type { Inflight, Progress } from '../../spec/raft/progress.js';
+import { logEntriesOf, logEntryAt, type LogEntries } from '../../spec/raft/log-entries.js';
 import type { Entry, HardState, PendingRead, Role, Snapshot } from '../../spec/raft/types.js';
 
 type Message = ModelMessage;
@@ -57,9 +58,19 @@ function readSnapshot(input: WordReader): Snapshot<ModelData> | null {
   return { lastIncludedIndex, lastIncludedTerm, data };
 }
 
+const entryWord = (entry: Entry<number>) => (entry.term << 8) | commandWord(entry.command);
+
 function writeEntries(entries: readonly Entry<number>[], out: WordWriter): void {
   out.push(entries.length);
-  for (const entry of entries) out.push((entry.term << 8) | commandWord(entry.command));
+  for (const entry of entries) out.push(entryWord(entry));
+}
+
+/** A node's log, in the words writeEntries writes for the same entries. */
+function writeLog(log: LogEntries<number>, out: WordWriter): void {
+  out.push(log.length);
+  for (let position = 0; position < log.length; position++) {
+    out.push(entryWord(logEntryAt(log, position)!));
+  }
 }
 
 function readEntries(input: WordReader): Entry<number>[] {
@@ -91,10 +102,10 @@ function renameMask(mask: number, rename: readonly number[]): number {
   return result;
 }
 
+/** The hard state and the snapshot; the entries follow (writeEntries, writeLog). */
 function writeHardState(
   hard: HardState,
   snapshot: Snapshot<ModelData> | null,
-  log: readonly Entry<number>[],
   rename: readonly number[],
   out: WordWriter,
 ): void {
@@ -102,7 +113,11 @@ function writeHardState(
   out.push(renameVote(hard.votedFor, rename));
   out.push(hard.commitIndex);
   writeSnapshot(snapshot, out);
-  writeEntries(log, out);
+}
+
+function writePersisted(persisted: ModelPersisted, rename: readonly number[], out: WordWriter) {
+  writeHardState(persisted.hardState, persisted.snapshot, rename, out);
+  writeEntries(persisted.entries, out);
 }
 
 function readPersisted(input: WordReader): ModelPersisted {
@@ -121,7 +136,8 @@ function writeServer(
   order: readonly number[],
   out: WordWriter,
 ): void {
-  writeHardState(server, server.snapshot, server.log, rename, out);
+  writeHardState(server, server.snapshot, rename, out);
+  writeLog(server.log, out);
   out.push(roles.indexOf(server.role) | (renameMask(server.votesGranted, rename) << 2));
   const leader = server.leader === null ? 0 : rename[server.leader]! + 1;
   const active = renameMask(server.recentlyActive, rename);
@@ -162,7 +178,12 @@ function readProgress(input: WordReader): Progress {
   return { state, match, next, probeSent: (word & 2) !== 0, inflights };
 }
 
-function readServer(input: WordReader, id: number, clusterSize: number): ModelNode {
+/** A node, and its entries as the array they were read into (a saved-as-held disk's). */
+function readServer(
+  input: WordReader,
+  id: number,
+  clusterSize: number,
+): { server: ModelNode; entries: readonly Entry<number>[] } {
   const hard = readPersisted(input);
   const word = input.next();
   const volatile = input.next();
@@ -177,12 +198,12 @@ function readServer(input: WordReader, id: number, clusterSize: number): ModelNo
   const tracked = input.next();
   for (let peer = 0; peer < tracked; peer++) progress.push(readProgress(input));
   const leader = volatile & 0xf;
-  return {
+  const server: ModelNode = {
     id,
     clusterSize,
     currentTerm: hard.hardState.currentTerm,
     votedFor: hard.hardState.votedFor,
-    log: hard.entries,
+    log: logEntriesOf(hard.entries),
     snapshot: hard.snapshot,
     role: roles[word & 3]!,
     commitIndex: hard.hardState.commitIndex,
@@ -193,6 +214,7 @@ function readServer(input: WordReader, id: number, clusterSize: number): ModelNo
     readSequence: volatile >>> 12,
     pendingReads,
   };
+  return { server, entries: hard.entries };
 }
 
 function sameEntries(a: readonly Entry<number>[], b: readonly Entry<number>[]): boolean {
@@ -227,6 +249,15 @@ export function samePersisted(a: ModelPersisted, b: ModelPersisted): boolean {
   );
 }
 
+function sameAsLog(entries: readonly Entry<number>[], log: LogEntries<number>): boolean {
+  if (entries.length !== log.length) return false;
+  for (let at = 0; at < entries.length; at++) {
+    const held = logEntryAt(log, at)!;
+    if (entries[at]!.term !== held.term || entries[at]!.command !== held.command) return false;
+  }
+  return true;
+}
+
 /** Whether a node saved exactly what it holds (the usual case, written as one word). */
 function savedAsHeld(persisted: ModelPersisted, server: ModelNode): boolean {
   const hard = persisted.hardState;
@@ -235,7 +266,7 @@ function savedAsHeld(persisted: ModelPersisted, server: ModelNode): boolean {
     hard.votedFor === server.votedFor &&
     hard.commitIndex === server.commitIndex &&
     sameSnapshot(persisted.snapshot, server.snapshot) &&
-    sameEntries(persisted.entries, server.log)
+    sameAsLog(persisted.entries, server.log)
   );
 }
 
@@ -358,8 +389,7 @@ function writeServersAndHistory(
     if (savedAsHeld(persisted, state.servers[from]!)) out.push(0);
     else {
       out.push(1);
-      const { hardState, snapshot, entries } = persisted;
-      writeHardState(hardState, snapshot, entries, rename, out);
+      writePersisted(persisted, rename, out);
     }
   }
   for (const from of order) {
@@ -367,7 +397,7 @@ function writeServersAndHistory(
     if (samePersisted(durable, state.persisted[from]!)) out.push(0);
     else {
       out.push(1);
-      writeHardState(durable.hardState, durable.snapshot, durable.entries, rename, out);
+      writePersisted(durable, rename, out);
     }
   }
   for (const from of order) writeApplied(state.applied[from]!, state.servers[from]!, out);
@@ -436,12 +466,12 @@ function readHistory(input: WordReader) {
 }
 
 export function decodeRaftState(input: WordReader, clusterSize: number): RaftModelState {
-  const servers: ModelNode[] = [];
-  for (let id = 0; id < clusterSize; id++) servers.push(readServer(input, id, clusterSize));
-  const persisted: ModelPersisted[] = servers.map((server) => {
+  const read = Array.from({ length: clusterSize }, (_, id) => readServer(input, id, clusterSize));
+  const servers = read.map(({ server }) => server);
+  const persisted: ModelPersisted[] = read.map(({ server, entries }) => {
     if (input.next() === 1) return readPersisted(input);
-    const { currentTerm, votedFor, commitIndex, snapshot, log } = server;
-    return { hardState: { currentTerm, votedFor, commitIndex }, snapshot, entries: log };
+    const { currentTerm, votedFor, commitIndex, snapshot } = server;
+    return { hardState: { currentTerm, votedFor, commitIndex }, snapshot, entries };
   });
   const durable = persisted.map((written) => (input.next() === 1 ? readPersisted(input) : written));
   const applied = servers.map((server) => readApplied(input, server));
@@ -540,7 +570,7 @@ function renamingsOf(count: number): Renaming[] {
  */
 function localKey(server: ModelNode): number {
   const vote = server.votedFor === null ? 0 : server.votedFor === server.id ? 1 : 2;
-  const last = server.log[server.log.length - 1];
+  const last = logEntryAt(server.log, server.log.length - 1);
   let key = server.currentTerm;
   key = key * 4 + roles.indexOf(server.role);
   key = key * 64 + server.commitIndex;

@@ -32,7 +32,7 @@ import { raftDiagram } from './diagram.js';
 import { assert } from '../../spec/assert.js';
 import { raftCodec, writeRaftView } from './codec.js';
 import { raftInvariantsFor } from './invariants.js';
-import { lastLogIndex, termAt } from '../../spec/raft/log.js';
+import { lastLogIndex, persistedLog, termAt } from '../../spec/raft/log.js';
 import {
   commandAt,
   patchState,
@@ -238,7 +238,7 @@ function syncDisk(
 /** The storage's report after a sync (`logDurable`): a leader counts its durable entries. */
 function reportDurable(state: RaftModelState, id: number, options: RaftOptions): ModelStep {
   const before = state.servers[id]!;
-  const result = step(before, logDurableInput(state.durable[id]!), options);
+  const result = step(before, logDurableInput(persistedLog(state.durable[id]!)), options);
   assert(!mustSyncBeforeSends(result.effects), 'a report asks for no sync of its own');
   const next = recordHistory(perform(state, id, result), before, result.node);
   return { state: next, effects: result.effects };

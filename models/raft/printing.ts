@@ -17,6 +17,7 @@ import type {
   ModelPersisted,
   RaftModelState,
 } from './model-state.js';
+import { logEntriesArray } from '../../spec/raft/log-entries.js';
 import type { Entry, Snapshot } from '../../spec/raft/types.js';
 
 /** Server id 0 is s1, as in raft.tla's model values and the labels. */
@@ -57,7 +58,7 @@ function printedNode(node: ModelNode) {
   return {
     ...fields,
     votedFor: printedServer(node.votedFor),
-    log: printedEntries(node.log),
+    log: printedEntries(logEntriesArray(node.log)),
     snapshot: printedSnapshot(node.snapshot),
     leader: printedServer(node.leader),
     votesGranted: serverSet(node.votesGranted, count),

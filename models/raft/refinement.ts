@@ -24,6 +24,7 @@
  * a check with them is refused (refinement-model.ts).
  */
 import { assert } from '../../spec/assert.js';
+import { logEntriesArray } from '../../spec/raft/log-entries.js';
 import type { ModelMessage, ModelNode, RaftModelState } from './model-state.js';
 import type { RaftAction } from './model.js';
 import { stepTla, type TlaAction } from './tla-actions.js';
@@ -70,7 +71,7 @@ export function tlaRaftFor(servers: number, values: number): TlaRaft {
 function packLog(node: ModelNode, noop: number): number {
   assert(node.snapshot === null, 'refinement: snapshots have no raft.tla counterpart');
   let log = 0;
-  for (const entry of node.log) {
+  for (const entry of logEntriesArray(node.log)) {
     log = appendEntry(log, entryOf(entry.term + 1, entry.command ?? noop));
   }
   return log;

@@ -5,7 +5,8 @@
  * application's (S); Raft only carries it. Handlers of step.ts.
  */
 import { assert } from '../assert.js';
-import { lastLogIndex, snapshotIndex, termAt } from './log.js';
+import { lastLogIndex, logAfter, snapshotIndex, termAt } from './log.js';
+import { emptyLogEntries } from './log-entries.js';
 import { becomeFollower } from './node.js';
 import { appendAccepted, windowOf, withProgress } from './progress.js';
 import type { Effect, Message, RaftNode, RaftOptions, Snapshot, Step } from './types.js';
@@ -28,7 +29,7 @@ export function handleSnapshotTaken<C, S>(
   if (index <= base) return { node, effects: [] };
   const lastIncludedTerm = termAt(node, index)!;
   const snapshot: Snapshot<S> = { lastIncludedIndex: index, lastIncludedTerm, data };
-  return { node: { ...node, snapshot, log: node.log.slice(index - base) }, effects: [] };
+  return { node: { ...node, snapshot, log: logAfter(node, index) }, effects: [] };
 }
 
 /** The leader's snapshot for a follower whose next index is already compacted. */
@@ -75,7 +76,7 @@ export function handleInstallSnapshotRequest<C, S>(
     return { node: follower, effects };
   }
   const keep = termAt(follower, snapshot.lastIncludedIndex) === snapshot.lastIncludedTerm;
-  const log = keep ? follower.log.slice(snapshot.lastIncludedIndex - snapshotIndex(follower)) : [];
+  const log = keep ? logAfter(follower, snapshot.lastIncludedIndex) : emptyLogEntries<C>();
   const next = { ...follower, snapshot, log, commitIndex: snapshot.lastIncludedIndex };
   effects.push({ type: 'restoreSnapshot', snapshot });
   effects.push(reply(next.currentTerm, snapshot.lastIncludedIndex));

@@ -1,14 +1,31 @@
 /**
  * Log arithmetic over a compacted log (Raft paper §7): entries up to the snapshot's
- * lastIncludedIndex live only in the snapshot; `log` holds the ones after it.
+ * lastIncludedIndex live only in the snapshot; `log` holds the ones after it, as a persistent
+ * vector (log-entries.ts) that a batch appends to without copying the log. These functions
+ * read it by Raft index; the handlers change it with log-entries.ts's, by position.
  */
 import { assert } from '../assert.js';
-import type { Entry, IndexedEntry, Snapshot } from './types.js';
+import {
+  emptyLogEntries,
+  logEntriesFrom,
+  logEntriesOf,
+  logEntriesSlice,
+  logEntryAt,
+  type LogEntries,
+} from './log-entries.js';
+import type { Entry, IndexedEntry, Persisted, Snapshot } from './types.js';
 
 /** The part of a node (or of what it persisted) that holds its log. */
 export interface LogHolder<C, S> {
-  readonly log: readonly Entry<C>[];
+  readonly log: LogEntries<C>;
   readonly snapshot: Snapshot<S> | null;
+}
+
+/** What a storage holds, as a holder of its log: O(1) for up to 32 entries, else O(n). */
+export function persistedLog<C, S>(
+  persisted: Pick<Persisted<C, S>, 'snapshot' | 'entries'>,
+): LogHolder<C, S> {
+  return { log: logEntriesOf(persisted.entries), snapshot: persisted.snapshot };
 }
 
 export function snapshotIndex(holder: LogHolder<unknown, unknown>): number {
@@ -24,7 +41,7 @@ export function lastLogIndex(holder: LogHolder<unknown, unknown>): number {
 }
 
 export function lastLogTerm(holder: LogHolder<unknown, unknown>): number {
-  const last = holder.log[holder.log.length - 1];
+  const last = logEntryAt(holder.log, holder.log.length - 1);
   return last ? last.term : snapshotTerm(holder);
 }
 
@@ -33,13 +50,31 @@ export function termAt(holder: LogHolder<unknown, unknown>, index: number): numb
   const base = snapshotIndex(holder);
   if (index === base) return snapshotTerm(holder);
   if (index < base || index > lastLogIndex(holder)) return undefined;
-  return holder.log[index - base - 1]!.term;
+  return logEntryAt(holder.log, index - base - 1)!.term;
 }
 
 /** The entry at `index` when it is still in the log (not compacted). */
 export function entryAt<C>(holder: LogHolder<C, unknown>, index: number): Entry<C> | undefined {
   if (index <= snapshotIndex(holder)) return undefined;
-  return holder.log[index - snapshotIndex(holder) - 1];
+  return logEntryAt(holder.log, index - snapshotIndex(holder) - 1);
+}
+
+/** The entries from index `from` to the end of the log, as an array (a save, a message). */
+export function entriesFrom<C>(holder: LogHolder<C, unknown>, from: number): Entry<C>[] {
+  const base = snapshotIndex(holder);
+  assert(from > base && from <= lastLogIndex(holder) + 1, `no entries from ${from}`);
+  return logEntriesSlice(holder.log, from - base - 1, holder.log.length);
+}
+
+/**
+ * The entries after index `index`, for a snapshot at `index` (§7); none when the log does not
+ * reach past it.
+ */
+export function logAfter<C>(holder: LogHolder<C, unknown>, index: number): LogEntries<C> {
+  const base = snapshotIndex(holder);
+  assert(index >= base, `a snapshot at ${index} behind the one at ${base}`);
+  if (index >= lastLogIndex(holder)) return emptyLogEntries();
+  return logEntriesFrom(holder.log, index - base);
 }
 
 /** Entries (from, to] with their indexes, for an `apply` effect. */

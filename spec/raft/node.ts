@@ -5,6 +5,7 @@
  */
 import { assert } from '../assert.js';
 import { lastLogIndex } from './log.js';
+import { appendedLogEntries, emptyLogEntries } from './log-entries.js';
 import { initialProgress } from './progress.js';
 import type { RaftNode } from './types.js';
 
@@ -17,7 +18,7 @@ export function initialNode<C, S>(id: number, clusterSize: number): RaftNode<C, 
     clusterSize,
     currentTerm: 0,
     votedFor: null,
-    log: [],
+    log: emptyLogEntries(),
     snapshot: null,
     role: 'follower',
     commitIndex: 0,
@@ -94,7 +95,7 @@ export function becomeCandidate<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
 export function becomeLeader<C, S>(node: RaftNode<C, S>): RaftNode<C, S> {
   assert(node.role === 'candidate', 'only a candidate becomes leader');
   const next = lastLogIndex(node) + 1;
-  const log = [...node.log, { term: node.currentTerm, command: null }];
+  const log = appendedLogEntries(node.log, [{ term: node.currentTerm, command: null }]);
   return {
     ...resetVolatile(node),
     role: 'leader',

@@ -7,7 +7,17 @@
  * from exactly what was durable.
  */
 import { assert } from '../assert.js';
-import { entriesBetween, entryAt, lastLogIndex, lastLogTerm, snapshotIndex } from './log.js';
+import {
+  entriesBetween,
+  entriesFrom,
+  entryAt,
+  lastLogIndex,
+  lastLogTerm,
+  persistedLog,
+  snapshotIndex,
+  type LogHolder,
+} from './log.js';
+import { logEntriesOf } from './log-entries.js';
 import { initialNode } from './node.js';
 import { restartTimerEffects } from './timers.js';
 import type {
@@ -45,7 +55,7 @@ function changedEntries<C, S>(before: RaftNode<C, S>, after: RaftNode<C, S>): Ef
   // A leader only ever appends to its log (§5.3), and only its own entries (§10.2.1).
   const sync: SyncDuty = after.role === 'leader' ? 'thenReport' : 'beforeSends';
   assert(sync === 'beforeSends' || same >= beforeLast, 'a leader never truncates its log');
-  return { type: 'saveEntries', fromIndex: same + 1, entries: after.log.slice(same - base), sync };
+  return { type: 'saveEntries', fromIndex: same + 1, entries: entriesFrom(after, same + 1), sync };
 }
 
 /**
@@ -112,10 +122,12 @@ export function applySave<C, S>(persisted: Persisted<C, S>, save: SaveEffect<C, 
   }
 }
 
-/** The report of a sync after which `persisted` is durable: its last entry (types.ts Input). */
-export function logDurableInput(persisted: Persisted<unknown, unknown>):
+/**
+ * The report of a sync after which the log of `holder` (a node's, or a storage's through
+ * persistedLog) is durable: its last entry (types.ts Input).
+ */
+export function logDurableInput(holder: LogHolder<unknown, unknown>):
   Extract<Input<unknown, unknown>, { type: 'logDurable' }> {
-  const holder = { snapshot: persisted.snapshot, log: persisted.entries };
   return { type: 'logDurable', index: lastLogIndex(holder), term: lastLogTerm(holder) };
 }
 
@@ -129,7 +141,7 @@ export function logDurableInput(persisted: Persisted<unknown, unknown>):
  * case of the dissertation §10.4). The storage refuses such a state as damage.
  */
 export function restartRefusal(persisted: Persisted<unknown, unknown>): string | null {
-  const last = lastLogIndex({ snapshot: persisted.snapshot, log: persisted.entries });
+  const last = lastLogIndex(persistedLog(persisted));
   const commit = persisted.hardState.commitIndex;
   if (commit <= last) return null;
   return `saved commit ${commit} beyond the log, which ends at ${last}: ` +
@@ -152,7 +164,7 @@ export function restartNode<C, S>(
     ...initialNode<C, S>(node.id, node.clusterSize),
     currentTerm: hardState.currentTerm,
     votedFor: hardState.votedFor,
-    log: entries,
+    log: logEntriesOf(entries),
     snapshot,
   };
   const refusal = restartRefusal(persisted);

@@ -5,6 +5,7 @@
  * shape of etcd's Ready. Raft is generic: C is the application's command, S its snapshot data.
  */
 import type { RaftBugs } from './bugs.js';
+import type { LogEntries } from './log-entries.js';
 import type { Progress } from './progress.js';
 
 export type Role = 'follower' | 'precandidate' | 'candidate' | 'leader';
@@ -64,8 +65,11 @@ export interface RaftNode<C, S> {
   readonly clusterSize: number;
   readonly currentTerm: number;
   readonly votedFor: number | null;
-  /** The entries after the snapshot: log[k] has index snapshotIndex + k + 1. */
-  readonly log: readonly Entry<C>[];
+  /**
+   * The entries after the snapshot: the one at position k has index snapshotIndex + k + 1.
+   * A persistent vector (log-entries.ts), read and changed through log.ts.
+   */
+  readonly log: LogEntries<C>;
   readonly snapshot: Snapshot<S> | null;
   readonly role: Role;
   readonly commitIndex: number;

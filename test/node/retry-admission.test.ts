@@ -3,6 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { admitRequest, type ClientRequest } from '../../spec/group/index.js';
+import { logEntriesArray } from '../../spec/raft/log-entries.js';
 import { layoutOf, SimCluster } from './sim-cluster.js';
 
 const request: ClientRequest = { client: 4, seq: 9, op: 'put', key: 'k', value: 'v' };
@@ -23,7 +24,7 @@ test('admitRequest: a record answers, a leader waits for what it holds, else pro
 
 /** The entries of `name`'s log that carry client `client`'s request `seq`. */
 function copies(cluster: SimCluster, name: string, client: number, seq: number): number {
-  const log = cluster.servers.get(name)!.view()!.raft.log as readonly { command: unknown }[];
+  const log = logEntriesArray(cluster.servers.get(name)!.view()!.raft.log);
   return log.filter((entry) => {
     const command = entry.command as { type?: string; request?: ClientRequest } | null;
     return command?.type === 'client' && command.request?.client === client &&

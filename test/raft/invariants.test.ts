@@ -6,6 +6,7 @@ import { defaultRaftBounds } from '../../models/raft/index.js';
 import { raftInvariants } from '../../models/raft/invariants.js';
 import { commandAt, type ModelNode, type RaftModelState } from '../../models/raft/model-state.js';
 import { initialModelState, recordHistory } from '../../models/raft/model.js';
+import { logEntriesArray, logEntriesOf } from '../../spec/raft/log-entries.js';
 import { initialProgress } from '../../spec/raft/progress.js';
 import type { Entry } from '../../spec/raft/types.js';
 
@@ -22,7 +23,7 @@ function withServers(changes: readonly Partial<ModelNode>[], extra: Partial<Raft
   const persisted = servers.map(({ currentTerm, votedFor, commitIndex, log, snapshot }) => ({
     hardState: { currentTerm, votedFor, commitIndex },
     snapshot,
-    entries: log,
+    entries: logEntriesArray(log),
   }));
   // Each application applied what its node committed, as the model's does after every step.
   const applied = servers.map((server) =>
@@ -51,7 +52,7 @@ test('ElectionSafety: two leaders elected in one term (§5.2)', () => {
 });
 
 test('LogMatching: same index and term, different earlier entries (§5.3)', () => {
-  const state = withServers([{ log: [entry(1, 0), entry(2)] }, { log: [entry(1, 1), entry(2)] }]);
+  const state = withServers([{ log: logEntriesOf([entry(1, 0), entry(2)]) }, { log: logEntriesOf([entry(1, 1), entry(2)]) }]);
   assert.equal(violated(state), ['LogMatching']);
   assert.is(witness(state, 'LogMatching'), 's1 and s2 both hold term 2 at index 2 but differ ' +
     'at index 1: s1 has (term 1, v1), s2 has (term 1, v2)');
@@ -60,7 +61,7 @@ test('LogMatching: same index and term, different earlier entries (§5.3)', () =
 test('LeaderCompleteness: a later leader lacks a committed entry (§5.4)', () => {
   const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
   const state = withServers(
-    [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] },
+    [{ log: logEntriesOf([entry(1)]), commitIndex: 1 }, { log: logEntriesOf([entry(1)]) },
       { role: 'leader', currentTerm: 2, progress: probing }],
     { committed },
   );
@@ -72,7 +73,7 @@ test('LeaderCompleteness: a later leader lacks a committed entry (§5.4)', () =>
 test('ProgressConsistent: a leader would send a follower entries past its own log', () => {
   const progress = [...probing];
   progress[1] = { ...progress[1]!, next: 3 };
-  const state = withServers([{ role: 'leader', currentTerm: 1, log: [entry(1)], progress }]);
+  const state = withServers([{ role: 'leader', currentTerm: 1, log: logEntriesOf([entry(1)]), progress }]);
   assert.equal(violated(state), ['ProgressConsistent']);
   assert.match(witness(state, 'ProgressConsistent'), "s1's progress of s2 ");
   assert.equal(violated(withServers([{ progress: probing }])), ['ProgressConsistent'],
@@ -82,7 +83,7 @@ test('ProgressConsistent: a leader would send a follower entries past its own lo
 test('StateMachineSafety: a server commits another entry at a committed index', () => {
   const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
   const state = withServers(
-    [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }, { log: [entry(2)], commitIndex: 1 }],
+    [{ log: logEntriesOf([entry(1)]), commitIndex: 1 }, { log: logEntriesOf([entry(1)]) }, { log: logEntriesOf([entry(2)]), commitIndex: 1 }],
     { committed },
   );
   assert.equal(violated(state), ['StateMachineSafety']);
@@ -94,7 +95,7 @@ test('StateMachineSafety counts snapshots: a compacted entry must be the committ
   const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
   const snapshot = { lastIncludedIndex: 1, lastIncludedTerm: 1, data: [1] };
   const state = withServers(
-    [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }, { snapshot, commitIndex: 1 }],
+    [{ log: logEntriesOf([entry(1)]), commitIndex: 1 }, { log: logEntriesOf([entry(1)]) }, { snapshot, commitIndex: 1 }],
     { committed },
   );
   // The snapshot's entry 1 has term 1 like the logs' but another value: logs disagree too,
@@ -111,23 +112,23 @@ test('LeaderAppendOnly: a leader step that changes or drops an entry sets the fl
     ...initial.servers[0]!,
     role: 'leader',
     currentTerm: 1,
-    log: [entry(1, 0), entry(1, 1)],
+    log: logEntriesOf([entry(1, 0), entry(1, 1)]),
     commitIndex: 1,
   };
   const flagged = (after: ModelNode) => recordHistory(initial, before, after).leaderLogRewritten;
-  assert.is(flagged({ ...before, log: [entry(1, 0), entry(1, 0)] }), true, 'changed value');
-  assert.is(flagged({ ...before, log: [entry(1, 0)] }), true, 'dropped entry');
-  assert.is(flagged({ ...before, log: [entry(1, 0), entry(1, 1), entry(1, 0)] }), false);
+  assert.is(flagged({ ...before, log: logEntriesOf([entry(1, 0), entry(1, 0)]) }), true, 'changed value');
+  assert.is(flagged({ ...before, log: logEntriesOf([entry(1, 0)]) }), true, 'dropped entry');
+  assert.is(flagged({ ...before, log: logEntriesOf([entry(1, 0), entry(1, 1), entry(1, 0)]) }), false);
   // Compaction moves entry 1 into the snapshot: its value stays, so the log is not rewritten.
   const snapshot = { lastIncludedIndex: 1, lastIncludedTerm: 1, data: [0] };
-  assert.is(flagged({ ...before, snapshot, log: [entry(1, 1)] }), false, 'compaction');
+  assert.is(flagged({ ...before, snapshot, log: logEntriesOf([entry(1, 1)]) }), false, 'compaction');
   const otherValue = { ...snapshot, data: [1] };
-  assert.is(flagged({ ...before, snapshot: otherValue, log: [entry(1, 1)] }), true, 'snapshot');
+  assert.is(flagged({ ...before, snapshot: otherValue, log: logEntriesOf([entry(1, 1)]) }), true, 'snapshot');
 });
 
 test('CommittedDurable: a committed entry persisted by fewer than a quorum', () => {
   const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
-  const state = withServers([{ log: [entry(1)] }], { committed });
+  const state = withServers([{ log: logEntriesOf([entry(1)]) }], { committed });
   assert.equal(violated(state), ['CommittedDurable']);
   assert.is(witness(state, 'CommittedDurable'), 'index 1 (term 1, v1) committed in term 1 is ' +
     'durable on 1 of 3 servers (s1), a quorum is 2');
@@ -135,7 +136,7 @@ test('CommittedDurable: a committed entry persisted by fewer than a quorum', () 
 
 test('CommittedDurable reads the durable disk: a written copy not synced does not count', () => {
   const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
-  const state = withServers([{ log: [entry(1)] }, { log: [entry(1)] }], { committed });
+  const state = withServers([{ log: logEntriesOf([entry(1)]) }, { log: logEntriesOf([entry(1)]) }], { committed });
   assert.equal(violated(state), []);
   // s1 (a leader that counted its own append early) wrote the entry but has not synced it.
   const durable = [initial.durable[0]!, ...state.persisted.slice(1)];
@@ -146,7 +147,7 @@ test('CommittedDurable reads the durable disk: a written copy not synced does no
 
 test('AppliedCommitted: an application holds a value other than the committed one', () => {
   const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
-  const servers = [{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }];
+  const servers = [{ log: logEntriesOf([entry(1)]), commitIndex: 1 }, { log: logEntriesOf([entry(1)]) }];
   const state = withServers(servers, { committed });
   assert.equal(violated(state), []);
   assert.equal(violated({ ...state, applied: [[1], [], []] }), ['AppliedCommitted']);
@@ -155,7 +156,7 @@ test('AppliedCommitted: an application holds a value other than the committed on
 });
 
 test('AppliedCommitted: an application ahead of the committed log', () => {
-  const state = withServers([{ log: [entry(1)], commitIndex: 0 }]);
+  const state = withServers([{ log: logEntriesOf([entry(1)]), commitIndex: 0 }]);
   // Applied index 1 with commit index 0 breaks AppliedUpToCommit as well.
   assert.equal(violated({ ...state, applied: [[0], [], []] }), [
     'AppliedCommitted',
@@ -165,7 +166,7 @@ test('AppliedCommitted: an application ahead of the committed log', () => {
 
 test('AppliedUpToCommit: a node committed an entry its application never got', () => {
   const committed = [{ index: 1, term: 1, command: 0, inTerm: 1 }];
-  const state = withServers([{ log: [entry(1)], commitIndex: 1 }, { log: [entry(1)] }], {
+  const state = withServers([{ log: logEntriesOf([entry(1)]), commitIndex: 1 }, { log: logEntriesOf([entry(1)]) }], {
     committed,
   });
   assert.equal(violated({ ...state, applied: [[], [], []] }), ['AppliedUpToCommit']);

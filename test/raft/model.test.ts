@@ -21,6 +21,7 @@ import {
   withinRaftBounds,
   type RaftAction,
 } from '../../models/raft/model.js';
+import { logEntriesArray } from '../../spec/raft/log-entries.js';
 
 
 test('a leader change after a commit needs two entries: the new leader appends its no-op', () => {
@@ -123,7 +124,7 @@ test('without bugs, what a node saved is always what it holds (§5.1: save befor
         votedFor: server.votedFor,
         commitIndex: server.commitIndex,
       });
-      assert.equal(persisted.entries, server.log);
+      assert.equal(persisted.entries, logEntriesArray(server.log));
       assert.equal(persisted.snapshot, server.snapshot);
     });
   }
@@ -240,7 +241,7 @@ test('§10.2.1: the leader sends its no-op before it is durable, counts it only 
   assert.is(synced.state.servers[0]!.commitIndex, 1);
   // A crash before the Sync loses the no-op; s2 keeps its durable copy.
   const crashed = stepModel(acknowledged, { type: 'Restart', server: 0 }, {}, defaultRaftBounds)!;
-  assert.equal(crashed.state.servers[0]!.log, []);
+  assert.equal(logEntriesArray(crashed.state.servers[0]!.log), []);
   assert.is(crashed.state.durable[1]!.entries.length, 1);
   assert.is(stepModel(crashed.state, { type: 'Sync', server: 0 }, {}, defaultRaftBounds), null);
 });

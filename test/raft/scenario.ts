@@ -36,6 +36,7 @@ import type {
 import {
   initialModelState, raftLabel, stepModel, type RaftAction,
 } from '../../models/raft/model.js';
+import { logEntriesArray } from '../../spec/raft/log-entries.js';
 import type { Effect, Entry, RaftOptions, Snapshot } from '../../spec/raft/types.js';
 
 const wideBounds = {
@@ -112,7 +113,7 @@ export function serverText(server: ModelNode, down: boolean): string {
   const vote = voteText(server.votedFor);
   const parts = [
     `${name(server.id)}${down ? ' (down)' : ''} ${server.role}`,
-    `term=${server.currentTerm} vote=${vote} commit=${server.commitIndex} ${logText(server.log)}`,
+    `term=${server.currentTerm} vote=${vote} commit=${server.commitIndex} ${logText(logEntriesArray(server.log))}`,
   ];
   if (server.role === 'follower' && server.leader !== null)
     parts.push(`leader=${name(server.leader)}`);

@@ -4,6 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { initialNode, step } from '../../spec/raft/index.js';
+import { logEntriesArray, logEntriesOf } from '../../spec/raft/log-entries.js';
 import { initialProgress } from '../../spec/raft/progress.js';
 import type {
   Effect,
@@ -104,7 +105,7 @@ test('leaderReady follows the apply of the own term\'s no-op, once (§6.4)', () 
   assert.ok(types(again).includes('apply'));
   assert.not.ok(types(again).includes('leaderReady'), 'ready once per term');
   // Figure 8's bug commits an earlier term's entry alone: not ready for that.
-  const old: Node = { ...follower(0), currentTerm: 1, log: entries(1) };
+  const old: Node = { ...follower(0), currentTerm: 1, log: logEntriesOf(entries(1)) };
   let risen = step(old, { type: 'electionTimeout' }).node;
   const vote: Sent = { type: 'RequestVoteResponse', term: 2, voteGranted: true };
   risen = step(risen, message(1, vote)).node;
@@ -224,7 +225,7 @@ test('a leader commits only its own term; commit-prev-term counts replicas (Figu
   const old: Node = {
     ...leader(),
     currentTerm: 2,
-    log: entries(1, 2),
+    log: logEntriesOf(entries(1, 2)),
     progress: [2, 1, 0].map((match) => ({ ...initialProgress(2), match })),
   };
   const response = message(1, appendResponse({ term: 2, matchIndex: 1 }));
@@ -234,7 +235,7 @@ test('a leader commits only its own term; commit-prev-term counts replicas (Figu
 });
 
 test('a rejecting follower names the conflicting term and its first index (§5.3)', () => {
-  const node: Node = { ...follower(1), currentTerm: 3, log: entries(1, 1, 2, 2) };
+  const node: Node = { ...follower(1), currentTerm: 3, log: logEntriesOf(entries(1, 1, 2, 2)) };
   const request = (prevLogIndex: number, prevLogTerm: number): Sent => ({
     type: 'AppendEntriesRequest',
     term: 3,
@@ -257,7 +258,7 @@ test('the leader skips back past a whole conflicting term in one round trip (§5
   const chief: Node = {
     ...leader(),
     currentTerm: 3,
-    log: entries(1, 1, 3, 3, 3),
+    log: logEntriesOf(entries(1, 1, 3, 3, 3)),
     progress: [0, 1, 2].map(() => initialProgress(5)),
   };
   const rejected = (conflictTerm: number, conflictIndex: number) =>
@@ -285,9 +286,9 @@ function batch(prevLogIndex: number, prevLogTerm: number, terms: readonly number
 }
 
 test('a batch truncates at its first conflict, saving from there only', () => {
-  const stale: Node = { ...follower(1), currentTerm: 2, log: entries(1, 1) };
+  const stale: Node = { ...follower(1), currentTerm: 2, log: logEntriesOf(entries(1, 1)) };
   const result = step(stale, message(0, batch(1, 1, [2])));
-  assert.equal(result.node.log, [...entries(1), { term: 2, command: 'b0' }]);
+  assert.equal(logEntriesArray(result.node.log), [...entries(1), { term: 2, command: 'b0' }]);
   assert.equal(result.effects[0], {
     type: 'saveEntries',
     fromIndex: 2,
@@ -369,14 +370,15 @@ test('InstallSnapshot: stale refused, old acknowledged, a conflicting log droppe
     term: 3,
     matchIndex: 0,
   });
-  const matching: Node = { ...follower(1), currentTerm: 2, log: entries(1, 1, 2) };
+  const matching: Node = { ...follower(1), currentTerm: 2, log: logEntriesOf(entries(1, 1, 2)) };
   const kept = step(matching, message(0, install));
-  assert.equal(kept.node.log, [{ term: 2, command: 'c3' }], 'the suffix after it stays');
+  assert.equal(logEntriesArray(kept.node.log), [{ term: 2, command: 'c3' }],
+    'the suffix after it stays');
   const expected = ['saveSnapshot', 'saveHardState', 'setTimer', 'restoreSnapshot', 'send'];
   assert.equal(types(kept), expected);
-  const conflicting: Node = { ...follower(1), currentTerm: 2, log: entries(1, 2, 2) };
+  const conflicting: Node = { ...follower(1), currentTerm: 2, log: logEntriesOf(entries(1, 2, 2)) };
   const dropped = step(conflicting, message(0, install));
-  assert.equal(dropped.node.log, []);
+  assert.equal(logEntriesArray(dropped.node.log), []);
   assert.equal(dropped.effects[1], {
     type: 'saveEntries', fromIndex: 3, entries: [], sync: 'beforeSends',
   });

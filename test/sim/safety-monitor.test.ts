@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { initialControllerState } from '../../spec/controller/state-machine.js';
 import { emptyGroup, withShard, type GroupState } from '../../spec/group/index.js';
+import { logEntriesOf } from '../../spec/raft/log-entries.js';
 import { initialNode } from '../../spec/raft/node.js';
 import type { Entry, RaftNode } from '../../spec/raft/types.js';
 import type { ServerView } from '../../impl/node/api.js';
@@ -18,7 +19,7 @@ function raft(
   commitIndex = 0,
 ): RaftNode<unknown, unknown> {
   const log: Entry<unknown>[] = terms.map((entryTerm) => ({ term: entryTerm, command: null }));
-  return { ...initialNode(0, 3), role, currentTerm: term, log, commitIndex };
+  return { ...initialNode(0, 3), role, currentTerm: term, log: logEntriesOf(log), commitIndex };
 }
 
 function groupView(

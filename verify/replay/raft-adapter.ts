@@ -36,6 +36,7 @@ import type {
   ModelCommand, ModelData, ModelEnvelope, ModelNode, ModelPersisted, RaftModelState,
 } from '../../models/raft/model-state.js';
 import { termAt } from '../../spec/raft/log.js';
+import { logEntriesArray, logEntriesOf } from '../../spec/raft/log-entries.js';
 import type { RaftNode, Snapshot } from '../../spec/raft/types.js';
 import type { ClientRequest } from '../../spec/group/types.js';
 import type { ClusterLayout, StepRecord } from '../../impl/node/api.js';
@@ -96,8 +97,8 @@ function modelNode(
   values: SnapshotValues,
   readId: (runtimeId: number) => number,
 ): ModelNode {
-  const log = node.log.map((entry) =>
-    ({ term: entry.term, command: modelCommand(entry.command) }));
+  const log = logEntriesOf(logEntriesArray(node.log).map((entry) =>
+    ({ term: entry.term, command: modelCommand(entry.command) })));
   const pendingReads = node.pendingReads.map((read) =>
     ({ ...read, requestId: readId(read.requestId) }));
   return {

@@ -41,6 +41,7 @@ import {
   replicaAgreementName,
 } from '../../invariants/replica-agreement.js';
 import type { GroupState } from '../../spec/group/index.js';
+import { lastLogIndex, snapshotIndex, termAt } from '../../spec/raft/log.js';
 import type { ServerView } from '../../impl/node/api.js';
 import { raftGroupOf } from './progress-checks.js';
 
@@ -116,11 +117,10 @@ export class SafetyMonitor {
     const group = raftGroupOf(view);
     let record = this.committed.get(group);
     if (record === undefined) this.committed.set(group, (record = new CommittedRecord()));
-    const snapshotIndex = raft.snapshot?.lastIncludedIndex ?? 0;
-    const upTo = Math.min(raft.commitIndex, snapshotIndex + raft.log.length);
-    let index = Math.max(this.comparedUpTo.get(view.name) ?? 0, snapshotIndex) + 1;
+    const upTo = Math.min(raft.commitIndex, lastLogIndex(raft));
+    let index = Math.max(this.comparedUpTo.get(view.name) ?? 0, snapshotIndex(raft)) + 1;
     for (; index <= upTo; index++) {
-      const term = raft.log[index - snapshotIndex - 1]!.term;
+      const term = termAt(raft, index)!;
       const first = record.note(index, { term, command: null, server: view.name });
       if (first === null) continue;
       return {
