@@ -39,8 +39,15 @@ export function nodeArguments(paths: ClusterPaths, name: string): string[] {
   return ['--dir', paths.root, '--node', name];
 }
 
-/** Whether `pid` is the running (not zombie) node process of `name` in this DIR. */
-export function isNodeProcess(paths: ClusterPaths, name: string, pid: number): boolean {
+/**
+ * What /proc says `pid` is: `node`, this node's running process; `changing`, a process with no
+ * command line, which a process has for a moment between exec and its arguments and again while
+ * it exits, its files and sockets still open; `other`, gone, a zombie, a kernel thread or
+ * another program.
+ */
+export type ProcessState = 'node' | 'changing' | 'other';
+
+function nodeProcessState(paths: ClusterPaths, name: string, pid: number): ProcessState {
   let stat: string;
   let commandLine: string;
   try {
@@ -49,14 +56,37 @@ export function isNodeProcess(paths: ClusterPaths, name: string, pid: number): b
   } catch (error) {
     // Without /proc (not Linux) the pid file is trusted; on Linux the process is gone.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !hasProc()) {
-      return processExists(pid);
+      return processExists(pid) ? 'node' : 'other';
     }
-    return false;
+    return 'other';
   }
-  // The state follows the command name, which is in parentheses and may hold spaces.
-  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  if (state === 'Z' || state === 'X') return false;
-  return namesNode(commandLine.split('\0'), pid, paths, name);
+  return classifyProcess(stat, commandLine, (argv) => namesNode(argv, pid, paths, name));
+}
+
+const kernelThreadFlag = 0x00200000; // PF_KTHREAD in /proc/PID/stat's flags
+
+/** nodeProcessState's reading of one /proc/PID/stat and cmdline (pure, for the tests). */
+export function classifyProcess(
+  stat: string, commandLine: string, isThisNode: (argv: readonly string[]) => boolean,
+): ProcessState {
+  // The fields follow the command name, which is in parentheses and may hold spaces:
+  // state, ppid, pgrp, session, tty_nr, tpgid, flags.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0];
+  if (state === 'Z' || state === 'X') return 'other';
+  if (commandLine === '') {
+    return (Number(fields[6]) & kernelThreadFlag) === 0 ? 'changing' : 'other';
+  }
+  return isThisNode(commandLine.split('\0')) ? 'node' : 'other';
+}
+
+/**
+ * Whether `pid` runs as the node process of `name` in this DIR, or may: a `changing` process
+ * counts, so a restart neither calls a node still in exec dead nor starts its successor while
+ * it still holds its port and files.
+ */
+export function isNodeProcess(paths: ClusterPaths, name: string, pid: number): boolean {
+  return nodeProcessState(paths, name, pid) !== 'other';
 }
 
 /**
