@@ -58,7 +58,7 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
     return cached;
   };
   let allLogsFrom: TlaState | undefined;
-  const { invariants, invariantsHold } = tlaInvariants(raft);
+  const { invariants, invariantsHold, expanding } = tlaInvariants(raft);
   return {
     name: 'raft',
     initialStates: () => [raft.initialState()],
@@ -75,6 +75,7 @@ export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
     next: (state, action) => {
       if (allLogsFrom !== state) {
         allLogsFrom = state;
+        expanding(state);
         raft.allLogsNext = withLogs(state.allLogs, state.servers, bounds.servers);
       }
       return stepTla(raft, state, action);

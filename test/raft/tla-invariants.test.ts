@@ -108,4 +108,22 @@ test('LeaderAppendOnly: a leader lost an entry it was elected with', () => {
   assert.equal(violated(grown), []);
 });
 
+test('the verdicts kept by content: the same fields under other elections are judged again', () => {
+  const lostFields = [{ term: 1, role: leader, log: 0 }];
+  const holding = withServers(lostFields, { elections: [election(1, 0, 0)] });
+  assert.equal(violated(holding), []);
+  // Equal server fields in new arrays (the cache's key) with an election the log lost.
+  const lost = withServers(lostFields, { elections: [election(1, 0, log([1, 0]))] });
+  assert.equal(violated(lost), ['LeaderAppendOnly']);
+  // Back to the first elections' content, in a new array: judged anew, holds again.
+  assert.equal(violated(withServers(lostFields, { elections: [election(1, 0, 0)] })), []);
+  // The parent's verdict (model.next notes it) is the one a successor sharing its arrays gets.
+  const [successor] = model.actions(lost).flatMap((action) => {
+    const next = model.next(lost, action);
+    return next !== null && next.servers === lost.servers ? [next] : [];
+  });
+  assert.ok(successor !== undefined, 'a step that leaves the servers as they are');
+  assert.equal(violated(successor!), ['LeaderAppendOnly']);
+});
+
 test.run();
