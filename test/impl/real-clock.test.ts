@@ -18,6 +18,41 @@ test('a timer set again under its name replaces the first; cancelled ones never 
   assert.equal(fired, ['last']);
 });
 
+test('a timer set again further out fires once, with the last callback, not before its deadline',
+  async () => {
+    const timers = new RealTimers();
+    const fired: string[] = [];
+    let lastDeadline = 0;
+    const done = new Promise<number>((resolve) => {
+      for (const [index, delayMs] of [20, 25, 40, 30].entries()) {
+        lastDeadline = performance.now() + delayMs;
+        timers.setTimer('election', delayMs, () => {
+          fired.push(`set ${index}`);
+          resolve(performance.now());
+        });
+      }
+    });
+    const firedAt = await done;
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.equal(fired, ['set 3']);
+    // Node's millisecond clock may run a timeout up to a millisecond early; never more.
+    assert.ok(firedAt >= lastDeadline - 1, `fired ${lastDeadline - firedAt} ms early`);
+  });
+
+test('a timer set again sooner fires at the sooner deadline', async () => {
+  const timers = new RealTimers();
+  const fired: string[] = [];
+  await new Promise<void>((resolve) => {
+    timers.setTimer('election', 60_000, () => fired.push('late'));
+    timers.setTimer('election', 5, () => {
+      fired.push('soon');
+      resolve();
+    });
+  });
+  timers.cancelAllTimers();
+  assert.equal(fired, ['soon']);
+});
+
 test('the real clock never goes backwards and reads like epoch milliseconds', () => {
   const clock = new RealClock();
   let previous = clock.now();
