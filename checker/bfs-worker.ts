@@ -9,7 +9,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadModelSource } from './load-model.js';
-import { fingerprint, fingerprintWords } from './fingerprint.js';
 import type { AnyModel } from './model.js';
 import {
   arrivedWord,
@@ -30,7 +29,8 @@ import {
 import { isDeadlock, violatedInvariant } from './search.js';
 import { SharedFingerprintSet } from './shared-fingerprint-set.js';
 import { StateQueue } from './state-store.js';
-import { sameWords, WordReader, WordWriter } from './words.js';
+import { SuccessorKind, Successors } from './successors.js';
+import { WordWriter } from './words.js';
 
 /** States claimed at once from a frontier: small enough that a slow worker holds little. */
 const chunkStates = 64;
@@ -52,15 +52,10 @@ let current = new StateQueue(true);
 let upcoming = new StateQueue(true);
 /** Where each entry of `upcoming` starts. */
 const upcomingOffsets = new WordWriter();
-const encoded = new WordWriter();
-const view = new WordWriter();
-const reader = new WordReader(new Int32Array(0));
 /** The encoding of the state being expanded. */
 const parentWords = new WordWriter();
-/** Successors straight from words (Model.successorWords): no state object per successor. */
-const fastSuccessors =
-  model.successorWords !== undefined && !model.withinBounds && !model.writeView;
-let fastCount = 0;
+/** The expansion loop the one-thread search runs too (explorer.ts). */
+const successors = new Successors(model);
 let checkViolations = true;
 let statesGenerated = 0;
 let inserted = 0;
@@ -179,82 +174,42 @@ function checkSometimes(state: unknown): void {
   }
 }
 
-function decodeWords(words: Int32Array, start: number, end: number): unknown {
-  reader.words = words;
-  reader.position = start;
-  reader.end = end;
-  return model.codec.decode(reader);
-}
-
 /**
- * Inserts the successor whose fingerprint is `fingerprint` and whose encoding is
- * words[start, end): a new state is queued and checked (its object when the caller has one).
+ * Inserts successor k (to look up in the visited set): a new state is queued and checked
+ * (its object decoded when the fast path gave none).
  */
-function insert(words: Int32Array, start: number, end: number, state: unknown): void {
-  if (halted || !visited.add(fingerprint.high, fingerprint.low)) return;
+function insert(k: number): void {
+  if (halted || !visited.add(successors.highs[k]!, successors.lows[k]!)) return;
   inserted++;
   if (++unpublishedInserts >= sizeBatch) publishInserts();
-  upcomingOffsets.push(upcoming.pushWords(0, words, start, end));
+  const start = successors.starts[k]!;
+  upcomingOffsets.push(upcoming.pushWords(0, successors.words.words, start, successors.ends[k]!));
   if (!checkViolations && sometimesPending === 0) return;
-  const decoded = state === undefined ? decodeWords(words, start, end) : state;
-  if (sometimesPending !== 0) checkSometimes(decoded);
-  checkState(decoded);
+  const state = successors.stateOf(k);
+  if (sometimesPending !== 0) checkSometimes(state);
+  checkState(state);
 }
 
-/** Handles one generated state object. */
-function generate(state: unknown): void {
-  statesGenerated++;
-  if (model.withinBounds && !model.withinBounds(state)) {
+/** Counts, checks and inserts the successors generated, in action order. */
+function visitSuccessors(): void {
+  successors.probe(visited);
+  for (let k = 0; k < successors.count; k++) {
+    statesGenerated++;
+    const kind = successors.kinds[k]!;
     // Outside the constraint: checked, never stored.
-    checkState(state);
-    return;
+    if (kind === SuccessorKind.Outside) checkState(successors.states[k]);
+    else if (kind === SuccessorKind.Inside) insert(k);
   }
-  encoded.reset();
-  model.codec.encode(state, encoded);
-  // A step that changes nothing leads to a known state (the parent).
-  if (sameWords(encoded, parentWords)) return;
-  if (model.writeView) {
-    view.reset();
-    model.writeView(state, view);
-    fingerprintWords(view.words, 0, view.length);
-  } else {
-    fingerprintWords(encoded.words, 0, encoded.length);
-  }
-  insert(encoded.words, 0, encoded.length, state);
-}
-
-/** The fast path's successor, already in `encoded` (see Model.successorWords). */
-function emitFast(): void {
-  fastCount++;
-  statesGenerated++;
-  if (sameWords(encoded, parentWords)) return;
-  fingerprintWords(encoded.words, 0, encoded.length);
-  insert(encoded.words, 0, encoded.length, undefined);
 }
 
 /** Generates a queued state's successors; a state with none may be a deadlock. */
 function expandEntry(words: Int32Array, start: number, end: number): void {
   parentWords.reset();
   parentWords.pushWords(words, start, end);
-  let successors = 0;
-  let state: unknown;
-  if (fastSuccessors) {
-    fastCount = 0;
-    model.successorWords!(parentWords.words, 0, parentWords.length, encoded, emitFast);
-    successors = fastCount;
-  } else {
-    state = decodeWords(parentWords.words, 0, parentWords.length);
-    const actions = model.actions(state);
-    for (let index = 0; index < actions.length; index++) {
-      const successor = model.next(state, actions[index]);
-      if (successor === null) continue;
-      successors++;
-      if (successor === state) statesGenerated++;
-      else generate(successor);
-    }
-  }
-  if (successors > 0 || !checkViolations || !setup.deadlock) return;
-  state ??= decodeWords(parentWords.words, 0, parentWords.length);
+  successors.expand(parentWords);
+  visitSuccessors();
+  if (successors.count > 0 || !checkViolations || !setup.deadlock) return;
+  const state = successors.state ?? successors.decoder.decode(parentWords.words, 0, end - start);
   if (isDeadlock(model, state, { deadlock: true })) recordViolation();
 }
 
@@ -286,10 +241,8 @@ function expandFrontier(owner: number, frontier: Frontier): void {
 function expandLevel(level: number, frontiers: readonly Frontier[]): void {
   if (level === 0) {
     if (setup.workerIndex === 0) {
-      for (const state of model.initialStates()) {
-        parentWords.reset();
-        generate(state);
-      }
+      successors.initial(model.initialStates());
+      visitSuccessors();
     }
   } else {
     for (let step = 0; step < setup.workerCount && !stopped(); step++) {

@@ -18,13 +18,13 @@ import { graphRecorderFor } from './graph.js';
 import type { AnyModel } from './model.js';
 import type { SearchOptions, SearchResult } from './search.js';
 import { emptyQueueEntry, StateQueue, unknownPath } from './state-store.js';
-import type { WordWriter } from './words.js';
 
 export function breadthFirstSearch(model: AnyModel, options: SearchOptions = {}): SearchResult {
   if (options.disk) return withRebuiltPath(model, options, diskBreadthFirstSearch(model, options));
   let current = new StateQueue();
   let upcoming = new StateQueue();
-  const enqueue = (id: number, encoded: WordWriter) => upcoming.push(id, encoded);
+  const enqueue = (id: number, words: Int32Array, start: number, end: number) =>
+    upcoming.pushWords(id, words, start, end);
   const graph = graphRecorderFor(model, options);
   const explorer = new Explorer(model, options, enqueue, true, undefined, graph);
   const entry = emptyQueueEntry();

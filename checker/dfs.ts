@@ -10,8 +10,8 @@ import { emptyQueueEntry, StateQueue } from './state-store.js';
 export function depthFirstSearch(model: AnyModel, options: SearchOptions = {}): SearchResult {
   const stack = new StateQueue();
   const depths: number[] = [];
-  const explorer = new Explorer(model, options, (id, encoded, depth) => {
-    stack.push(id, encoded);
+  const explorer = new Explorer(model, options, (id, words, start, end, depth) => {
+    stack.pushWords(id, words, start, end);
     depths.push(depth);
   });
   const entry = emptyQueueEntry();

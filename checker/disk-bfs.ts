@@ -17,7 +17,6 @@ import {
 } from './disk-checkpoint.js';
 import { DiskFingerprintSet, diskBudget, type NewState } from './disk-fingerprint-set.js';
 import { DiskFrontier } from './disk-frontier.js';
-import { fingerprint } from './fingerprint.js';
 import { DiskParents } from './disk-parents.js';
 import { Explorer, type DeferredVisits } from './explorer.js';
 import type { AnyModel } from './model.js';
@@ -92,9 +91,8 @@ export class DiskSearch {
         return set.bytes;
       },
       // The explorer has just added the candidate's fingerprint to the batch's table.
-      candidate: (parentId, actionIndex, encoded) => set.add(fingerprint.high,
-        fingerprint.low, parents.parentIndex(parentId), actionIndex, encoded.words, 0,
-        encoded.length),
+      candidate: (parentId, actionIndex, high, low, words, start, end) =>
+        set.add(high, low, parents.parentIndex(parentId), actionIndex, words, start, end),
       pathTo: (id, extraActionIndex) => parents.pathTo(id, extraActionIndex),
     };
     this.explorer = new Explorer(model, options, candidatesOnly, true, visited);

@@ -8,10 +8,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadModelSource } from './load-model.js';
-import { fingerprint, fingerprintWords } from './fingerprint.js';
 import type { AnyModel } from './model.js';
 import { violatedInvariant } from './search.js';
-import { sameWords, WordReader, WordWriter } from './words.js';
+import { SuccessorKind, Successors } from './successors.js';
+import { WordWriter } from './words.js';
 import { failedReply } from './worker-handle.js';
 import {
   candidateHeaderWords,
@@ -26,13 +26,9 @@ const setup = workerData as DiskWorkerSetup;
 const definition = await loadModelSource(setup.model);
 const model: AnyModel = definition.create(setup.params, setup.bug);
 const port = parentPort!;
-/** Successors straight from words (Model.successorWords), as in explorer.ts. */
-const fastSuccessors =
-  model.successorWords !== undefined && !model.withinBounds && !model.writeView;
 const parentWords = new WordWriter();
-const encoded = new WordWriter();
-const view = new WordWriter();
-const reader = new WordReader(new Int32Array(0));
+/** The expansion loop of every search (explorer.ts). */
+const successors = new Successors(model);
 /**
  * The fingerprints this worker generated last, one a slot by their low bits: a successor
  * whose fingerprint it generated before, in this level or an earlier one, comes after that
@@ -44,75 +40,41 @@ const seenMask = setup.seenSlots - 1;
 /** The reply being written: per state its header, then its candidates. */
 const out = new WordWriter();
 let generated = 0;
-let successors = 0;
 let candidates = 0;
 
-function decode(words: WordWriter): unknown {
-  reader.words = words.words;
-  reader.position = 0;
-  reader.end = words.length;
-  return model.codec.decode(reader);
-}
-
-/** A successor not the parent itself, fingerprinted: high, low, action, length, words. */
-function candidate(actionIndex: number, encoding: WordWriter): void {
-  const { high, low } = fingerprint;
+/** Successor k (one to look up), as a candidate: high, low, action, length, words. */
+function candidate(k: number): void {
+  const high = successors.highs[k]!;
+  const low = successors.lows[k]!;
   const slot = (low & seenMask) * 2;
   if (seen[slot] === high && seen[slot + 1] === low) return;
   seen[slot] = high;
   seen[slot + 1] = low;
-  const length = encoding.length;
+  const start = successors.starts[k]!;
+  const length = successors.ends[k]! - start;
   const at = out.claim(candidateHeaderWords + length);
   const words = out.words;
   words[at] = high;
   words[at + 1] = low;
-  words[at + 2] = actionIndex;
+  words[at + 2] = successors.actionIndexes[k]!;
   words[at + 3] = length;
-  const source = encoding.words;
+  const source = successors.words.words;
   const first = at + candidateHeaderWords;
-  for (let index = 0; index < length; index++) words[first + index] = source[index]!;
+  for (let index = 0; index < length; index++) words[first + index] = source[start + index]!;
   candidates++;
-}
-
-function emitFast(actionIndex: number): void {
-  successors++;
-  generated++;
-  if (sameWords(encoded, parentWords)) return;
-  fingerprintWords(encoded.words, 0, encoded.length);
-  candidate(actionIndex, encoded);
 }
 
 /** Generates one state's successors (as Explorer.expand); false: the main thread must. */
 function expand(): boolean {
-  if (fastSuccessors) {
-    model.successorWords!(parentWords.words, 0, parentWords.length, encoded, emitFast);
-    return successors > 0;
-  }
-  const state = decode(parentWords);
-  const actions = model.actions(state);
-  for (let index = 0; index < actions.length; index++) {
-    const successor = model.next(state, actions[index]);
-    if (successor === null) continue;
-    successors++;
+  successors.expand(parentWords);
+  for (let k = 0; k < successors.count; k++) {
     generated++;
-    if (successor === state) continue;
-    if (model.withinBounds && !model.withinBounds(successor)) {
-      if (violatedInvariant(model, successor) !== null) return false;
-      continue;
-    }
-    encoded.reset();
-    model.codec.encode(successor, encoded);
-    if (sameWords(encoded, parentWords)) continue;
-    if (model.writeView) {
-      view.reset();
-      model.writeView(successor, view);
-      fingerprintWords(view.words, 0, view.length);
-    } else {
-      fingerprintWords(encoded.words, 0, encoded.length);
-    }
-    candidate(index, encoded);
+    const kind = successors.kinds[k]!;
+    if (kind === SuccessorKind.Inside) candidate(k);
+    if (kind !== SuccessorKind.Outside) continue;
+    if (violatedInvariant(model, successors.states[k]) !== null) return false;
   }
-  return successors > 0;
+  return successors.count > 0;
 }
 
 function expandChunk(request: ChunkRequest): ExpandedChunk {
@@ -126,7 +88,6 @@ function expandChunk(request: ChunkRequest): ExpandedChunk {
     position += 1 + length;
     const header = out.claim(stateHeaderWords);
     generated = 0;
-    successors = 0;
     candidates = 0;
     const expanded = expand();
     if (!expanded) out.length = header + stateHeaderWords;

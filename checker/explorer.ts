@@ -13,7 +13,6 @@
 import { ok as assert } from 'node:assert';
 import { CoverageCounter } from './coverage.js';
 import { FingerprintSet } from './fingerprint-set.js';
-import { fingerprint, fingerprintWords } from './fingerprint.js';
 import { outsideBounds, type GraphRecorder } from './graph.js';
 import type { AnyModel } from './model.js';
 import {
@@ -31,7 +30,8 @@ import {
   noParent, ParentTable, unknownParent, type QueueEntry,
 } from './state-store.js';
 import { forEachFrontierEntry, type Checkpoint } from './checkpoint.js';
-import { sameWords, WordReader, WordWriter } from './words.js';
+import { SuccessorKind, Successors } from './successors.js';
+import { WordWriter } from './words.js';
 
 /** What visiting a successor did: a step that changed nothing, a known state, a new one. */
 const enum Visit {
@@ -40,14 +40,16 @@ const enum Visit {
   New,
 }
 
-/** Where a newly found state goes: the strategy's queue or stack. */
-export type Enqueue = (id: number, encoded: WordWriter, depth: number) => void;
+/** Where a newly found state, encoded as words[start, end), goes: the strategy's queue or stack. */
+export type Enqueue = (
+  id: number, words: Int32Array, start: number, end: number, depth: number,
+) => void;
 
 /**
  * A visited set that decides in batches (the disk mode, disk-bfs.ts): `table` holds the
- * current batch only. A state not in it goes to `candidate`, with its parent's id and action
- * index, unchecked; the ones the batch finds new come back through `admit`. Paths come from
- * the set's own parent links (disk-parents.ts).
+ * current batch only. A state not in it goes to `candidate`, with its parent's id, action
+ * index and fingerprint (just added to `table`), unchecked; the ones the batch finds new
+ * come back through `admit`. Paths come from the set's own parent links (disk-parents.ts).
  */
 export interface DeferredVisits {
   readonly table: FingerprintSet;
@@ -55,7 +57,10 @@ export interface DeferredVisits {
   readonly size: number;
   /** Bytes held in memory, for `onFinished`. */
   readonly bytes: number;
-  candidate(parentId: number, actionIndex: number, encoded: WordWriter): void;
+  candidate(
+    parentId: number, actionIndex: number, high: number, low: number,
+    words: Int32Array, start: number, end: number,
+  ): void;
   /** As ParentTable.pathTo, for a decided state (or noParent and an initial state's index). */
   pathTo(id: number, extraActionIndex?: number): Path;
 }
@@ -71,16 +76,12 @@ export class Explorer {
   running = true;
   private violation: { invariant: string; path: Path; depth: number } | undefined;
   private stoppedBy: SearchResult['stoppedBy'];
-  private readonly encoded = new WordWriter();
-  /** The encoding of the state being expanded; empty for initial states. */
+  /** The encoding of the state being expanded. */
   private readonly parentWords = new WordWriter();
-  private parentId = 0;
-  private successorDepth = 0;
-  /** Successors straight from words (Model.successorWords): no state object per successor. */
-  private readonly fastSuccessors: boolean;
-  private fastCount = 0;
-  private readonly view = new WordWriter();
-  private readonly reader = new WordReader(new Int32Array(0));
+  /** The successors of the state being expanded (or the initial states). */
+  private readonly successors: Successors;
+  /** The visited set read ahead of its lookups (Successors.probe), when it can be. */
+  private readonly probing: FingerprintSet | undefined;
   private readonly maxStates: number;
   private readonly coverage: CoverageCounter | undefined;
   /** Per `sometimes` property, whether a state satisfying it was reached. */
@@ -99,24 +100,20 @@ export class Explorer {
     private readonly graph?: GraphRecorder,
   ) {
     assert(!(deferred && graph), 'a deferred visited set gives no ids to record edges with');
-    this.visited = graph?.ids ?? deferred?.table ?? new FingerprintSet();
+    this.probing = graph ? undefined : deferred?.table ?? new FingerprintSet();
+    this.visited = graph?.ids ?? this.probing!;
     this.clock = new Clock(options);
     this.maxStates = options.maxStates ?? Infinity;
     this.coverage = options.coverage ? new CoverageCounter() : undefined;
     // Coverage needs each action's label: the fast path knows only action indexes.
-    this.fastSuccessors =
-      model.successorWords !== undefined &&
-      !model.withinBounds &&
-      !model.writeView &&
-      !options.coverage;
+    this.successors = new Successors(model, options.coverage === true);
     this.sometimesReached = (model.sometimes ?? []).map(() => false);
     this.sometimesPending = this.sometimesReached.length;
   }
 
   visitInitialStates(): void {
-    this.model.initialStates().forEach((state, index) => {
-      if (this.running) this.visit(state, noParent, index, 0);
-    });
+    this.successors.initial(this.model.initialStates());
+    this.visitAll(noParent, 0, false);
   }
 
   /**
@@ -129,11 +126,8 @@ export class Explorer {
       this.visited.add(pairs[index]!, pairs[index + 1]!);
     }
     this.restoreCounts(checkpoint);
-    const encoded = this.encoded;
     forEachFrontierEntry(checkpoint.frontier, (words, start, end) => {
-      encoded.reset();
-      encoded.pushWords(words, start, end);
-      this.enqueue(this.parents.add(unknownParent, 0), encoded, checkpoint.level);
+      this.enqueue(this.parents.add(unknownParent, 0), words, start, end, checkpoint.level);
     });
   }
 
@@ -160,49 +154,21 @@ export class Explorer {
 
   /** Decodes a queued state and visits each of its successors. */
   expand(entry: QueueEntry, depth: number): void {
+    if (!this.running) return;
     const model = this.model;
     // A copy: in DFS a successor pushed onto the stack overwrites the popped entry's words.
     this.parentWords.reset();
     this.parentWords.pushWords(entry.words, entry.start, entry.end);
-    this.parentId = entry.id;
-    this.successorDepth = depth + 1;
-    let successors = 0;
-    let complete = true;
-    let state: unknown;
+    const successors = this.successors;
+    successors.expand(this.parentWords);
+    let state = successors.state;
     const graph = this.graph;
-    if (this.fastSuccessors) {
-      if (graph) {
-        state = this.decode(this.parentWords);
-        graph.expanding(entry.id, state, model.actions(state));
-      }
-      this.fastCount = 0;
-      const parent = this.parentWords;
-      model.successorWords!(parent.words, 0, parent.length, this.encoded, this.emitFast);
-      successors = this.fastCount;
-    } else {
-      state = this.decode(this.parentWords);
-      const actions = model.actions(state);
-      graph?.expanding(entry.id, state, actions);
-      const coverage = this.coverage;
-      let index = 0;
-      for (; this.running && index < actions.length; index++) {
-        const row = coverage?.row(model.label(actions[index]));
-        const successor = model.next(state, actions[index]);
-        if (successor === null) continue;
-        successors++;
-        const visit =
-          successor === state
-            ? (this.statesGenerated++, Visit.Same)
-            : this.visit(successor, entry.id, index, depth + 1);
-        if (graph && visit !== Visit.Same) graph.edge(this.target, index);
-        if (row === undefined) continue;
-        row.enabled++;
-        if (visit !== Visit.Same) row.taken++;
-        if (visit === Visit.New) row.newStates++;
-      }
-      complete = index === actions.length;
+    if (graph) {
+      state ??= this.decode(this.parentWords);
+      graph.expanding(entry.id, state, successors.actions ?? model.actions(state));
     }
-    if (successors === 0 && complete) {
+    const complete = this.visitAll(entry.id, depth + 1, true);
+    if (successors.count === 0 && complete) {
       state ??= this.decode(this.parentWords);
       if (isDeadlock(model, state, this.options)) {
         this.record(deadlockName, this.pathTo(entry.id), depth);
@@ -211,16 +177,37 @@ export class Explorer {
     if (this.running && this.clock.tick(this.progressNow)) this.stop('time-limit');
   }
 
-  private decode(words: WordWriter): unknown {
-    return this.decodeWords(words.words, 0, words.length);
+  /**
+   * Visits the successors generated (or the initial states, without edges and coverage) in
+   * action order; false when the search stopped amid them.
+   */
+  private visitAll(parentId: number, depth: number, edges: boolean): boolean {
+    const successors = this.successors;
+    if (this.probing) successors.probe(this.probing);
+    const graph = edges ? this.graph : undefined;
+    const coverage = edges ? this.coverage : undefined;
+    if (coverage) this.registerActions(coverage);
+    let k = 0;
+    for (; this.running && k < successors.count; k++) {
+      const actionIndex = successors.actionIndexes[k]!;
+      const visit = this.visit(k, parentId, actionIndex, depth);
+      if (graph && visit !== Visit.Same) graph.edge(this.target, actionIndex);
+      if (coverage === undefined) continue;
+      const row = coverage.row(this.model.label(successors.actions![actionIndex]));
+      row.enabled++;
+      if (visit !== Visit.Same) row.taken++;
+      if (visit === Visit.New) row.newStates++;
+    }
+    return k === successors.count;
   }
 
-  private decodeWords(words: Int32Array, start: number, end: number): unknown {
-    const reader = this.reader;
-    reader.words = words;
-    reader.position = start;
-    reader.end = end;
-    return this.model.codec.decode(reader);
+  /** Every action of the expanded state gets its coverage row, enabled or not. */
+  private registerActions(coverage: CoverageCounter): void {
+    for (const action of this.successors.actions!) coverage.row(this.model.label(action));
+  }
+
+  private decode(words: WordWriter): unknown {
+    return this.successors.decoder.decode(words.words, 0, words.length);
   }
 
   /** The path to a state by its parent links (the deferred set's own, when deferred). */
@@ -245,81 +232,51 @@ export class Explorer {
     assert(this.deferred !== undefined, 'admit serves a deferred visited set');
     if (depth > this.depth) this.depth = depth;
     if (this.violation && this.sometimesPending === 0) return;
-    const state = this.decodeWords(words, start, end);
+    const state = this.successors.decoder.decode(words, start, end);
     this.checkSometimes(state);
     const invariant = this.violates(state);
     if (invariant !== null) this.record(invariant, this.pathTo(parentId, actionIndex), depth);
   }
 
-  /** The fast path's successor, already in `encoded` (see Model.successorWords). */
-  private readonly emitFast = (actionIndex: number): void => {
-    this.fastCount++;
+  /** Counts, deduplicates, checks and enqueues successor k, reached by `actionIndex`. */
+  private visit(k: number, parentId: number, actionIndex: number, depth: number): Visit {
     this.statesGenerated++;
-    if (!this.running) return;
-    const encoded = this.encoded;
-    if (sameWords(encoded, this.parentWords)) return;
-    fingerprintWords(encoded.words, 0, encoded.length);
-    const graph = this.graph;
-    if (!this.visited.add(fingerprint.high, fingerprint.low)) {
-      graph?.edge(graph.ids.foundId, actionIndex);
-      return;
-    }
-    if (this.deferred) return this.deferred.candidate(this.parentId, actionIndex, encoded);
-    const id = this.parents.add(this.parentId, actionIndex);
-    graph?.edge(id, actionIndex);
-    const depth = this.successorDepth;
-    if (depth > this.depth) this.depth = depth;
-    this.enqueue(id, encoded, depth);
-    if (!this.violation || this.sometimesPending > 0 || graph) {
-      const state = this.decode(encoded);
-      graph?.added(state);
-      this.checkSometimes(state);
-      const invariant = this.violation ? null : violatedInvariant(this.model, state);
-      if (invariant !== null) this.record(invariant, this.parents.pathTo(id), depth);
-    }
-    if (this.running && this.visited.size >= this.maxStates) this.stop('max-states');
-  };
-
-  /** Counts, deduplicates, checks and enqueues one generated state. */
-  visit(state: unknown, parentId: number, actionIndex: number, depth: number): Visit {
-    this.statesGenerated++;
-    const model = this.model;
-    if (model.withinBounds && !model.withinBounds(state)) {
+    const successors = this.successors;
+    const kind = successors.kinds[k]!;
+    if (kind === SuccessorKind.Same) return Visit.Same;
+    if (kind === SuccessorKind.Outside) {
       this.target = outsideBounds;
-      const invariant = this.violates(state);
+      const invariant = this.violates(successors.states[k]);
       if (invariant !== null) {
         this.record(invariant, this.pathTo(parentId, actionIndex), depth);
       }
       return Visit.Known;
     }
-    const encoded = this.encoded;
-    encoded.reset();
-    model.codec.encode(state, encoded);
-    // A step that changes nothing (a third of TwoPhase's) leads to a known state.
-    if (sameWords(encoded, this.parentWords)) return Visit.Same;
-    let view = encoded;
-    if (model.writeView) {
-      view = this.view;
-      view.reset();
-      model.writeView(state, view);
-    }
-    fingerprintWords(view.words, 0, view.length);
-    if (!this.visited.add(fingerprint.high, fingerprint.low)) {
+    const high = successors.highs[k]!;
+    const low = successors.lows[k]!;
+    if (!this.visited.add(high, low)) {
       if (this.graph) this.target = this.graph.ids.foundId;
       return Visit.Known;
     }
+    const words = successors.words.words;
+    const start = successors.starts[k]!;
+    const end = successors.ends[k]!;
     if (this.deferred) {
-      this.deferred.candidate(parentId, actionIndex, encoded);
+      this.deferred.candidate(parentId, actionIndex, high, low, words, start, end);
       return Visit.New;
     }
     const id = this.parents.add(parentId, actionIndex);
     this.target = id;
-    this.graph?.added(state);
     if (depth > this.depth) this.depth = depth;
-    this.enqueue(id, encoded, depth);
-    this.checkSometimes(state);
-    const invariant = this.violates(state);
-    if (invariant !== null) this.record(invariant, this.parents.pathTo(id), depth);
+    this.enqueue(id, words, start, end, depth);
+    // On the fast path a state object is decoded only when something will read it.
+    if (!this.violation || this.sometimesPending > 0 || this.graph) {
+      const state = successors.stateOf(k);
+      this.graph?.added(state);
+      this.checkSometimes(state);
+      const invariant = this.violates(state);
+      if (invariant !== null) this.record(invariant, this.parents.pathTo(id), depth);
+    }
     if (this.running && this.visited.size >= this.maxStates) this.stop('max-states');
     return Visit.New;
   }

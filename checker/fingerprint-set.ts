@@ -82,6 +82,14 @@ export class FingerprintSet {
     }
   }
 
+  /**
+   * The first word of the fingerprint's home slot: a read to bring the slot into the cache
+   * before `add` looks (Successors.probe reads a whole batch's slots first).
+   */
+  probe(high: number, low: number): number {
+    return this.slots[this.home(high, low) * 2]!;
+  }
+
   /** Empties the set and keeps its table (the disk mode's batch, disk-fingerprint-set.ts). */
   clear(): void {
     this.slots.fill(0);

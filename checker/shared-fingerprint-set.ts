@@ -72,6 +72,15 @@ export class SharedFingerprintSet {
   }
 
   /**
+   * The low word of the fingerprint's home slot: a read to bring the slot into the cache
+   * before `add` looks (Successors.probe reads a whole batch's slots first).
+   */
+  probe(high: number, low: number): number {
+    const words = this.words;
+    return words[headerWords + homeSlot(high, low, words[capacityWord]!) * 2 + 1]!;
+  }
+
+  /**
    * Inserts the fingerprint (neither word zero); returns false when it was present. The
    * caller counts insertions (`addToSize`).
    */
