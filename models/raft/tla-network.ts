@@ -11,11 +11,13 @@ export function duplicateMessage(
   low: number,
   high: number,
 ): TlaState {
-  return raft.successor(state.servers, withMessage(state.messages, low, high), state.elections);
+  const messages = withMessage(state.messages, low, high);
+  return raft.successor(state, state.servers, messages, state.elections);
 }
 
 export function dropMessage(raft: TlaRaft, state: TlaState, low: number, high: number): TlaState {
   return raft.successor(
+    state,
     state.servers,
     withoutMessage(state.messages, low, high),
     state.elections,

@@ -58,13 +58,22 @@ export class TlaRaft {
     this.quorumSize = Math.floor(servers / 2) + 1;
   }
 
-  /** The successor of a step: its variables, and the allLogs shared by every successor. */
+  /**
+   * The successor of a step from `state`: its variables, and the allLogs shared by every
+   * successor; `state` itself when nothing changes (a stuttering Restart, an
+   * AdvanceCommitIndex with nothing to commit), which the checker then knows without
+   * encoding it.
+   */
   successor(
+    state: TlaState,
     servers: readonly number[],
     messages: readonly number[],
     elections: readonly Int32Array[],
   ): TlaState {
-    return { servers, messages, elections, allLogs: this.allLogsNext };
+    const allLogs = this.allLogsNext;
+    if (servers === state.servers && messages === state.messages &&
+      elections === state.elections && allLogs === state.allLogs) return state;
+    return { servers, messages, elections, allLogs };
   }
 
   initialState(): TlaState {

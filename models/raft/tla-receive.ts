@@ -79,11 +79,12 @@ function updateTerm(raft: TlaRaft, state: TlaState, i: number, term: number): Tl
   servers[base + termOffset] = term;
   servers[base + roleOffset] = follower;
   servers[base + votedForOffset] = nil;
-  return raft.successor(servers, state.messages, state.elections);
+  return raft.successor(state, servers, state.messages, state.elections);
 }
 
 function dropStaleResponse(raft: TlaRaft, state: TlaState, low: number, high: number): TlaState {
   return raft.successor(
+    state,
     state.servers,
     withoutMessage(state.messages, low, high),
     state.elections,
@@ -116,7 +117,7 @@ function handleRequestVoteRequest(
   }
   const response = messageLow(requestVoteResponse, term, i, j, grant ? 1 : 0);
   const messages = withoutMessage(withMessage(state.messages, response, log), low, 0);
-  return raft.successor(servers, messages, state.elections);
+  return raft.successor(state, servers, messages, state.elections);
 }
 
 function handleRequestVoteResponse(
@@ -138,7 +139,7 @@ function handleRequestVoteResponse(
       servers[base + voterLogOffset(count) + j] = high;
     }
   }
-  return raft.successor(servers, withoutMessage(state.messages, low, high), state.elections);
+  return raft.successor(state, servers, withoutMessage(state.messages, low, high), state.elections);
 }
 
 function handleAppendEntriesRequest(
@@ -164,12 +165,12 @@ function handleAppendEntriesRequest(
   if (requestTerm < term || (role === follower && !logOk)) {
     const response = messageLow(appendEntriesResponse, term, i, j, 0);
     const messages = withoutMessage(withMessage(state.messages, response, 0), low, high);
-    return raft.successor(state.servers, messages, state.elections);
+    return raft.successor(state, state.servers, messages, state.elections);
   }
   if (role === candidate) {
     const servers = state.servers.slice();
     servers[base + roleOffset] = follower;
-    return raft.successor(servers, state.messages, state.elections);
+    return raft.successor(state, servers, state.messages, state.elections);
   }
   if (role !== follower) return null;
   const index = prevLogIndex + 1;
@@ -180,18 +181,18 @@ function handleAppendEntriesRequest(
     const matchIndex = prevLogIndex + (entry === 0 ? 0 : 1);
     const response = messageLow(appendEntriesResponse, term, i, j, 1 | (matchIndex << 1));
     const messages = withoutMessage(withMessage(state.messages, response, 0), low, high);
-    return raft.successor(servers, messages, state.elections);
+    return raft.successor(state, servers, messages, state.elections);
   }
   if (length >= index) {
     // Conflict: remove one entry (the last one, exactly as raft.tla does).
     const servers = state.servers.slice();
     servers[base + logOffset] = dropLastEntry(log);
-    return raft.successor(servers, state.messages, state.elections);
+    return raft.successor(state, servers, state.messages, state.elections);
   }
   if (length === prevLogIndex) {
     const servers = state.servers.slice();
     servers[base + logOffset] = appendEntry(log, entry);
-    return raft.successor(servers, state.messages, state.elections);
+    return raft.successor(state, servers, state.messages, state.elections);
   }
   return null;
 }
@@ -214,5 +215,5 @@ function handleAppendEntriesResponse(
   } else {
     servers[base + nextIndexOffset + j] = Math.max(servers[base + nextIndexOffset + j]! - 1, 1);
   }
-  return raft.successor(servers, withoutMessage(state.messages, low, 0), state.elections);
+  return raft.successor(state, servers, withoutMessage(state.messages, low, 0), state.elections);
 }

@@ -41,7 +41,7 @@ export function restart(raft: TlaRaft, state: TlaState, i: number): TlaState {
   const base = i * raft.width;
   if (isRestarted(raft, state.servers, base)) {
     // A stuttering step (TLC still generates it): nothing to copy.
-    return raft.successor(state.servers, state.messages, state.elections);
+    return raft.successor(state, state.servers, state.messages, state.elections);
   }
   const servers = state.servers.slice();
   servers[base + roleOffset] = follower;
@@ -53,7 +53,7 @@ export function restart(raft: TlaRaft, state: TlaState, i: number): TlaState {
     servers[base + matchIndexOffset(count) + j] = 0;
   }
   servers[base + commitIndexOffset] = 0;
-  return raft.successor(servers, state.messages, state.elections);
+  return raft.successor(state, servers, state.messages, state.elections);
 }
 
 /** Whether the server at `base` holds only what Restart leaves. */
@@ -83,7 +83,7 @@ export function timeout(raft: TlaRaft, state: TlaState, i: number): TlaState | n
   servers[base + votesRespondedOffset] = 0;
   servers[base + votesGrantedOffset] = 0;
   for (let j = 0; j < count; j++) servers[base + voterLogOffset(count) + j] = absent;
-  return raft.successor(servers, state.messages, state.elections);
+  return raft.successor(state, servers, state.messages, state.elections);
 }
 
 /** Candidate i sends j a RequestVote request (j = i included, as in raft.tla). */
@@ -93,7 +93,7 @@ export function requestVote(raft: TlaRaft, state: TlaState, i: number, j: number
   const log = raft.field(state, i, logOffset);
   const payload = lastTerm(log) | (logLength(log) << 5);
   const low = messageLow(requestVoteRequest, raft.field(state, i, termOffset), i, j, payload);
-  return raft.successor(state.servers, withMessage(state.messages, low, 0), state.elections);
+  return raft.successor(state, state.servers, withMessage(state.messages, low, 0), state.elections);
 }
 
 /** Leader i sends j an AppendEntries request with at most one entry. */
@@ -116,7 +116,8 @@ export function appendEntries(
   const payload = prevLogIndex | (prevLogTerm << 3) | (entry << 8);
   const low = messageLow(appendEntriesRequest, raft.field(state, i, termOffset), i, j, payload);
   const high = log | (commitIndex << 24);
-  return raft.successor(state.servers, withMessage(state.messages, low, high), state.elections);
+  const messages = withMessage(state.messages, low, high);
+  return raft.successor(state, state.servers, messages, state.elections);
 }
 
 /** Candidate i becomes leader once a quorum has granted it a vote. */
@@ -137,7 +138,7 @@ export function becomeLeader(raft: TlaRaft, state: TlaState, i: number): TlaStat
   election[0] = servers[base + termOffset]! | (i << 5) | (granted << 8);
   election[1] = log;
   for (let j = 0; j < count; j++) election[2 + j] = servers[base + voterLogOffset(count) + j]!;
-  return raft.successor(servers, state.messages, withElection(state.elections, election));
+  return raft.successor(state, servers, state.messages, withElection(state.elections, election));
 }
 
 /** Leader i appends value v to its log. */
@@ -154,7 +155,7 @@ export function clientRequest(
     servers[base + logOffset]!,
     entryOf(servers[base + termOffset]!, v),
   );
-  return raft.successor(servers, state.messages, state.elections);
+  return raft.successor(state, servers, state.messages, state.elections);
 }
 
 /** Leader i commits the highest index a quorum agrees on, if it is of its own term. */
@@ -173,11 +174,11 @@ export function advanceCommitIndex(raft: TlaRaft, state: TlaState, i: number): T
   }
   const term = state.servers[base + termOffset]!;
   if (agreeIndex === 0 || entryTerm(logEntry(log, agreeIndex)) !== term) {
-    return raft.successor(state.servers, state.messages, state.elections);
+    return raft.successor(state, state.servers, state.messages, state.elections);
   }
   const servers = state.servers.slice();
   servers[base + commitIndexOffset] = agreeIndex;
-  return raft.successor(servers, state.messages, state.elections);
+  return raft.successor(state, servers, state.messages, state.elections);
 }
 
 /** The number of servers in a bit set. */
