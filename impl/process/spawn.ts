@@ -15,6 +15,16 @@ import { isNodeProcess, nodeArguments, removePid, writePid } from './pids.js';
 
 const exitPollMs = 20;
 
+/**
+ * V8's garbage collector for a node process: on the node's own thread, with a young generation
+ * of at most 1 MiB per semi-space. A put waits behind a scavenge as long as it pauses, and the
+ * pause grows with the young generation (V8 grows it to a few MiB here: 2-3 ms a pause on a
+ * loaded box); a small one pauses often and briefly, which a put's p99 prefers. On two busy
+ * cores the parallel scavenge's helper threads wait for a core while the node waits for them.
+ * Measured with --trace-gc (docs/benchmarks.md, "Garbage collection on the put path").
+ */
+const garbageCollectorFlags = ['--single-threaded-gc', '--max-semi-space-size=1'];
+
 function entryArguments(): string[] {
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = fileURLToPath(new URL(`./node-main.${fromSource ? 'ts' : 'js'}`, import.meta.url));
@@ -30,7 +40,7 @@ export function spawnNode(paths: ClusterPaths, name: string): number {
   const log = openSync(paths.logFile(name), 'a');
   try {
     const child = spawn(process.execPath, [
-      ...profileArguments(), ...entryArguments(), ...nodeArguments(paths, name),
+      ...garbageCollectorFlags, ...profileArguments(), ...entryArguments(), ...nodeArguments(paths, name),
     ], {
       cwd: paths.root,
       detached: true,
