@@ -11,7 +11,9 @@
 import type { ControllerState } from '../spec/controller/state-machine.js';
 import type { Identity } from '../spec/controller/types.js';
 import { sameIdentity } from '../spec/group/digest.js';
-import type { GroupCommand, ShardState } from '../spec/group/types.js';
+import type {
+  GroupCommand, ImageDelta, PartsManifest, ShardState,
+} from '../spec/group/types.js';
 import type { DriverState, ShardProgress } from '../spec/migration/types.js';
 import type { GroupView } from './shard-view.js';
 
@@ -33,10 +35,17 @@ const moveText = (identity: Identity) =>
   `the move of shard ${identity.shard} at epoch ${identity.epoch} ` +
   `(gid ${identity.src} -> gid ${identity.dst})`;
 
+/**
+ * The digest of the image a manifest's parts make: a pre-copy base's are not an image until
+ * the freeze's delta is applied (the delta's digest, when known, is the image's).
+ */
+const imageOfManifest = (manifest: PartsManifest, delta: ImageDelta | undefined) =>
+  delta?.digest ?? (manifest.precopy === true ? null : manifest.digest);
+
 /** The digest of the image a driver's belief holds to install, or null. */
 function heldDigest(progress: ShardProgress | undefined): string | null {
   if (progress?.step === 'install') return progress.image?.digest ?? null;
-  return progress?.step === 'stage' ? progress.manifest.digest : null;
+  return progress?.step === 'stage' ? imageOfManifest(progress.manifest, progress.delta) : null;
 }
 
 /** The digest of the image an install, part or install of parts for `identity` carries. */
@@ -45,7 +54,7 @@ function carriedDigest(command: GroupCommand, identity: Identity): string | null
     command.type === 'install-parts';
   if (!installing || !sameIdentity(command.identity, identity)) return null;
   if (command.type === 'install') return command.image?.digest ?? null;
-  return command.manifest.digest;
+  return imageOfManifest(command.manifest, command.type === 'install-parts' ? command.delta : undefined);
 }
 
 /** Who holds which digest for `identity`: src's frozen image, dst's receipt, driver, network. */
@@ -62,7 +71,7 @@ function imageDigests(view: ImagesView, identity: Identity, index: number) {
     found.push({ who: `gid ${identity.dst}'s receipt has`, digest: receipt.digest });
   }
   const staged = record(identity.dst)?.staged;
-  if (staged && sameIdentity(staged.identity, identity)) {
+  if (staged && sameIdentity(staged.identity, identity) && staged.manifest.precopy !== true) {
     found.push({ who: `gid ${identity.dst} staged parts of`, digest: staged.manifest.digest });
   }
   const held = heldDigest(view.driver.progress[index]);
@@ -90,7 +99,9 @@ export function oneImagePerIdentity(view: ImagesView): boolean {
     const receipt = dst?.receipt;
     if (receipt && sameIdentity(receipt.identity, identity)) digests.add(receipt.digest);
     const staged = dst?.staged;
-    if (staged && sameIdentity(staged.identity, identity)) digests.add(staged.manifest.digest);
+    if (staged && sameIdentity(staged.identity, identity) && staged.manifest.precopy !== true) {
+      digests.add(staged.manifest.digest);
+    }
     const held = heldDigest(view.driver.progress[index]);
     if (held !== null) digests.add(held);
     for (const copy of view.network) {

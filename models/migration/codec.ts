@@ -17,9 +17,11 @@ import type {
   GroupCommand,
   Identity,
   Image,
+  ImageDelta,
   ImagePart,
   KvMap,
   PartsManifest,
+  PrecopyBase,
   Receipt,
   ShardFacts,
   ShardPhase,
@@ -36,11 +38,11 @@ import { modelClientSettings } from './model-clients.js';
 const none = -1;
 const phases: readonly ShardPhase[] = ['serving', 'frozen', 'absent'];
 const steps: readonly ShardProgress['step'][] =
-  ['recover', 'freeze', 'install', 'delete', 'done', 'stage'];
+  ['recover', 'freeze', 'install', 'delete', 'done', 'stage', 'precopy'];
 const operations: readonly ClientOperation[] = ['get', 'put', 'append'];
 const commandTypes: readonly GroupCommand['type'][] = [
   'client', 'freeze', 'install', 'delete', 'unfreeze', 'query-shard', 'expire-sessions',
-  'stage-part', 'install-parts', 'fetch-part',
+  'stage-part', 'install-parts', 'fetch-part', 'precopy',
 ];
 
 function writeIdentity(identity: Identity | null, out: WordWriter): void {
@@ -186,12 +188,72 @@ function writeManifest(manifest: PartsManifest, out: WordWriter): void {
   writeDigest(manifest.digest, out);
   out.push(manifest.sessionFloor);
   out.push(manifest.count);
+  out.push(manifest.precopy === true ? 1 : 0);
 }
 
 function readManifest(input: WordReader): PartsManifest {
   const digest = readDigest(input);
   const sessionFloor = input.next();
-  return { digest, sessionFloor, count: input.next() };
+  const count = input.next();
+  return input.next() === 1 ? { digest, sessionFloor, count, precopy: true }
+    : { digest, sessionFloor, count };
+}
+
+/** A manifest or none (a precopy answer with nothing to pre-copy, a freeze's own). */
+function writeOptionalManifest(manifest: PartsManifest | null | undefined, out: WordWriter) {
+  if (manifest === null || manifest === undefined) out.push(none);
+  else {
+    out.push(1);
+    writeManifest(manifest, out);
+  }
+}
+
+function readOptionalManifest(input: WordReader): PartsManifest | null {
+  return input.next() === none ? null : readManifest(input);
+}
+
+function writeDelta(delta: ImageDelta | undefined, out: WordWriter): void {
+  if (delta === undefined) {
+    out.push(none);
+    return;
+  }
+  out.push(1);
+  writeDigest(delta.digest, out);
+  out.push(delta.sessionFloor);
+  writeKv(delta.kv, out);
+  writeDedup(delta.dedup, out);
+  out.push(delta.kvRemoved.length);
+  for (const key of delta.kvRemoved) out.pushString(key);
+  out.push(delta.dedupRemoved.length);
+  for (const client of delta.dedupRemoved) out.push(client);
+}
+
+/** A delta, or {} when none (the key is left out). */
+function readDelta(input: WordReader): { delta?: ImageDelta } {
+  if (input.next() === none) return {};
+  const digest = readDigest(input);
+  const sessionFloor = input.next();
+  const kv = readKv(input);
+  const dedup = readDedup(input);
+  const kvRemoved: string[] = [];
+  for (let count = input.next(); count > 0; count--) kvRemoved.push(input.nextString());
+  const dedupRemoved: number[] = [];
+  for (let count = input.next(); count > 0; count--) dedupRemoved.push(input.next());
+  return { delta: { digest, sessionFloor, kv, dedup, kvRemoved, dedupRemoved } };
+}
+
+function writePrecopy(base: PrecopyBase | undefined, out: WordWriter): void {
+  writeIdentity(base === undefined ? null : base.identity, out);
+  if (base === undefined) return;
+  writeManifest(base.manifest, out);
+  writePart(base, out);
+}
+
+function readPrecopy(input: WordReader): PrecopyBase | null {
+  const identity = readIdentity(input);
+  if (identity === null) return null;
+  const manifest = readManifest(input);
+  return { identity, manifest, ...readPart(input) };
 }
 
 function writePart(part: ImagePart, out: WordWriter): void {
@@ -245,6 +307,7 @@ function writeShard(record: ShardState, out: WordWriter): void {
   writeReceipt(record.receipt, out);
   writeIdentity(record.tombstone, out);
   writeStaged(record.staged, out);
+  writePrecopy(record.precopy, out);
 }
 
 function readShard(input: WordReader): ShardState {
@@ -256,7 +319,9 @@ function readShard(input: WordReader): ShardState {
   const receipt = readReceipt(input);
   const tombstone = readIdentity(input);
   const staged = readStaged(input);
-  return { phase, identity, kv, dedup, frozenDigest, receipt, tombstone, staged };
+  const precopy = readPrecopy(input);
+  const record = { phase, identity, kv, dedup, frozenDigest, receipt, tombstone, staged };
+  return precopy === null ? record : { ...record, precopy };
 }
 
 function writeCommand(command: GroupCommand, out: WordWriter): void {
@@ -288,6 +353,7 @@ function writeCommand(command: GroupCommand, out: WordWriter): void {
     case 'install-parts':
       writeIdentity(command.identity, out);
       writeManifest(command.manifest, out);
+      writeDelta(command.delta, out);
       return;
     case 'fetch-part':
       writeIdentity(command.identity, out);
@@ -296,6 +362,7 @@ function writeCommand(command: GroupCommand, out: WordWriter): void {
       return;
     case 'freeze':
     case 'unfreeze':
+    case 'precopy':
       writeIdentity(command.identity, out);
       return;
     case 'query-shard':
@@ -332,7 +399,8 @@ function readCommand(input: WordReader): GroupCommand {
     }
     case 'install-parts': {
       const identity = readIdentity(input)!;
-      return { type, identity, manifest: readManifest(input) };
+      const manifest = readManifest(input);
+      return { type, identity, manifest, ...readDelta(input) };
     }
     case 'fetch-part': {
       const identity = readIdentity(input)!;
@@ -341,6 +409,7 @@ function readCommand(input: WordReader): GroupCommand {
     }
     case 'freeze':
     case 'unfreeze':
+    case 'precopy':
       return { type, identity: readIdentity(input)! };
     case 'query-shard':
       return { type, shard: input.next() };
@@ -380,6 +449,7 @@ function writeFacts(facts: ShardFacts | null, out: WordWriter): void {
   writeIdentity(facts.identity, out);
   writeReceipt(facts.receipt, out);
   writeIdentity(facts.tombstone, out);
+  out.push(facts.large === true ? 1 : 0);
 }
 
 function readFacts(input: WordReader): ShardFacts | null {
@@ -387,18 +457,21 @@ function readFacts(input: WordReader): ShardFacts | null {
   if (phase === none) return null;
   const identity = readIdentity(input);
   const receipt = readReceipt(input);
-  return { phase: phases[phase]!, identity, receipt, tombstone: readIdentity(input) };
+  const facts = { phase: phases[phase]!, identity, receipt, tombstone: readIdentity(input) };
+  return input.next() === 1 ? { ...facts, large: true } : facts;
 }
 
 function writeProgress(progress: ShardProgress, out: WordWriter): void {
   out.push(steps.indexOf(progress.step));
   if (progress.step === 'install') writeImage(progress.image, out);
   if (progress.step === 'delete') writeReceipt(progress.receipt, out);
+  if (progress.step === 'freeze') writeOptionalManifest(progress.precopied, out);
   if (progress.step === 'stage') {
     writeManifest(progress.manifest, out);
     out.push(progress.acknowledged);
     out.push(progress.parts.length);
     for (const part of progress.parts) writeHeldPart(part, out);
+    writeDelta(progress.delta, out);
   }
   if (progress.step === 'recover') {
     writeFacts(progress.srcFacts, out);
@@ -415,7 +488,11 @@ function readProgress(input: WordReader): ShardProgress {
     const acknowledged = input.next();
     const parts: (ImagePart | null)[] = [];
     for (let count = input.next(); count > 0; count--) parts.push(readHeldPart(input));
-    return { step, manifest, parts, acknowledged };
+    return { step, manifest, parts, acknowledged, ...readDelta(input) };
+  }
+  if (step === 'freeze') {
+    const precopied = readOptionalManifest(input);
+    return precopied === null ? { step } : { step, precopied };
   }
   if (step === 'recover') {
     const srcFacts = readFacts(input);

@@ -59,7 +59,7 @@ export type DriverAction =
  * stages it at dst, or installs the parts (the first of the window the driver has out).
  */
 export const commandsOf: Record<DriverSendType, readonly GroupCommand['type'][]> = {
-  Freeze: ['freeze'],
+  Freeze: ['precopy', 'freeze'],
   Install: ['install', 'fetch-part', 'stage-part', 'install-parts'],
   Delete: ['delete'],
 };
@@ -103,9 +103,11 @@ function sameBeliefs(a: DriverState, b: DriverState): boolean {
           progress.dstFacts === other.dstFacts;
       case 'install':
         return other.step === 'install' && progress.image === other.image;
+      case 'freeze':
+        return other.step === 'freeze' && progress.precopied === other.precopied;
       case 'stage':
         return other.step === 'stage' && progress.manifest === other.manifest &&
-          progress.acknowledged === other.acknowledged &&
+          progress.acknowledged === other.acknowledged && progress.delta === other.delta &&
           progress.parts.every((part, position) => part === other.parts[position]);
       case 'delete':
         return other.step === 'delete' && progress.receipt === other.receipt;

@@ -6,7 +6,7 @@
  * let a wrong image pass for the frozen one). Neither resists an adversary; neither has to
  * (spec/fnv.ts).
  */
-import { fnv1a, Fnv64 } from '../fnv.js';
+import { fnv1a, fnv1a64, Fnv64 } from '../fnv.js';
 import type { ClientRequest, DedupMap, Digest, Identity, KvMap } from './types.js';
 
 // JSON.stringify quotes and escapes, so field boundaries cannot be forged by the contents.
@@ -28,6 +28,17 @@ export function imageDigest(kv: KvMap, dedup: DedupMap): Digest {
     hash.update(JSON.stringify([record.client, record.seq, record.digest, record.result]));
   }
   return hash.hex();
+}
+
+/**
+ * The name of the pre-copy base src pins for `identity` (image-delta.ts), in its manifest's
+ * digest field. Not a hash of its content: src pins at most one base per identity (a repeat
+ * answers the pinned one), so the identity names it, and pinning reads no value; hashing a
+ * 10 MiB base stalled src's apply loop (heartbeats and reads of every shard) for 0.2-0.9 s.
+ */
+export function precopyDigest(identity: Identity): Digest {
+  const { shard, epoch, src, dst } = identity;
+  return fnv1a64(JSON.stringify(['precopy', shard, epoch, src, dst]));
 }
 
 export function sameIdentity(a: Identity | null, b: Identity | null): boolean {

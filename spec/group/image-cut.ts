@@ -13,7 +13,7 @@ import type { Image, ImagePart, PartsManifest } from './types.js';
 export const dedupRecordBytes = 48;
 
 /** A KV entry's weight: its key and value (UTF-16 units, bytes for ASCII) and quoting. */
-const entryBytes = (key: string, value: string) => key.length + value.length + 8;
+export const entryBytes = (key: string, value: string) => key.length + value.length + 8;
 
 /**
  * How images travel: src cuts them into parts of at most `partBytesMax` (Infinity: never cut;
@@ -81,7 +81,8 @@ export function imagePart(image: Image, partBytesMax: number, index: number): Im
   return cutImage(image, partBytesMax, (wanted) => wanted === index).parts[0] ?? null;
 }
 
-/** The manifest binding the parts of `image`. */
-export function partsManifest(image: Image, count: number): PartsManifest {
-  return { digest: image.digest, sessionFloor: image.sessionFloor, count };
+/** The manifest binding the parts of `image` (of a pre-copy base: `precopy`). */
+export function partsManifest(image: Image, count: number, precopy = false): PartsManifest {
+  const manifest = { digest: image.digest, sessionFloor: image.sessionFloor, count };
+  return precopy ? { ...manifest, precopy: true } : manifest;
 }

@@ -12,10 +12,16 @@
  *   another identity or digest than the staging is refused.
  * - installParts: once every part is staged, the assembled image is installed as a whole one
  *   is (installShard: receipt, repeats, refusals), and the staging is dropped.
+ * - Pre-copy (image-delta.ts): the parts of a base src pinned while serving (its manifest
+ *   says precopy) stage the same way; their install carries the delta src froze, and installs
+ *   the base with the delta applied. When the freeze's delta was too large to travel, the
+ *   driver stages the frozen image itself instead: its first part replaces a base's staging
+ *   of the same identity (never the other way round, so a late base part cannot undo it).
  */
 import { sameIdentity } from './digest.js';
 import { identityProblem, withShard } from './group.js';
 import { installShard } from './migration-steps.js';
+import { applyDelta } from './image-delta.js';
 import type { MigrationBugs } from '../migration/bugs.js';
 import type { MapKey, OrderedMap } from './ordered-map.js';
 import type {
@@ -24,6 +30,7 @@ import type {
   GroupState,
   Identity,
   Image,
+  ImageDelta,
   ImagePart,
   PartsManifest,
   ShardState,
@@ -74,20 +81,26 @@ export function stagePart(
     return refuse(group, 'bad-request');
   }
   const receipt = record.receipt;
-  // Installed already: every part is in; the install's repeat answers the receipt.
+  // Installed already: every part is in; the install's repeat answers the receipt. (A base's
+  // digest is not the image's: the install of the base with its delta compares that.)
   if (receipt !== null && sameIdentity(receipt.identity, identity)) {
-    if (receipt.digest !== manifest.digest) return refuse(group, 'digest-mismatch');
+    if (receipt.digest !== manifest.digest && manifest.precopy !== true) {
+      return refuse(group, 'digest-mismatch');
+    }
     return { state: group, result: stagedResult(identity, manifest, manifest.count) };
   }
   if (record.phase !== 'absent') return refuse(group, 'shard-present');
-  const conflict = stagingConflict(record.staged, identity, manifest);
+  const replacing = record.staged !== null && sameIdentity(record.staged.identity, identity) &&
+    record.staged.manifest.precopy === true && manifest.precopy !== true;
+  const current = replacing ? null : record.staged;
+  const conflict = stagingConflict(current, identity, manifest);
   if (conflict !== null) return refuse(group, conflict);
-  const staged = record.staged?.parts ?? 0;
+  const staged = current?.parts ?? 0;
   if (index !== staged) {
     return { state: group, result: stagedResult(identity, manifest, staged) };
   }
-  const kv = record.staged?.kv ?? record.kv.empty();
-  const dedup = record.staged?.dedup ?? record.dedup.empty();
+  const kv = current?.kv ?? record.kv.empty();
+  const dedup = current?.dedup ?? record.dedup.empty();
   const next: StagedImage = {
     identity,
     manifest,
@@ -109,14 +122,18 @@ function mergeInto<K extends MapKey, V>(
   return merged;
 }
 
+/** `delta`: for a pre-copy base (manifest.precopy), what the freeze changed; else null. */
 export function installParts(
   group: GroupState,
   identity: Identity,
   manifest: PartsManifest,
+  delta: ImageDelta | null,
   bugs: MigrationBugs,
 ): Applied {
   const record = partsGuard(group, identity, manifest, bugs);
   if (typeof record === 'string') return refuse(group, record);
+  if ((delta !== null) !== (manifest.precopy === true)) return refuse(group, 'bad-request');
+  const digest = delta?.digest ?? manifest.digest;
   const staged = record.staged;
   const complete = staged !== null && stagingConflict(staged, identity, manifest) === null &&
     staged.parts === manifest.count;
@@ -126,14 +143,14 @@ export function installParts(
     if (receipt === null || !sameIdentity(receipt.identity, identity)) {
       return refuse(group, 'parts-missing');
     }
-    if (receipt.digest !== manifest.digest) return refuse(group, 'digest-mismatch');
+    if (receipt.digest !== digest) return refuse(group, 'digest-mismatch');
     return { state: group, result: { type: 'receipt', receipt } };
   }
-  const image: Image = {
+  const image: Image = delta !== null ? applyDelta(staged, delta) : {
     kv: staged.kv,
     dedup: staged.dedup,
     sessionFloor: manifest.sessionFloor,
-    digest: manifest.digest,
+    digest,
   };
   const installed = installShard(group, identity, image, bugs);
   if (installed.result.type !== 'receipt') return installed;

@@ -13,4 +13,5 @@ export * from './retry-admission.js';
 export * from './migration-steps.js';
 export * from './image-cut.js';
 export * from './image-parts.js';
+export * from './image-delta.js';
 export * from './state-machine.js';

@@ -25,8 +25,9 @@ import { assert } from '../assert.js';
 import { unassignedGid } from '../controller/types.js';
 import type { MigrationBugs } from '../migration/bugs.js';
 import { expireSessions } from './client-requests.js';
-import { imageDigest, sameIdentity } from './digest.js';
+import { imageDigest, precopyDigest, sameIdentity } from './digest.js';
 import { imagePart, imagePartCount, partsManifest } from './image-cut.js';
+import { deltaBytes, imageDelta } from './image-delta.js';
 import { absentShard, identityProblem, withShard } from './group.js';
 import type {
   Applied,
@@ -34,7 +35,9 @@ import type {
   GroupState,
   Identity,
   Image,
+  PrecopyBase,
   Receipt,
+  ShardFacts,
   ShardState,
 } from './types.js';
 
@@ -79,21 +82,85 @@ function frozenUnder(
   const phase = bugs['skip-freeze'] ? 'serving' : 'frozen';
   // A parked record's digest is its data's: refreezing under a new identity keeps it.
   const image = imageOf(record, group.sessionFloor, bugs);
-  const frozen: ShardState = { ...record, phase, identity, frozenDigest: image.digest };
+  // A base pinned for another identity is of no use to this one.
+  const kept = sameIdentity(record.precopy?.identity ?? null, identity);
+  const frozen: ShardState =
+    { ...withoutBase(record, kept), phase, identity, frozenDigest: image.digest };
   return { state: withShard(group, identity.shard, frozen), image };
 }
 
 /**
  * The answer to a freeze: the image whole, or, when `partBytesMax` cuts it into more than one
- * part, the manifest the driver fetches its parts by. A shard coming back to the group that
- * kept it frozen (src = dst) is answered whole: installShard takes that image whole.
+ * part, the manifest the driver fetches its parts by; when src pinned a pre-copy base for the
+ * identity and what changed since fits one part, the base's manifest and that delta. A shard
+ * coming back to the group that kept it frozen (src = dst) is answered whole: installShard
+ * takes that image whole.
  */
-function freezeAnswer(identity: Identity, image: Image, partBytesMax: number):
-  Applied['result'] {
+function freezeAnswer(identity: Identity, image: Image, partBytesMax: number,
+  base: PrecopyBase | null): Applied['result'] {
   const returning = identity.src === identity.dst;
   const count = returning ? 1 : imagePartCount(image, partBytesMax);
   if (count < 2) return { type: 'image', identity, image };
+  if (base !== null && sameIdentity(base.identity, identity)) {
+    const delta = imageDelta(base, image);
+    if (deltaBytes(delta) <= partBytesMax) {
+      return { type: 'frozen', identity, manifest: base.manifest, delta };
+    }
+  }
   return { type: 'frozen', identity, manifest: partsManifest(image, count) };
+}
+
+/** `record` without its pre-copy base, unless `keep`. */
+function withoutBase(record: ShardState, keep = false): ShardState {
+  if (keep || record.precopy === undefined) return record;
+  const { precopy: _dropped, ...rest } = record;
+  return rest;
+}
+
+/** The image a pinned base hands out part by part. */
+const baseImage = (base: PrecopyBase): Image => ({
+  kv: base.kv, dedup: base.dedup, sessionFloor: base.manifest.sessionFloor,
+  digest: base.manifest.digest,
+});
+
+/**
+ * Pre-copy (image-delta.ts): src pins the shard as it is now, when it is larger than one part
+ * of `partBytesMax`, and goes on serving it; the driver copies the base's parts to dst
+ * meanwhile, and the freeze hands over only the delta. A repeat answers the pinned base's
+ * manifest. A shard src no longer serves for a fresh move (frozen already, coming back, or
+ * too small to be worth it) has nothing to pre-copy: the answer says so, and the driver
+ * freezes at once. Refused only as a freeze would refuse it.
+ */
+export function precopyShard(
+  group: GroupState,
+  identity: Identity,
+  bugs: MigrationBugs,
+  partBytesMax: number,
+): Applied {
+  assert(partBytesMax > 0, 'the part budget is positive');
+  const problem = guard(group, identity, 'src', bugs);
+  if (problem) return refuse(group, problem);
+  const record = group.shards[identity.shard]!;
+  const nothing: Applied = {
+    state: group, result: { type: 'precopied', identity, manifest: null },
+  };
+  const fresh = record.phase === 'serving' && !sameIdentity(record.identity, identity) &&
+    identity.src !== identity.dst && identity.dst !== unassignedGid;
+  if (!fresh) return nothing;
+  if (record.precopy !== undefined && sameIdentity(record.precopy.identity, identity)) {
+    return { state: group, result: { type: 'precopied', identity,
+      manifest: record.precopy.manifest } };
+  }
+  // dedup-not-migrated leaves the dedup table behind here too; the base is named, not hashed.
+  const dedup = bugs['dedup-not-migrated'] ? record.dedup.empty() : record.dedup;
+  const image: Image = { kv: record.kv, dedup, sessionFloor: group.sessionFloor,
+    digest: precopyDigest(identity) };
+  const count = imagePartCount(image, partBytesMax);
+  if (count < 2) return nothing;
+  const manifest = partsManifest(image, count, true);
+  const precopy: PrecopyBase = { identity, manifest, kv: image.kv, dedup: image.dedup };
+  const state = withShard(group, identity.shard, { ...record, precopy });
+  return { state, result: { type: 'precopied', identity, manifest } };
 }
 
 /** `partBytesMax`: the group's part budget (SizeLimits.imagePartBytes; Infinity: never cut). */
@@ -113,23 +180,26 @@ export function freezeShard(
     // has left, an empty image, instead of refusing.
     if (!bugs['migrate-returns-empty-after-gc']) return refuse(group, 'already-deleted');
     const image = imageOf(record, group.sessionFloor, bugs);
-    return { state: group, result: freezeAnswer(identity, image, partBytesMax) };
+    return { state: group, result: freezeAnswer(identity, image, partBytesMax, null) };
   }
   if (sameIdentity(record.identity, identity)) {
     const image = imageOf(record, group.sessionFloor, bugs);
-    return { state: group, result: freezeAnswer(identity, image, partBytesMax) };
+    return { state: group, result: freezeAnswer(identity, image, partBytesMax,
+      record.precopy ?? null) };
   }
   // Frozen for another move: only a shard parked unassigned here may move on from here.
   const parked = record.identity !== null && record.identity.dst === unassignedGid;
   if (record.phase === 'frozen' && !parked) return refuse(group, 'not-held');
   const { state, image } = frozenUnder(group, record, identity, bugs);
-  return { state, result: freezeAnswer(identity, image, partBytesMax) };
+  const base = state.shards[identity.shard]!.precopy ?? null;
+  return { state, result: freezeAnswer(identity, image, partBytesMax, base) };
 }
 
 /**
  * Part `index` of the image src froze under `identity`, cut by the group's `partBytesMax` as
- * its freeze answer counted them. Only the image of that freeze: another digest is refused, and once
- * src deleted the shard there is nothing left to hand out. Changes nothing.
+ * its freeze answer counted them, or of the pre-copy base src pinned for `identity` (its
+ * digest names it; src may still serve). Only those images: another digest is refused, and
+ * once src deleted the shard there is nothing left to hand out. Changes nothing.
  */
 export function fetchPart(
   group: GroupState,
@@ -145,6 +215,12 @@ export function fetchPart(
   const record = group.shards[identity.shard]!;
   if (record.phase === 'absent') {
     return refuse(group, sameIdentity(record.tombstone, identity) ? 'already-deleted' : 'not-held');
+  }
+  const base = record.precopy;
+  if (base !== undefined && sameIdentity(base.identity, identity) && base.manifest.digest === digest) {
+    const part = imagePart(baseImage(base), partBytesMax, index);
+    if (part === null) return refuse(group, 'bad-request');
+    return { state: group, result: { type: 'part', identity, digest, index, part } };
   }
   if (!sameIdentity(record.identity, identity) || record.frozenDigest === null) {
     return refuse(group, 'not-frozen');
@@ -162,7 +238,10 @@ function installed(record: ShardState, identity: Identity, image: Image | null):
   const dedup = image?.dedup ?? record.dedup.empty();
   const digest = image?.digest ?? imageDigest(kv, dedup);
   const receipt: Receipt = { identity, digest };
-  return { ...record, phase: 'serving', identity, kv, dedup, frozenDigest: null, receipt };
+  return {
+    ...withoutBase(record), phase: 'serving', identity, kv, dedup, frozenDigest: null, receipt,
+    staged: null,
+  };
 }
 
 export function installShard(
@@ -249,10 +328,16 @@ export function unfreezeShard(group: GroupState, identity: Identity, bugs: Migra
   return { state, result: { type: 'unfrozen' } };
 }
 
-export function queryShard(group: GroupState, shard: number): Applied {
+/** `partBytesMax`: the group's part budget, by which a served shard is `large` or not. */
+export function queryShard(group: GroupState, shard: number,
+  partBytesMax: number = Number.POSITIVE_INFINITY): Applied {
   const record = Number.isSafeInteger(shard) ? group.shards[shard] : undefined;
   if (record === undefined) return refuse(group, 'not-held');
   const { phase, identity, receipt, tombstone } = record;
-  const facts = { phase, identity, receipt, tombstone };
+  const large = phase === 'serving' &&
+    imagePartCount({ kv: record.kv, dedup: record.dedup, sessionFloor: 0, digest: '' },
+      partBytesMax) > 1;
+  const facts: ShardFacts = large ? { phase, identity, receipt, tombstone, large }
+    : { phase, identity, receipt, tombstone };
   return { state: group, result: { type: 'facts', facts } };
 }

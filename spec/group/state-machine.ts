@@ -15,13 +15,16 @@ import {
   fetchPart,
   freezeShard,
   installShard,
+  precopyShard,
   queryShard,
   unfreezeShard,
 } from './migration-steps.js';
 import { defaultPartLimits } from './image-cut.js';
 import { installParts, stagePart } from './image-parts.js';
 import type { SizeLimits } from './size-policy.js';
-import type { Applied, GroupCommand, GroupState, Identity, PartsManifest } from './types.js';
+import type {
+  Applied, GroupCommand, GroupState, Identity, ImageDelta, PartsManifest,
+} from './types.js';
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
@@ -49,7 +52,7 @@ function malformedPayload(command: GroupCommand): boolean {
         !isMap(part.dedup);
     }
     case 'install-parts':
-      return badManifest(command.manifest);
+      return badManifest(command.manifest) || malformedDelta(command.delta);
     case 'fetch-part':
       return typeof command.digest !== 'string' || !Number.isSafeInteger(command.index);
     case 'delete': {
@@ -61,6 +64,14 @@ function malformedPayload(command: GroupCommand): boolean {
     default:
       return false;
   }
+}
+
+/** A delta from the wire: null, or its maps and lists of removed keys. */
+function malformedDelta(delta: ImageDelta | undefined): boolean {
+  if (delta === undefined) return false;
+  return !isObject(delta) || typeof delta.digest !== 'string' ||
+    !Number.isSafeInteger(delta.sessionFloor) || !isMap(delta.kv) || !isMap(delta.dedup) ||
+    !Array.isArray(delta.kvRemoved) || !Array.isArray(delta.dedupRemoved);
 }
 
 /** A migration command's identity must name a shard of this group by number. */
@@ -90,6 +101,8 @@ export function applyGroupCommand(
       return applyClientRequest(group, command.request, bugs, limits);
     case 'freeze':
       return freezeShard(group, command.identity, bugs, partBytes(limits));
+    case 'precopy':
+      return precopyShard(group, command.identity, bugs, partBytes(limits));
     case 'fetch-part':
       return fetchPart(group, command.identity, command.digest, partBytes(limits),
         command.index, bugs);
@@ -99,13 +112,13 @@ export function applyGroupCommand(
       return stagePart(group, command.identity, command.manifest, command.index, command.part,
         bugs);
     case 'install-parts':
-      return installParts(group, command.identity, command.manifest, bugs);
+      return installParts(group, command.identity, command.manifest, command.delta ?? null, bugs);
     case 'delete':
       return deleteShard(group, command.identity, command.receipt, bugs);
     case 'unfreeze':
       return unfreezeShard(group, command.identity, bugs);
     case 'query-shard':
-      return queryShard(group, command.shard);
+      return queryShard(group, command.shard, partBytes(limits));
     case 'expire-sessions':
       return expireSessions(group, command.below);
     default:

@@ -56,6 +56,41 @@ export interface PartsManifest {
   readonly sessionFloor: number;
   /** At least 2: an image that fits one part travels whole, in its install. */
   readonly count: number;
+  /**
+   * True for the manifest of a pre-copy base (PrecopyBase): its parts are staged at dst while
+   * src still serves, and only an install with the delta src froze makes them an image.
+   */
+  readonly precopy?: true;
+}
+
+/**
+ * Pre-copy (image-parts.ts): the shard as src held it when the driver asked, pinned (the maps
+ * are persistent, so pinning copies nothing) so that its parts can be fetched and staged at
+ * dst while src still serves. The freeze then hands over only what changed since.
+ */
+export interface PrecopyBase {
+  readonly identity: Identity;
+  /**
+   * The base's name (digest.ts precopyDigest: the identity's, not a hash of the content) and
+   * part count, precopy set; its session floor is the group's then.
+   */
+  readonly manifest: PartsManifest;
+  readonly kv: KvMap;
+  readonly dedup: DedupMap;
+}
+
+/**
+ * What a frozen image has that its pre-copy base lacks: the entries and records set since
+ * (new or changed), the keys and clients removed since, and the frozen image's own digest and
+ * session floor. The base with the delta applied is the frozen image, exactly.
+ */
+export interface ImageDelta {
+  readonly digest: Digest;
+  readonly sessionFloor: number;
+  readonly kv: KvMap;
+  readonly dedup: DedupMap;
+  readonly kvRemoved: readonly string[];
+  readonly dedupRemoved: readonly number[];
 }
 
 /** One part of an image: a run of its KV entries, then of its dedup records, in key order. */
@@ -109,6 +144,11 @@ export interface ShardState {
   readonly tombstone: Identity | null;
   /** The parts of an image staged for an install not yet applied; null when none. */
   readonly staged: StagedImage | null;
+  /**
+   * At src, while it serves and once frozen until the delete: the pinned pre-copy base (the
+   * key is left out when there is none, so records without one print as before).
+   */
+  readonly precopy?: PrecopyBase;
 }
 
 export interface GroupState {
@@ -143,6 +183,11 @@ export type GroupCommand =
    * answered by its manifest and fetched part by part (fetch-part).
    */
   | { readonly type: 'freeze'; readonly identity: Identity }
+  /**
+   * Before the freeze, src pins the shard as it is (PrecopyBase) when it is larger than one
+   * part, so the driver can copy it while src still serves.
+   */
+  | { readonly type: 'precopy'; readonly identity: Identity }
   /** Part number `index` of the image src froze under `identity` with `digest`. */
   | {
       readonly type: 'fetch-part';
@@ -160,8 +205,16 @@ export type GroupCommand =
       readonly index: number;
       readonly part: ImagePart;
     }
-  /** Installs the image whose parts dst staged, as `install` installs a whole one. */
-  | { readonly type: 'install-parts'; readonly identity: Identity; readonly manifest: PartsManifest }
+  /**
+   * Installs the image whose parts dst staged, as `install` installs a whole one; for a
+   * pre-copy base (manifest.precopy), the base with `delta` applied.
+   */
+  | {
+      readonly type: 'install-parts';
+      readonly identity: Identity;
+      readonly manifest: PartsManifest;
+      readonly delta?: ImageDelta;
+    }
   | { readonly type: 'delete'; readonly identity: Identity; readonly receipt: Receipt | null }
   /** Only a driver with the unfreeze-on-recovery bug sends this (see unfreezeShard). */
   | { readonly type: 'unfreeze'; readonly identity: Identity }
@@ -203,6 +256,11 @@ export interface ShardFacts {
   readonly identity: Identity | null;
   readonly receipt: Receipt | null;
   readonly tombstone: Identity | null;
+  /**
+   * Set when the group serves the shard and it is larger than one part (the group's budget):
+   * a move of it pre-copies before it freezes (image-delta.ts), a small one freezes at once.
+   */
+  readonly large?: true;
 }
 
 export type GroupResult =
@@ -212,8 +270,26 @@ export type GroupResult =
   | { readonly type: 'ok' }
   /** Every migration result names its identity, so a late reply cannot pass for a new one. */
   | { readonly type: 'image'; readonly identity: Identity; readonly image: Image }
-  /** A freeze's answer for an image larger than one part: what binds its parts. */
-  | { readonly type: 'frozen'; readonly identity: Identity; readonly manifest: PartsManifest }
+  /**
+   * A freeze's answer for an image larger than one part: what binds the parts to stage, and
+   * when src pinned a pre-copy base for the identity and little changed since, the delta
+   * (then `manifest` is the base's, and the frozen image is the base with the delta applied).
+   */
+  | {
+      readonly type: 'frozen';
+      readonly identity: Identity;
+      readonly manifest: PartsManifest;
+      readonly delta?: ImageDelta;
+    }
+  /**
+   * A precopy's answer: the base's manifest, or null when there is nothing to pre-copy (the
+   * shard fits one part, or src froze it already): the driver freezes it at once.
+   */
+  | {
+      readonly type: 'precopied';
+      readonly identity: Identity;
+      readonly manifest: PartsManifest | null;
+    }
   /** A fetch-part's answer: part number `index` of the image with `digest`. */
   | {
       readonly type: 'part';

@@ -6,7 +6,9 @@
  *    driver learns each moved shard's starting step from its groups' facts (recovery.ts: a
  *    driver trusts no belief it did not rebuild), freeze, or install with no image when no
  *    group ever held the shard.
- * 2. Per moved shard, independently: Freeze at src (the reply carries the image, or for one
+ * 2. Per moved shard, independently: Precopy at src while it still serves (a shard larger
+ *    than one part is pinned there and its parts staged at dst, so the freeze has only the
+ *    delta left to hand over), Freeze at src (the reply carries the image, or for one
  *    larger than a part its manifest: the driver then fetches each part from src and stages
  *    it at dst, a window of parts at a time), Install at dst (the reply carries the receipt),
  *    Delete at src (shown that receipt). A shard left
@@ -55,6 +57,8 @@ export function driverSends(
     case 'recover':
     case 'done':
       return [];
+    case 'precopy':
+      return [{ to: identity.src, command: { type: 'precopy', identity } }];
     case 'freeze':
       return [{ to: identity.src, command: { type: 'freeze', identity } }];
     case 'install': {
@@ -64,7 +68,9 @@ export function driverSends(
     }
     case 'stage': {
       const sends = stageSends(identity, progress, limits);
-      return withEarlyDelete(sends, identity, progress.manifest.digest, bugs);
+      const { manifest, delta } = progress;
+      const digest = delta?.digest ?? (manifest.precopy === true ? null : manifest.digest);
+      return withEarlyDelete(sends, identity, digest, bugs);
     }
     case 'delete': {
       const receipt = progress.receipt;
@@ -93,7 +99,8 @@ function withEarlyDelete(
 /**
  * While staging: the parts from the first not acknowledged, at most `partsInFlightMax` of
  * them, lowest first, each fetched from src until the driver holds it, then staged at dst;
- * once all are acknowledged, the install that assembles them.
+ * once all are acknowledged, the install that assembles them (with the freeze's delta, for a
+ * pre-copy base: a base staged before the freeze has moved the driver on to freeze already).
  */
 function stageSends(
   identity: Identity,
@@ -101,11 +108,16 @@ function stageSends(
   limits: PartLimits,
 ): Send[] {
   const { manifest, parts, acknowledged } = progress;
+  const delta = progress.delta ?? null;
   assert(acknowledged >= 0 && acknowledged <= parts.length, 'acknowledged past the parts');
   assert(Number.isSafeInteger(limits.partsInFlightMax) && limits.partsInFlightMax >= 1,
     'the parts window holds at least one part');
+  assert(delta === null || manifest.precopy === true, 'a delta applies to a pre-copy base');
   if (acknowledged === parts.length) {
-    return [{ to: identity.dst, command: { type: 'install-parts', identity, manifest } }];
+    assert(manifest.precopy !== true || delta !== null, 'a staged base waits for its freeze');
+    const install: GroupCommand = { type: 'install-parts', identity, manifest,
+      ...(delta === null ? {} : { delta }) };
+    return [{ to: identity.dst, command: install }];
   }
   const end = Math.min(parts.length, acknowledged + limits.partsInFlightMax);
   const sends: Send[] = [];
@@ -149,8 +161,29 @@ function handleStageReply(
   const ours = sameIdentity(result.identity, identity) && result.digest === manifest.digest;
   if (!ours || result.parts <= acknowledged) return driver;
   const next = Math.min(result.parts, parts.length);
+  // A base staged whole before the freeze: freeze now, remembering dst holds the base.
+  if (next === parts.length && manifest.precopy === true && progress.delta === undefined) {
+    return withProgress(driver, index, { step: 'freeze', precopied: manifest });
+  }
   const held = parts.map((part, position) => (position < next ? null : part));
   return withProgress(driver, index, { ...progress, parts: held, acknowledged: next });
+}
+
+/**
+ * A freeze answered by a manifest: stage its parts; for a pre-copy base with the delta, none
+ * are left to stage when this driver saw dst acknowledge the whole base (else dst's first
+ * answer says how many it holds).
+ */
+function stageFrozen(
+  progress: Extract<ShardProgress, { step: 'freeze' }>,
+  result: Extract<GroupResult, { type: 'frozen' }>,
+): ShardProgress {
+  const { manifest, delta } = result;
+  const parts: null[] = new Array<null>(manifest.count).fill(null);
+  const based = delta !== undefined && progress.precopied !== undefined &&
+    progress.precopied.digest === manifest.digest && progress.precopied.count === manifest.count;
+  const acknowledged = based ? manifest.count : 0;
+  return { step: 'stage', manifest, parts, acknowledged, ...(delta === undefined ? {} : { delta }) };
 }
 
 function withProgress(driver: DriverState, index: number, progress: ShardProgress): DriverState {
@@ -182,9 +215,15 @@ export function handleReply(
     // A shard coming back (src = dst) is answered whole, never so.
     if (!sameIdentity(result.identity, identity) || identity.src === identity.dst) return driver;
     if (identity.dst === unassignedGid) return withProgress(driver, index, { step: 'done' });
-    const { manifest } = result;
+    return withProgress(driver, index, stageFrozen(progress, result));
+  }
+  if (progress.step === 'precopy' && result.type === 'precopied') {
+    if (!sameIdentity(result.identity, identity)) return driver;
+    const manifest = result.manifest;
+    if (manifest === null) return withProgress(driver, index, { step: 'freeze' });
     const parts: null[] = new Array<null>(manifest.count).fill(null);
-    return withProgress(driver, index, { step: 'stage', manifest, parts, acknowledged: 0 });
+    return withProgress(driver, index,
+      { step: 'stage', manifest, parts, acknowledged: 0 });
   }
   if (progress.step === 'stage' && result.type !== 'receipt') {
     return handleStageReply(driver, index, identity, progress, result);

@@ -8,6 +8,7 @@
  * - dst holds the receipt for the identity: continue with delete (done if src already holds
  *   the tombstone, or if nothing is left at src to delete), without asking src for data;
  * - the shard is left unassigned (dst 0): done if src froze it under this identity;
+ * - src still serves the shard, larger than one part: pre-copy, then freeze (driver.ts);
  * - otherwise freeze again: src answers a repeated freeze with the image it froze.
  *
  * It never unfreezes src (the unfreeze-on-recovery bug does) and never plans anew while
@@ -112,7 +113,9 @@ function resumeFrom(
   if (deleted) return { step: 'done' };
   const frozenHere = srcFacts.phase === 'frozen' && sameIdentity(srcFacts.identity, identity);
   if (identity.dst === unassignedGid && frozenHere) return { step: 'done' };
-  return { step: 'freeze' };
+  const copyable = srcFacts.phase === 'serving' && srcFacts.large === true &&
+    identity.dst !== unassignedGid && identity.src !== identity.dst;
+  return copyable ? { step: 'precopy' } : { step: 'freeze' };
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { Gid } from '../controller/types.js';
 import type {
-  GroupCommand, Image, ImagePart, PartsManifest, Receipt, ShardFacts,
+  GroupCommand, Image, ImageDelta, ImagePart, PartsManifest, Receipt, ShardFacts,
 } from '../group/types.js';
 
 /** The driver's belief about one moved shard: the step it takes next. */
@@ -22,20 +22,30 @@ export type ShardProgress =
       readonly srcFacts: ShardFacts | null;
       readonly dstFacts: ShardFacts | null;
     }
-  | { readonly step: 'freeze' }
+  /**
+   * Pre-copy: src is asked to pin the shard as it is while it goes on serving; a base larger
+   * than one part is then staged at dst before the freeze (image-delta.ts).
+   */
+  | { readonly step: 'precopy' }
+  /** `precopied`: the manifest of the base dst acknowledged whole, when the driver saw it. */
+  | { readonly step: 'freeze'; readonly precopied?: PartsManifest }
   /** image null: the shard was never held; dst starts it empty. */
   | { readonly step: 'install'; readonly image: Image | null }
   /**
    * An image too large for one part (image-parts.ts): dst has acknowledged the first
    * `acknowledged` parts; the window after them is fetched from src and staged at dst, then,
    * once all are, install-parts. parts[i]: part i as fetched, null while it is not (or once
-   * dst acknowledged it: it is not needed again).
+   * dst acknowledged it: it is not needed again). For a pre-copy base (manifest.precopy),
+   * `delta` is null before the freeze (once all are staged, the driver freezes) and the
+   * freeze's delta after it (once all are staged, install-parts carries it).
    */
   | {
       readonly step: 'stage';
       readonly manifest: PartsManifest;
       readonly parts: readonly (ImagePart | null)[];
       readonly acknowledged: number;
+      /** Left out when none. */
+      readonly delta?: ImageDelta;
     }
   | { readonly step: 'delete'; readonly receipt: Receipt }
   | { readonly step: 'done' };

@@ -48,6 +48,8 @@ export function modelGroup(group: GroupState): GroupState {
     kv: sortedCopy(record.kv) as KvMap,
     dedup: sortedCopy(record.dedup) as DedupMap,
     staged: record.staged === null ? null : { ...record.staged, ...modelPart(record.staged) },
+    ...(record.precopy === undefined ? {} : {
+      precopy: { ...record.precopy, ...modelPart(record.precopy) } }),
   }));
   return { ...group, shards };
 }
@@ -62,7 +64,8 @@ export function modelDriver(driver: DriverState): DriverState {
   const progress = driver.progress.map((progress): ShardProgress => {
     if (progress.step === 'stage') {
       const parts = progress.parts.map((part) => (part === null ? null : modelPart(part)));
-      return { ...progress, parts };
+      if (progress.delta === undefined) return { ...progress, parts };
+      return { ...progress, parts, delta: { ...progress.delta, ...modelPart(progress.delta) } };
     }
     if (progress.step !== 'install' || progress.image === null) return progress;
     const image: Image = { ...progress.image, kv: sortedCopy(progress.image.kv) as KvMap,
