@@ -85,6 +85,13 @@ export interface ServerTuning {
    * (`replay --runtime`: the model appends whenever a client asks).
    */
   readonly batchDuringAppendSync?: boolean;
+  /**
+   * A read's confirmation round asks only a quorum's followers (spec RaftOptions
+   * readRoundToQuorum; default false). Node processes run it (impl/process/node-run.ts); the
+   * simulator, mbt and the replays do not yet, since it moves the seeds and schedules their
+   * tests pin (test/sim/bug-seeds.ts, traces/catalog-matrix.json).
+   */
+  readonly readRoundToQuorum?: boolean;
   /** A key/value request with a longer key (UTF-8 bytes) is refused (CONTRACT: 1,024). */
   readonly maxKeyBytes?: number;
   /** ... or a longer value (CONTRACT: 1 MiB, `cluster start --max-value-bytes`). */

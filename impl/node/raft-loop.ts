@@ -329,7 +329,7 @@ export class RaftLoop {
         this.hooks.leaderReady(effect.term);
         return;
       case 'sendSoon':
-        this.timers.sendSoon();
+        this.timers.sendSoon(effect.peers);
         return;
       case 'setTimer':
         this.timers.set(effect.timer);

@@ -4,7 +4,8 @@
  * fires one `electionTimeout` input after a randomised timeout drawn from the seeded Random
  * (so a simulation replays), `heartbeat` a `heartbeat` input every heartbeatIntervalMs until
  * cancelled. `sendSoon` delivers a `heartbeat` input at once, one per turn however many
- * steps asked.
+ * steps asked: to every peer, or, when every step asked for some (a read's round), one
+ * `heartbeat` input per peer asked.
  */
 import type { Input, Timer } from '../../spec/raft/types.js';
 import type { LoopContext } from './loop-context.js';
@@ -15,7 +16,13 @@ const timerNames: Readonly<Record<Timer, string>> = {
 };
 const sendSoonTimer = 'raft-heartbeat-soon';
 
+/** soonPeers when a step asked for every peer. */
+const allPeers = null;
+
 export class RaftTimers {
+  /** The peers the pending sendSoon goes to (allPeers: every one); undefined: none pending. */
+  private soonPeers: number | null | undefined = undefined;
+
   constructor(
     private readonly context: LoopContext,
     private readonly enqueue: (input: Input<unknown, unknown>) => void,
@@ -41,9 +48,21 @@ export class RaftTimers {
     this.context.timers.cancelTimer(timerNames[timer]);
   }
 
-  sendSoon(): void {
+  /**
+   * A `heartbeat` input soon: to the peers in the mask `peers` (spec/raft/read-index.ts's
+   * readRoundPeers), or to every peer when absent; what several steps of one turn ask adds up.
+   */
+  sendSoon(peers?: number): void {
+    const asked = this.soonPeers;
+    this.soonPeers = asked === allPeers || peers === undefined ? allPeers : (asked ?? 0) | peers;
+    // Set again each time (it replaces the one pending): a cancelled timer leaves none behind.
     this.context.timers.setTimer(sendSoonTimer, 0, () => {
-      this.enqueue({ type: 'heartbeat' });
+      const mask = this.soonPeers;
+      this.soonPeers = undefined;
+      if (mask === allPeers) return this.enqueue({ type: 'heartbeat' });
+      for (let peer = 0; mask !== undefined && mask >> peer !== 0; peer++) {
+        if ((mask & (1 << peer)) !== 0) this.enqueue({ type: 'heartbeat', peer });
+      }
     });
   }
 

@@ -27,6 +27,7 @@ export const defaultTuning: ResolvedTuning = {
   imagePartsInFlight: defaultPartLimits.partsInFlightMax,
   readIndexReads: true,
   batchDuringAppendSync: true,
+  readRoundToQuorum: false,
   maxKeyBytes: 1024,
   maxValueBytes: 2 ** 20,
 };
@@ -62,5 +63,7 @@ export function raftOptionsOf(tuning: ResolvedTuning) {
     ...(tuning.maxInflightBytes === null ? {} : { maxInflightBytes: tuning.maxInflightBytes }),
     preVote: tuning.preVote,
     checkQuorum: tuning.checkQuorum,
+    // Absent when off, so that traces of the runs before it read the same.
+    ...(tuning.readRoundToQuorum ? { readRoundToQuorum: true } : {}),
   };
 }

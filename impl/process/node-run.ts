@@ -116,6 +116,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
       maxRaftStateBytes: file.settings.maxRaftStateBytes,
       maxKeyBytes: file.settings.maxKeyBytes,
       maxValueBytes: file.settings.maxValueBytes,
+      // Fewer messages per read (spec/raft/read-index.ts readRoundPeers).
+      readRoundToQuorum: true,
       ...(file.settings.electionTimeoutMs === undefined ? {}
         : { electionTimeoutMs: file.settings.electionTimeoutMs }),
     },

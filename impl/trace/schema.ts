@@ -44,6 +44,8 @@ export interface NodeSetup {
     readonly maxInflightBytes?: number;
     readonly preVote: boolean;
     readonly checkQuorum: boolean;
+    /** A read's round to a quorum's followers only; absent in older traces: off. */
+    readonly readRoundToQuorum?: boolean;
   };
   /** The group's size policy (spec/group/size-policy.ts); absent in older traces: none. */
   readonly maxValueBytes?: number;

@@ -121,7 +121,7 @@ function dispatch<C, S>(
     case 'snapshot':
       return handleSnapshotTaken(node, input.index, input.data);
     case 'readIndex':
-      return handleReadIndex(node, input.requestId);
+      return handleReadIndex(node, input.requestId, options);
     case 'logDurable':
       return handleLogDurable(node, input.index, input.term);
   }

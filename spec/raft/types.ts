@@ -240,7 +240,8 @@ export type SyncDuty = 'beforeSends' | 'thenReport' | 'withNext';
  * - `readReady`: serve read `requestId` once the application has applied `index`;
  * - `readRefused`: this node cannot serve the read (not a leader, or it lost leadership);
  * - `sendSoon`: the node has something to send: deliver a `heartbeat` input soon (one for
- *   many steps that ask in a row);
+ *   many steps that ask in a row), to every peer, or with `peers` (a mask of some: a read's
+ *   round, read-index.ts) one `heartbeat` input for each peer in it (what steps ask adds up);
  * - `setTimer`: start `timer`, or restart it from now if it runs (a follower that hears its
  *   leader restarts `election`); `cancelTimer`: stop it. Their place among the other kinds
  *   does not matter, their order among themselves does (a set then a cancel of one timer
@@ -279,7 +280,7 @@ export type Effect<C, S> =
   | { readonly type: 'leaderReady'; readonly term: number; readonly index: number }
   | { readonly type: 'readReady'; readonly requestId: number; readonly index: number }
   | { readonly type: 'readRefused'; readonly requestId: number }
-  | { readonly type: 'sendSoon' }
+  | { readonly type: 'sendSoon'; readonly peers?: number }
   | { readonly type: 'setTimer'; readonly timer: Timer }
   | { readonly type: 'cancelTimer'; readonly timer: Timer };
 
@@ -315,6 +316,11 @@ export interface RaftOptions {
   readonly preVote?: boolean;
   /** Leader lease: leaders step down without a quorum, followers ignore votes (§9.6). */
   readonly checkQuorum?: boolean;
+  /**
+   * A read's confirmation round asks only as many followers as make a quorum, among those
+   * heard from lately (read-index.ts readRoundPeers); absent: every follower.
+   */
+  readonly readRoundToQuorum?: boolean;
   /** The known-bug switches (bugs.ts), all off unless named. */
   readonly bugs?: RaftBugs;
 }

@@ -3,7 +3,7 @@
  * case is one command, a `----` line, and the expected output, cases separated by a blank
  * line. Commands (servers are numbered from 1):
  *
- *   cluster servers=N [values=V] [bug=NAME] [pre-vote] [check-quorum]
+ *   cluster servers=N [values=V] [bug=NAME] [pre-vote] [check-quorum] [read-round-to-quorum]
  *                                             start a fresh cluster (default: 3 servers)
  *   timeout N | heartbeat N M | client N [V] | read N
  *   compact N                                 N's application snapshots at its commit index
@@ -50,6 +50,13 @@ const wideBounds = {
 const maximumStabilizeSteps = 200;
 
 const name = (id: number) => `s${id + 1}`;
+
+/** The servers in a mask, by name, lowest id first. */
+function peerNames(mask: number): string[] {
+  const names: string[] = [];
+  for (let id = 0; mask >> id !== 0; id++) if ((mask & (1 << id)) !== 0) names.push(name(id));
+  return names;
+}
 const commandText = (command: number | null) => (command === null ? 'noop' : `v${command + 1}`);
 const entryText = (entry: Entry<number>) => `${entry.term}/${commandText(entry.command)}`;
 const entriesText = (entries: readonly Entry<number>[]) => `[${entries.map(entryText).join(' ')}]`;
@@ -97,7 +104,8 @@ function effectText(id: number, effect: Effect<number, ModelData>): string {
     case 'cancelTimer':
       return `${name(id)} cancel timer ${effect.timer}`;
     case 'sendSoon':
-      return `${name(id)} send soon`;
+      return effect.peers === undefined ? `${name(id)} send soon`
+        : `${name(id)} send soon to ${peerNames(effect.peers).join(' ')}`;
     case 'proposed':
       return `${name(id)} proposed ${effect.count} at ${effect.index}/${effect.term}`;
     case 'proposalRefused':
@@ -250,6 +258,7 @@ export function runCommand(
       fresh.options = {
         preVote: 'pre-vote' in settings,
         checkQuorum: 'check-quorum' in settings,
+        ...('read-round-to-quorum' in settings ? { readRoundToQuorum: true } : {}),
         ...(bug ? { bugs: switchOf(bug) } : {}),
       };
       return { scenario: fresh, output: ['ok'] };

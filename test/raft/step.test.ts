@@ -457,6 +457,41 @@ test('ReadIndex: refused off the leader, served once confirmed and own term comm
   assert.ok(deposed.effects.some((e) => e.type === 'readRefused' && e.requestId === 5));
 });
 
+test('a read\'s round asks the fewest followers heard from that make a quorum (§6.4)', () => {
+  const leaderOfFive = (options: RaftOptions = {}) => {
+    let node = step(follower(0, 5), { type: 'electionTimeout' }, options).node;
+    const vote: Sent = { type: 'RequestVoteResponse', term: 1, voteGranted: true };
+    for (const voter of [1, 2]) node = step(node, message(voter, vote), options).node;
+    assert.is(node.role, 'leader');
+    return step(node, { type: 'logDurable', index: 1, term: 1 }, options).node;
+  };
+  const checking = { checkQuorum: true, readRoundToQuorum: true };
+  const peersOf = (chief: Node) => {
+    const [soon] = step(chief, { type: 'readIndex', requestId: 1 }, checking).effects;
+    assert.ok(soon?.type === 'sendSoon');
+    return soon.peers;
+  };
+  // Nobody heard from yet (CheckQuorum off, or a new period): every follower, a plain sendSoon.
+  assert.is(peersOf(leaderOfFive()), undefined);
+  let chief = leaderOfFive(checking);
+  assert.is(chief.recentlyActive, 0);
+  chief = step(chief, message(4, appendResponse({ matchIndex: 1 })), checking).node;
+  // One follower heard of the two a quorum of five needs: still every follower.
+  assert.is(peersOf(chief), undefined);
+  chief = step(chief, message(3, appendResponse({ matchIndex: 1 })), checking).node;
+  chief = step(chief, message(2, appendResponse({ matchIndex: 1 })), checking).node;
+  // Three heard (s3, s4, s5): the two of lowest id, never one not heard from (s2).
+  assert.is(chief.recentlyActive, 0b11100);
+  assert.is(peersOf(chief), 0b01100);
+  // Without the option every follower is asked, heard from or not.
+  const [plain] = step(chief, { type: 'readIndex', requestId: 2 }, { checkQuorum: true }).effects;
+  assert.equal(plain, { type: 'sendSoon' });
+  // A new CheckQuorum period forgets who was heard: every follower again.
+  chief = step(chief, { type: 'electionTimeout' }, checking).node;
+  assert.is(chief.role, 'leader');
+  assert.is(peersOf(chief), undefined);
+});
+
 test('a message from outside the cluster or from itself is a loud error', () => {
   const vote: Sent = { type: 'RequestVoteResponse', term: 1, voteGranted: true };
   assert.throws(() => step(follower(), message(7, vote)), /unknown server 7/);
