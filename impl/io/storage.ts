@@ -48,8 +48,10 @@ export interface Storage<C, S> {
    * Group commit: one durable write for everything buffered since the last sync. Syncs run one
    * after another: a call made while one runs covers what was buffered since that one began.
    * After a failed write or fsync every later call fails too (restart from load()).
+   * `blocking`: the caller waits for nothing else meanwhile (a follower's append before its
+   * answer), so the writes may block its thread instead of going through a thread pool.
    */
-  sync(): Promise<void>;
+  sync(blocking?: boolean): Promise<void>;
   sizes(): StorageSizes;
   /** Syncs what is buffered, then releases files. The storage is unusable afterwards. */
   close(): Promise<void>;

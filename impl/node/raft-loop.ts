@@ -251,7 +251,8 @@ export class RaftLoop {
       steps.push(next.effects);
       report ||= mustReport(next.saves);
     }
-    const durable = await this.sync();
+    // Nothing else runs on this node until its answers are durable: the writes may block.
+    const durable = await this.sync(true);
     if (this.context.isDead()) return;
     for (const effects of steps) {
       this.performAll(effects);
@@ -274,10 +275,10 @@ export class RaftLoop {
    * (the log as it stood when the sync began, its last entry: `logDurable`, etcd's
    * MsgStorageAppendResp). The spec ignores a report its log no longer matches.
    */
-  private async sync(): Promise<RaftInput> {
+  private async sync(blocking = false): Promise<RaftInput> {
     const durable = logDurableInput(this.node);
     const synced = this.hooks.syncing?.();
-    await this.storage.sync();
+    await this.storage.sync(blocking);
     if (!this.context.isDead()) synced?.();
     return durable;
   }

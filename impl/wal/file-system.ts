@@ -8,6 +8,12 @@
 export interface FileHandle {
   /** Writes at the end of the file. */
   append(bytes: Uint8Array): Promise<void>;
+  /**
+   * append, on the caller's thread: returns once written (durable, for a file that writes
+   * durably). For a caller that would only wait for the append anyway: no trip through a
+   * thread pool and back. Optional: without it the WAL awaits `append`.
+   */
+  appendBlocking?(bytes: Uint8Array): void;
   truncate(length: number): Promise<void>;
   /** fsync (fdatasync): the file's written bytes become durable. */
   sync(): Promise<void>;

@@ -246,9 +246,9 @@ export class WalStorage<C, S> implements Storage<C, S> {
     if (current !== undefined && current.bytes > 0) this.startSegment();
   }
 
-  sync(): Promise<void> {
+  sync(blocking = false): Promise<void> {
     assert(this.phase === 'open', `sync() on a ${this.phase} storage`);
-    const run = this.syncChain.then(() => this.flush());
+    const run = this.syncChain.then(() => this.flush(blocking));
     this.syncChain = run.catch(() => undefined);
     return run;
   }
@@ -333,7 +333,7 @@ export class WalStorage<C, S> implements Storage<C, S> {
   }
 
   /** Performs the buffered operations in order; the group commit. */
-  private async flush(): Promise<void> {
+  private async flush(blocking: boolean): Promise<void> {
     if (this.failure !== null) throw this.failure;
     const operations = this.pending;
     this.pending = [];
@@ -343,7 +343,7 @@ export class WalStorage<C, S> implements Storage<C, S> {
       for (const operation of operations) {
         if (operation.kind === 'write') {
           if (dirty !== null && dirty !== operation.segment) await this.seal(dirty);
-          await this.writeSegment(operation.segment, operation.chunks);
+          await this.writeSegment(operation.segment, operation.chunks, blocking);
           operation.segment.hardStatesWritten += operation.hardStates;
           dirty = operation.segment;
         } else if (operation.kind === 'remove-prepared') {
@@ -370,12 +370,19 @@ export class WalStorage<C, S> implements Storage<C, S> {
     }
   }
 
-  private async writeSegment(segment: Segment, chunks: Uint8Array[]): Promise<void> {
+  private async writeSegment(
+    segment: Segment, chunks: Uint8Array[], blocking: boolean,
+  ): Promise<void> {
     if (segment.handle === null) {
       segment.handle = await this.fileSystem.open(this.pathOf(segment), 'append');
     }
     const bytes = chunks.length === 1 ? chunks[0]! : concatenateBytes(chunks);
-    await segment.handle.append(bytes);
+    const handle = segment.handle;
+    if (blocking && handle.appendBlocking !== undefined) {
+      handle.appendBlocking(bytes);
+    } else {
+      await handle.append(bytes);
+    }
     segment.unflushedBytes -= bytes.length;
   }
 

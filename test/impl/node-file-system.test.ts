@@ -46,6 +46,18 @@ test('a segment opened to append writes durably (O_DSYNC), truncates and reads b
   assert.equal([...readFileSync(path)], [1, 2, 9]);
 });
 
+test('appendBlocking writes at the end before it returns, between awaited appends', async () => {
+  const path = join(root, 'wal-2.log');
+  const handle = await fileSystem.open(path, 'append');
+  await handle.append(Uint8Array.of(1, 2));
+  handle.appendBlocking!(Uint8Array.of(3, 4, 5));
+  assert.equal([...readFileSync(path)], [1, 2, 3, 4, 5], 'on disk when it returns');
+  await handle.append(Uint8Array.of(6));
+  await handle.sync();
+  await handle.close();
+  assert.equal([...readFileSync(path)], [1, 2, 3, 4, 5, 6]);
+});
+
 test('a file opened to truncate (a snapshot being written) is no O_DSYNC file', async () => {
   const path = join(root, 'snapshot.tmp');
   const handle = await fileSystem.open(path, 'truncate');

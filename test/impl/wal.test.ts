@@ -41,6 +41,31 @@ test('round trip: hard state and entries (with and without commands) load back',
   assert.is(second.storage.sizes().logBytes, statSync(segment).size);
 });
 
+test('a blocking sync appends on the caller\'s thread where the file can; it loads back', async () => {
+  const directory = freshDirectory();
+  const calls: string[] = [];
+  const counting = Object.create(fileSystem) as NodeFileSystem;
+  counting.open = async (path, mode) => {
+    const handle = await fileSystem.open(path, mode);
+    const append = handle.append.bind(handle);
+    const appendBlocking = handle.appendBlocking!.bind(handle);
+    return Object.assign(handle, {
+      append: (bytes: Uint8Array) => (calls.push('append'), append(bytes)),
+      appendBlocking: (bytes: Uint8Array) => (calls.push('appendBlocking'), appendBlocking(bytes)),
+    });
+  };
+  const first = openWal(counting, directory);
+  await first.storage.load();
+  first.storage.appendEntries(1, entries(1, 3, 1));
+  await first.storage.sync(true);
+  first.storage.appendEntries(4, entries(4, 2, 1));
+  await first.storage.sync();
+  assert.equal(calls, ['appendBlocking', 'append']);
+  await first.storage.close();
+  const loaded = await openWal(fileSystem, directory).storage.load();
+  assert.equal(loaded.entries, entries(1, 5, 1));
+});
+
 test('appendEntries(fromIndex) replaces the suffix; with no entries it truncates', async () => {
   const directory = freshDirectory();
   const first = openWal(fileSystem, directory, 100);
