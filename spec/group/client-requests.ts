@@ -56,14 +56,13 @@ export function applyClientRequest(
   if (request.client < group.sessionFloor && !bugs['expiry-forgets-session']) {
     return { state: group, result: { type: 'error', error: 'session-expired' } };
   }
-  const digest = requestDigest(request);
   // one-seq-across-shards: the group keeps one record per client, whichever shard it is in.
   const previous = bugs['one-seq-across-shards']
     ? latestRecordOf(group, request.client)
     : record.dedup.get(request.client);
   if (previous !== undefined && previous.seq === request.seq) {
     // dedup-ignores-digest: another request under the same (client, seq) passes for a retry.
-    if (previous.digest !== digest && !bugs['dedup-ignores-digest']) {
+    if (previous.digest !== requestDigest(request) && !bugs['dedup-ignores-digest']) {
       return { state: group, result: { type: 'error', error: 'identity-conflict' } };
     }
     return { state: group, result: recordAnswer(previous) };
@@ -77,6 +76,8 @@ export function applyClientRequest(
   // still linearizable, since the client saw no earlier answer. Through the log or through
   // ReadIndex (impl/node/requests.ts), a get is answered the same way.
   if (request.op === 'get') return { state: group, result: { type: 'value', value: before } };
+  // Only a write keeps the digest (a get, the bulk of reads through ReadIndex, needs none).
+  const digest = requestDigest(request);
   const { client, seq } = request;
   if (exceedsValueLimit(before, request, limits)) {
     const result = 'value-too-large' as const;
