@@ -3,9 +3,10 @@
  * the frontiers (its own first, then what the others have not claimed), inserts each
  * successor into the shared visited set itself, checks the invariants of the states new to
  * the set and queues them, in shared memory, for the next level. No state is copied between
- * workers. Workers wait for one another within a level only to grow the visited set (a
- * barrier: the last to arrive rehashes, about 13 times in ten million states) and at
- * its end, where each waits until every one has claimed its last chunk.
+ * workers. Workers wait for one another to grow the visited set (together, each a part,
+ * before a level when the coordinator predicts the level needs it; mid-level, rarely, the
+ * last to arrive rehashes) and at a level's end, where each waits until every one has
+ * claimed its last chunk.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadModelSource } from './load-model.js';
@@ -16,7 +17,8 @@ import {
   cursorWord,
   doneWord,
   eventWord,
-  growthsWord,
+  leftWord,
+  meetingsWord,
   growWord,
   sometimesWord,
   StopReason,
@@ -88,28 +90,65 @@ function requestGrowth(): void {
 }
 
 /**
- * Meets the other workers to grow the visited set: no worker touches the table until every
- * one has arrived, the last rehashes it, and all go on. A worker arrives from its next batch
- * of insertions or chunk, so the others insert at most a batch each past 85 % full.
+ * Waits until every worker has arrived at this meeting; the last to arrive runs `last`
+ * first. False when a worker failed before arriving: that one never will.
+ */
+function meet(last?: () => void): boolean {
+  const meetings = Atomics.load(control, meetingsWord);
+  if (Atomics.add(control, arrivedWord, 1) + 1 === setup.workerCount) {
+    last?.();
+    Atomics.store(control, arrivedWord, 0);
+    Atomics.add(control, meetingsWord, 1);
+    Atomics.notify(control, meetingsWord);
+    return true;
+  }
+  while (Atomics.load(control, meetingsWord) === meetings) {
+    if (failed()) return false;
+    Atomics.wait(control, meetingsWord, meetings, waitMs);
+  }
+  return true;
+}
+
+/**
+ * Meets the other workers to grow the visited set mid-level: no worker touches the table
+ * until every one has arrived, the last rehashes it, and all go on. A worker arrives from
+ * its next batch of insertions or chunk, so the others insert at most a batch each past
+ * 85 % full. Rare: the coordinator predicts the growth a level needs, which the workers
+ * make together before it starts (growAhead).
  */
 function joinGrowth(): void {
-  const growths = Atomics.load(control, growthsWord);
-  if (Atomics.add(control, arrivedWord, 1) + 1 === setup.workerCount) {
+  meetOrHalt(() => {
     visited.growFor(visited.size);
-    Atomics.store(control, arrivedWord, 0);
     Atomics.store(control, growWord, 0);
-    Atomics.add(control, growthsWord, 1);
-    Atomics.notify(control, growthsWord);
-    return;
-  }
-  while (Atomics.load(control, growthsWord) === growths) {
-    if (failed()) {
-      // The failed worker never arrives: the table stays as it is and this worker stops.
-      halted = true;
-      return;
-    }
-    Atomics.wait(control, growthsWord, growths, waitMs);
-  }
+  });
+}
+
+/**
+ * A meeting of a growth: a worker that failed never arrives, so the table stays as it is
+ * and this worker stops inserting (halted); false then.
+ */
+function meetOrHalt(last?: () => void): boolean {
+  if (meet(last)) return true;
+  halted = true;
+  return false;
+}
+
+/**
+ * Grows the visited set to `capacity` slots before the level starts, every worker
+ * rehashing a part of it (shared-fingerprint-set.ts), where one thread rehashed while the
+ * others waited: under load that one thread held the level up for its whole rehash.
+ */
+function growAhead(capacity: number): void {
+  if (capacity <= visited.capacitySlots) return;
+  const growth = { old: visited.capacitySlots, capacity };
+  const part = visited.takePart(growth, setup.workerIndex, setup.workerCount);
+  if (!meetOrHalt()) return;
+  const left = visited.placePart(growth, part);
+  Atomics.add(control, leftWord, left.length);
+  if (!meetOrHalt() || Atomics.load(control, leftWord) === 0) return;
+  visited.addAll(left);
+  // Before any worker inserts again: it would count a fingerprint still left as new.
+  meetOrHalt(() => Atomics.store(control, leftWord, 0));
 }
 
 function joinAnyGrowth(): void {
@@ -282,6 +321,7 @@ function startLevel(level: number): void {
 function handle(message: CoordinatorMessage): void {
   checkViolations = message.checkViolations;
   startLevel(message.level);
+  growAhead(message.growTo);
   expandLevel(message.level, message.frontiers);
 }
 

@@ -135,6 +135,8 @@ interface LevelCounts {
 class LevelRun {
   private frontiers: Frontier[] = [];
   private depth = 0;
+  /** The capacity the workers grow the visited set to before the next level (0: none). */
+  private growTo = 0;
   /** Counts carried over from a checkpoint. */
   private generatedBefore = 0;
   private distinctBefore = 0;
@@ -213,12 +215,13 @@ class LevelRun {
       Atomics.store(this.control, doneWord, 0);
       const frontiers = this.frontiers;
       const expanded = frontiers.reduce((sum, { offsets }) => sum + offsets.length, 0);
-      const message = { type: 'level', level, frontiers, checkViolations } as const;
+      const growTo = this.growTo;
+      const message = { type: 'level', level, frontiers, checkViolations, growTo } as const;
       const upcoming = this.collect(
         await Promise.all(this.handles.map((handle) => handle.request(message))),
       );
       if (upcoming > 0) this.depth = level;
-      this.growAhead(expanded, upcoming);
+      this.growTo = this.capacityAhead(expanded, upcoming);
       const stop = Atomics.load(this.control, 0) as StopReason;
       const violationSeen = Atomics.load(this.control, violationWord) !== 0;
       if (upcoming === 0 || stop !== StopReason.None || (violationSeen && this.stopAtViolation)) {
@@ -237,15 +240,15 @@ class LevelRun {
   }
 
   /**
-   * Grows the visited set while the workers wait for the next level, for as many new states
-   * as this level's ratio of new states to states expanded predicts: a growth mid-level
-   * stops every worker until the slowest arrives, which on a loaded machine is the cost of
-   * a worker's core being taken (docs/scale.md).
+   * The capacity the workers grow the visited set to before the next level, for as many
+   * new states as this level's ratio of new states to states expanded predicts: a growth
+   * mid-level stops every worker until the slowest arrives, which on a loaded machine is
+   * the cost of a worker's core being taken (docs/scale.md).
    */
-  private growAhead(expanded: number, upcoming: number): void {
-    if (expanded === 0 || upcoming === 0) return;
+  private capacityAhead(expanded: number, upcoming: number): number {
+    if (expanded === 0 || upcoming === 0) return 0;
     const size = this.visited.size;
-    this.visited.growAhead(size + Math.ceil((upcoming * upcoming) / expanded));
+    return this.visited.capacityAhead(size + Math.ceil((upcoming * upcoming) / expanded));
   }
 
   /** Takes the workers' frontiers for the next level; returns how many states they hold. */

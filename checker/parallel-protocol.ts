@@ -5,8 +5,8 @@
  * invariant or deadlock violation is seen, word 2 has bit i set once `sometimes` property i
  * held. From word 16, on a cache line of their own, the words with which the workers meet
  * within a level (bfs-worker.ts): a growth of the visited set requested, workers arrived
- * for it, growths done, workers done with the level, and an event count that a waiting
- * worker sleeps on. From word 32, four words per worker, written by that worker: states
+ * at a meeting, meetings held, workers done with the level, an event count that a waiting
+ * worker sleeps on, and the fingerprints a growth in parts left over. From word 32, four words per worker, written by that worker: states
  * generated, distinct states it inserted, queue length, depth; then one claim cursor per
  * worker into that worker's frontier, which any worker advances (work stealing).
  */
@@ -28,14 +28,16 @@ export const sometimesMax = 31;
 
 /** Non-zero: a worker found the visited set 85 % full; every worker stops to grow it. */
 export const growWord = 16;
-/** Workers waiting for the growth; the last to arrive rehashes. */
+/** Workers arrived at a meeting (a growth's steps); the last to arrive lets all go on. */
 export const arrivedWord = 17;
-/** Growths done: the waiting workers sleep until it moves. */
-export const growthsWord = 18;
+/** Meetings held: the waiting workers sleep until it moves. */
+export const meetingsWord = 18;
 /** Workers that have claimed every chunk of the level; the coordinator resets it. */
 export const doneWord = 19;
 /** Moves when a growth is requested or a worker is done: what a done worker sleeps on. */
 export const eventWord = 20;
+/** Fingerprints the parts of a growth between levels left to `addAll` (usually none). */
+export const leftWord = 21;
 const countersWord = 32;
 
 export function controlWords(workerCount: number): number {
@@ -84,6 +86,11 @@ export type CoordinatorMessage =
       readonly frontiers: readonly Frontier[];
       /** False once a violation is recorded and the search goes on (--continue). */
       readonly checkViolations: boolean;
+      /**
+       * The capacity in slots the workers grow the visited set to, together, before they
+       * expand the level (the coordinator's prediction); no larger than now: no growth.
+       */
+      readonly growTo: number;
     };
 
 export type WorkerMessage =

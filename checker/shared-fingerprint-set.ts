@@ -18,8 +18,14 @@
  * needs a new one). A growable SharedArrayBuffer would do the same, but Node 20's V8 reads
  * a length-tracking view 6 to 8 times slower (2e7 random probes: 4.4 s against 0.72 s).
  *
- * The table grows only while no other thread touches it: the workers meet at a barrier
- * (bfs-worker.ts) and the last to arrive rehashes.
+ * The table grows only while no thread inserts. Between levels the workers grow it together,
+ * each a part (`takePart`, `placePart`): homeSlot is monotone in the hash, so a run of the
+ * old table between two empty slots holds the fingerprints of one range of hashes, whose
+ * home slots in the grown table form a range too; each worker copies its run and, once
+ * every worker has, clears its range of the grown table and places the run there with
+ * plain writes; the few whose probe would leave the range wait for `addAll`. Mid-level (a
+ * level that outgrew the growth ahead of it) the last worker to arrive at a barrier
+ * rehashes alone (bfs-worker.ts), as does the coordinator restoring a checkpoint.
  *
  * Layout (32-bit words): [0] capacity in slots, [16] stored fingerprints (a cache line of
  * its own: every worker adds to it, while every probe reads word 0), then from word 32 two
@@ -34,6 +40,20 @@ const headerWords = 32;
 const growthFactor = 1.5;
 /** 2^28 slots of 8 bytes: a 2 GiB reservation, committed as the table grows into it. */
 const maximumCapacitySlots = 1 << 28;
+
+/** A growth of the table: its capacity in slots before and after. */
+export interface Growth {
+  readonly old: number;
+  readonly capacity: number;
+}
+
+/** One thread's part of a growth: its old slots, copied, and where they go in the grown table. */
+export interface GrowthPart {
+  readonly slots: Int32Array;
+  /** Slots [lower, upper) of the grown table, written by this part alone. */
+  readonly lower: number;
+  readonly upper: number;
+}
 
 export class SharedFingerprintSet {
   private readonly words: Int32Array;
@@ -109,47 +129,100 @@ export class SharedFingerprintSet {
     throw new Error('shared fingerprint set is full');
   }
 
-  /**
-   * Grows the table until `size` fingerprints leave it less than four fifths full,
-   * rehashing in place from a copy. Only while no other thread touches the table.
-   */
-  growFor(size: number): void {
+  /** The growth that leaves `size` fingerprints less than 85 % full, if one is needed. */
+  growthFor(size: number): Growth | undefined {
     const old = this.capacitySlots;
     let capacity = old;
     while (needsGrowth(size, capacity)) capacity = grownCapacity(capacity, growthFactor);
-    if (capacity === old) return;
+    if (capacity === old) return undefined;
     assert(capacity <= maximumCapacitySlots, 'shared fingerprint set exceeds 2^28 slots');
-    const slots = this.words.slice(headerWords, headerWords + old * 2);
-    this.words.fill(0, headerWords, headerWords + old * 2);
-    this.words[capacityWord] = capacity;
-    for (let base = 0; base < slots.length; base += 2) {
-      const low = slots[base + 1]!;
-      if (low !== 0) this.place(slots[base]!, low, capacity);
-    }
+    return { old, capacity };
   }
 
   /**
-   * Grows the table, between levels, for the `expected` fingerprints the next level should
-   * hold, so the workers rarely stop mid-level to grow it (a barrier that waits for the
-   * slowest). Leaves a table it could not grow that far as it is: the workers' own growth
-   * then meets the limit as before. Only while no other thread touches the table.
+   * The capacity a growth ahead of a level should reach for the `expected` fingerprints it
+   * should hold (the workers grow the table to it in parts when the level starts); the
+   * present capacity when none is needed or the buffer cannot hold it: the workers' own
+   * growth then meets the limit as before.
    */
-  growAhead(expected: number): void {
+  capacityAhead(expected: number): number {
     let capacity = this.capacitySlots;
     while (needsGrowth(expected, capacity)) capacity = grownCapacity(capacity, growthFactor);
-    if (capacity <= maximumCapacitySlots) this.growFor(expected);
+    return capacity <= maximumCapacitySlots ? capacity : this.capacitySlots;
+  }
+
+  /** Grows the table for `size` fingerprints on this thread: no other thread touching it. */
+  growFor(size: number): void {
+    const growth = this.growthFor(size);
+    if (growth === undefined) return;
+    this.addAll(this.placePart(growth, this.takePart(growth, 0, 1)));
   }
 
   /**
-   * Stores a fingerprint known to be absent, with plain writes: only while no other thread
-   * touches the table (a compare-and-swap per fingerprint made rehashing 2 to 3 times slower).
+   * A growth's first step for part `part` of `parts`, each part on its own thread, no thread
+   * inserting: copies this part's run of old slots (the table stays as it is until every
+   * part is taken). Part i's run starts at the first empty slot from i / parts of the table
+   * on; the last part's wraps round to the first part's start.
    */
-  private place(high: number, low: number, capacity: number): void {
+  takePart(growth: Growth, part: number, parts: number): GrowthPart {
+    const { old, capacity } = growth;
+    const starts: number[] = [];
+    for (let index = 0; index < parts; index++) {
+      let slot = Math.max(Math.floor((index * old) / parts), starts[index - 1] ?? 0);
+      while (slot < old && this.words[headerWords + slot * 2 + 1] !== 0) slot++;
+      starts.push(slot);
+    }
+    // A run's fingerprints lie after an empty slot, so their old home slots lie after it
+    // too, and their grown ones after its image; less one for the rounding of homeSlot.
+    const lowerOf = (index: number) =>
+      index === 0 ? 0 : Math.max(0, Math.floor(((starts[index]! + 1) * capacity) / old) - 1);
+    const last = part === parts - 1;
+    const from = starts[part]!;
+    const to = last ? old : starts[part + 1]!;
+    const wrapped = last ? starts[0]! : 0;
+    const slots = new Int32Array((to - from + wrapped) * 2);
+    slots.set(this.words.subarray(headerWords + from * 2, headerWords + to * 2));
+    slots.set(this.words.subarray(headerWords, headerWords + wrapped * 2), (to - from) * 2);
+    const upper = last ? capacity : Math.max(lowerOf(part), lowerOf(part + 1));
+    return { slots, lower: lowerOf(part), upper };
+  }
+
+  /**
+   * A growth's second step, once every part is taken: clears this part's slots of the grown
+   * table and stores its fingerprints there with plain writes (a compare-and-swap each made
+   * rehashing 2 to 3 times slower); returns, as (high, low) pairs, those whose home lies
+   * below its slots or whose probe would pass them, for `addAll` once every part is placed.
+   */
+  placePart(growth: Growth, part: GrowthPart): number[] {
     const words = this.words;
-    let slot = homeSlot(high, low, capacity);
-    while (words[headerWords + slot * 2 + 1] !== 0) slot = slot + 1 === capacity ? 0 : slot + 1;
-    words[headerWords + slot * 2] = high;
-    words[headerWords + slot * 2 + 1] = low;
+    const { capacity } = growth;
+    const { slots, lower, upper } = part;
+    words[capacityWord] = capacity;
+    words.fill(0, headerWords + lower * 2, headerWords + upper * 2);
+    const left: number[] = [];
+    for (let base = 0; base < slots.length; base += 2) {
+      const high = slots[base]!;
+      const low = slots[base + 1]!;
+      if (low === 0) continue;
+      let slot = homeSlot(high, low, capacity);
+      if (slot >= lower) {
+        while (slot < upper && words[headerWords + slot * 2 + 1] !== 0) slot++;
+      }
+      if (slot < lower || slot >= upper) {
+        left.push(high, low);
+        continue;
+      }
+      words[headerWords + slot * 2] = high;
+      words[headerWords + slot * 2 + 1] = low;
+    }
+    return left;
+  }
+
+  /** Inserts fingerprints known to be absent and already counted (`placePart`'s left). */
+  addAll(pairs: readonly number[]): void {
+    for (let index = 0; index < pairs.length; index += 2) {
+      assert(this.add(pairs[index]!, pairs[index + 1]!), 'a fingerprint left by a part was present');
+    }
   }
 
   /** Every stored fingerprint, (high, low) pairs, for a checkpoint (no thread inserting). */

@@ -156,6 +156,35 @@ test('the shared fingerprint set grows in its buffer: every member kept, 9.4 to 
   assert.is(set.fingerprints().length, (count + 1) * 2);
 });
 
+test('the shared fingerprint set grown in parts keeps every member, once each', () => {
+  const cases = [[1, false], [2, false], [2, true], [3, true], [64, true]] as const;
+  for (const [parts, reversed] of cases) {
+    const set = new SharedFingerprintSet();
+    const members: [number, number][] = [];
+    // Homes in the last slot (hashes 2^32 - 1 - k), whose probes wrap round to the first,
+    // then spread ones.
+    for (let k = 0; k < 40; k++) members.push([~Math.imul(1, 0x9e3779b1) ^ k, 1]);
+    let seed = parts + (reversed ? 7 : 0);
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) | 0) || 1;
+    while (!set.needsGrowth(members.length)) members.push([next(), next()]);
+    for (const [high, low] of members) assert.ok(set.add(high, low));
+    set.addToSize(members.length);
+    const growth = { old: set.capacitySlots, capacity: set.capacityAhead(set.size * 2) };
+    assert.ok(growth.capacity > growth.old * 2, 'grown past twice the old capacity');
+    // As the workers do: every part taken, then every part placed (in either order: a part
+    // that wrote outside its slots would lose fingerprints), then what was left.
+    const taken = Array.from({ length: parts }, (_, part) => set.takePart(growth, part, parts));
+    if (reversed) taken.reverse();
+    const left = taken.map((part) => set.placePart(growth, part));
+    if (parts === 1) assert.ok(left[0]!.length > 0, 'the wrapped probes left for addAll');
+    for (const pairs of left) set.addAll(pairs);
+    assert.is(set.capacitySlots, growth.capacity);
+    for (const [high, low] of members) assert.not.ok(set.add(high, low), `${parts} parts`);
+    const words = new Int32Array(set.buffer, 32 * 4, growth.capacity * 2);
+    assert.is(words.filter((word, index) => index % 2 === 1 && word !== 0).length, members.length);
+  }
+});
+
 test('the fingerprint set: the last slot wraps to the first, any capacity', () => {
   const set = new FingerprintSet(5);
   // A low word of 0 leaves the hash the high word: 0xffffffff is the last slot's home.
