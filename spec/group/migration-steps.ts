@@ -27,7 +27,7 @@ import type { MigrationBugs } from '../migration/bugs.js';
 import { expireSessions } from './client-requests.js';
 import { imageDigest, precopyDigest, sameIdentity } from './digest.js';
 import { imagePart, imagePartCount, partsManifest } from './image-cut.js';
-import { deltaBytes, imageDelta } from './image-delta.js';
+import { deltaBytes, imageDelta, precopiedImageDigest } from './image-delta.js';
 import { absentShard, identityProblem, withShard } from './group.js';
 import type {
   Applied,
@@ -54,7 +54,10 @@ const refuse = (group: GroupState, error: GroupError): Applied => ({
 function imageOf(record: ShardState, sessionFloor: number, bugs: MigrationBugs): Image {
   // dedup-not-migrated: the image carries the KV data but leaves the dedup table behind.
   const dedup = bugs['dedup-not-migrated'] ? record.dedup.empty() : record.dedup;
-  const digest = record.frozenDigest ?? imageDigest(record.kv, dedup);
+  // A record pinned for pre-copy digests its changes since the base (image-delta.ts).
+  const base = record.precopy;
+  const digest = record.frozenDigest ?? (base === undefined ? imageDigest(record.kv, dedup)
+    : precopiedImageDigest(base, record.kv, dedup));
   return { kv: record.kv, dedup, sessionFloor, digest };
 }
 
@@ -80,12 +83,12 @@ function frozenUnder(
 ) {
   // skip-freeze: src hands out its image but keeps serving the shard.
   const phase = bugs['skip-freeze'] ? 'serving' : 'frozen';
-  // A parked record's digest is its data's: refreezing under a new identity keeps it.
-  const image = imageOf(record, group.sessionFloor, bugs);
   // A base pinned for another identity is of no use to this one.
   const kept = sameIdentity(record.precopy?.identity ?? null, identity);
-  const frozen: ShardState =
-    { ...withoutBase(record, kept), phase, identity, frozenDigest: image.digest };
+  const based = withoutBase(record, kept);
+  // A parked record's digest is its data's: refreezing under a new identity keeps it.
+  const image = imageOf(based, group.sessionFloor, bugs);
+  const frozen: ShardState = { ...based, phase, identity, frozenDigest: image.digest };
   return { state: withShard(group, identity.shard, frozen), image };
 }
 
