@@ -21,9 +21,10 @@ const exitPollMs = 20;
  * pause grows with the young generation (V8 grows it to a few MiB here: 2-3 ms a pause on a
  * loaded box); a small one pauses often and briefly, which a put's p99 prefers. On two busy
  * cores the parallel scavenge's helper threads wait for a core while the node waits for them.
- * Measured with --trace-gc (docs/benchmarks.md, "Garbage collection on the put path").
+ * Measured with --trace-gc (docs/benchmarks.md, "Garbage collection on the put path"). The
+ * systemd unit and the Dockerfile in deploy/ start node with the same flags.
  */
-const garbageCollectorFlags = ['--single-threaded-gc', '--max-semi-space-size=1'];
+export const garbageCollectorFlags = ['--single-threaded-gc', '--max-semi-space-size=1'];
 
 function entryArguments(): string[] {
   const fromSource = import.meta.url.endsWith('.ts');

@@ -1,7 +1,8 @@
 // The deployment files shipped in deploy/ run what docs/deploy.md says: the systemd unit's
 // ExecStart and the StatefulSet's container args are `shardkv node` command lines that start a
 // node of a `cluster init` DIR and end with exit 0 on SIGTERM; the Kubernetes hosts file is
-// one `cluster init` accepts, naming exactly the pods of the StatefulSets.
+// one `cluster init` accepts, naming exactly the pods of the StatefulSets. Both start node with
+// the GC flags `shardkv start` gives its nodes.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,18 +12,24 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePorts } from '../../impl/process/ports.js';
+import { garbageCollectorFlags } from '../../impl/process/spawn.js';
 import { runCli } from '../helpers/cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'shardkv-deploy-'));
 const child = fileURLToPath(new URL('../helpers/shardkv-child.ts', import.meta.url));
 const unit = readFileSync('deploy/systemd/shardkv@.service', 'utf8');
 const manifest = readFileSync('deploy/kubernetes/shardkv.yaml', 'utf8');
+const dockerfile = readFileSync('deploy/kubernetes/Dockerfile', 'utf8');
 
 test.after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Runs `shardkv ARGS` until it logs that it started, then SIGTERMs it; its exit code. */
+/**
+ * Runs `shardkv ARGS` (node started with the GC flags) until it logs that it started, then
+ * SIGTERMs it; its exit code.
+ */
 async function runUntilStarted(args: readonly string[]): Promise<number | null> {
-  const node = spawn(process.execPath, ['--import', 'tsx', child, ...args],
+  const node = spawn(process.execPath,
+    [...garbageCollectorFlags, '--import', 'tsx', child, ...args],
     { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   const exited = once(node, 'exit');
@@ -50,13 +57,21 @@ test('the systemd unit runs `shardkv node` for its instance; SIGTERM exits 0', a
   const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1];
   assert.ok(execStart !== undefined, 'ExecStart');
   const words = execStart.split(/\s+/);
-  assert.equal(words.slice(0, 2), ['/usr/bin/node', '/opt/shardkv/bin/shardkv.js']);
+  const program = ['/usr/bin/node', ...garbageCollectorFlags, '/opt/shardkv/bin/shardkv.js'];
+  assert.equal(words.slice(0, program.length), program);
   const { directory } = await initDir('systemd');
-  const args = words.slice(2).map((word) => word.replace('%i', 'ctl-0')
+  const args = words.slice(program.length).map((word) => word.replace('%i', 'ctl-0')
     .replace('/var/lib/shardkv', directory));
   assert.equal(args.slice(0, 1), ['node']);
   assert.is(await runUntilStarted(args), 0);
   assert.match(unit, 'RestartPreventExitStatus=2');
+});
+
+test('the image\'s entry point starts node with the GC flags', () => {
+  const entryPoint = /^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)?.[1];
+  assert.ok(entryPoint !== undefined, 'ENTRYPOINT');
+  assert.equal(JSON.parse(entryPoint),
+    ['node', ...garbageCollectorFlags, '/opt/shardkv/bin/shardkv.js']);
 });
 
 test('the StatefulSets run `shardkv node` for their pod; the hosts file names their pods',
