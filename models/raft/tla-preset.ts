@@ -17,61 +17,29 @@
  *
  * The state layout is in tla-state.ts, the context (bounds, successor) in tla-raft.ts, the
  * actions in tla-server-actions.ts, tla-receive.ts and tla-network.ts, dispatched by
- * tla-actions.ts; the codec, the invariants and the printing have a file each. This file
- * assembles the checker's model. It is for calibration only: the step function of
+ * tla-actions.ts and offered by role (tla-offered.ts); the codec, the invariants and the
+ * printing have a file each. This file assembles the checker's model. It is for calibration only: the step function of
  * spec/raft/step.ts is what the `raft` model and the runtime call.
  */
 import type { Model } from '../../checker/model.js';
 import { staticActions, stepTla, type TlaAction } from './tla-actions.js';
 import { tlaCodec } from './tla-codec.js';
 import { tlaInvariants } from './tla-invariants.js';
+import { TlaOffered } from './tla-offered.js';
 import { TlaRaft, type TlaBounds } from './tla-raft.js';
 import { withLogs, type TlaState } from './tla-state.js';
 import { tlaLabel, tlaVariables } from './tla-variables.js';
 
-/** A message's three actions, and the whole list of a state whose bag holds only it. */
-interface MessageActions {
-  readonly own: readonly TlaAction[];
-  readonly alone: readonly TlaAction[];
-}
-
 /** The raft.tla preset as a checker model. */
 export function createTlaModel(bounds: TlaBounds): Model<TlaState, TlaAction> {
   const raft = new TlaRaft(bounds);
-  const fixed = staticActions(bounds);
-  // Message actions are values; one object per message and kind keeps `actions` cheap, and
-  // a bag of one message (every state inside TLC's MaxMsgs = 1) has its whole list cached.
-  const messageActions = new Map<number, Map<number, MessageActions>>();
-  const actionsOf = (low: number, high: number): MessageActions => {
-    let byHigh = messageActions.get(low);
-    if (!byHigh) messageActions.set(low, (byHigh = new Map()));
-    let cached = byHigh.get(high);
-    if (!cached) {
-      const own = (['Receive', 'DuplicateMessage', 'DropMessage'] as const).map((type) => ({
-        type,
-        low,
-        high,
-      }));
-      cached = { own, alone: [...fixed, ...own] };
-      byHigh.set(high, cached);
-    }
-    return cached;
-  };
+  const offered = new TlaOffered(raft, staticActions(bounds));
   let allLogsFrom: TlaState | undefined;
   const { invariants, invariantsHold, expanding } = tlaInvariants(raft);
   return {
     name: 'raft',
     initialStates: () => [raft.initialState()],
-    actions: (state) => {
-      const { messages } = state;
-      if (messages.length === 0) return fixed;
-      if (messages.length === 3) return actionsOf(messages[0]!, messages[1]!).alone;
-      const actions = fixed.slice();
-      for (let at = 0; at < messages.length; at += 3) {
-        actions.push(...actionsOf(messages[at]!, messages[at + 1]!).own);
-      }
-      return actions;
-    },
+    actions: (state) => offered.actions(state),
     next: (state, action) => {
       if (allLogsFrom !== state) {
         allLogsFrom = state;
